@@ -1,0 +1,7 @@
+/** Every command id in one place; package.json `contributes.commands` lists the public ones. */
+export const Commands = {
+  copyRecoveryContext: 'beadsRecovery.copyRecoveryContext',
+  injectRecoveryContext: 'beadsRecovery.injectRecoveryContext',
+  refresh: 'beadsRecovery.refresh',
+  showLog: 'beadsRecovery.showLog',
+} as const;

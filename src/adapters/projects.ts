@@ -1,0 +1,115 @@
+import * as vscode from 'vscode';
+import type { BeadsBackend } from '../beads/backend';
+import { detectProject, type Detection } from '../beads/detect';
+import type { Dialect } from '../core/model';
+import { readSettings } from './config';
+
+/** A workspace folder that holds a beads project, with the backend chosen for it. */
+export interface Project {
+  folder: vscode.WorkspaceFolder;
+  backend: BeadsBackend;
+  /** The CLI whose syntax the recovery context teaches; for the read-only backend, the likely one. */
+  cli: Dialect;
+  /** Why the backend is read-only, for banners and messages; undefined for a CLI backend. */
+  readOnlyReason: string | undefined;
+}
+
+/**
+ * Detects, per workspace folder, whether it is a beads project and which backend serves it, and
+ * caches the answer until settings, trust or the folders change. Detection costs one process, so
+ * it is done once, not per refresh.
+ */
+export class ProjectRegistry implements vscode.Disposable {
+  private readonly detections = new Map<string, Promise<Project | undefined>>();
+  private readonly warned = new Set<string>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {}
+
+  project(folder: vscode.WorkspaceFolder): Promise<Project | undefined> {
+    const key = folder.uri.toString();
+    let detection = this.detections.get(key);
+    if (!detection) {
+      detection = this.detect(folder);
+      this.detections.set(key, detection);
+    }
+    return detection;
+  }
+
+  /** Forget every detection: the next request detects again (settings, trust or PATH changed). */
+  reset(): void {
+    this.detections.clear();
+    this.changed.fire();
+  }
+
+  /**
+   * The folder a command acts on: the active editor's folder, else the only folder, else the
+   * user's pick among the folders that hold a beads project.
+   */
+  async pickProject(): Promise<Project | undefined> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+    if (activeFolder) {
+      const project = await this.project(activeFolder);
+      if (project) return project;
+    }
+    const projects = (await Promise.all(folders.map((folder) => this.project(folder)))).filter(
+      (project): project is Project => project !== undefined,
+    );
+    if (projects.length <= 1) return projects[0];
+    const picked = await vscode.window.showQuickPick(
+      projects.map((project) => ({ label: project.folder.name, description: project.folder.uri.fsPath, project })),
+      { placeHolder: 'Which beads project?' },
+    );
+    return picked?.project;
+  }
+
+  private async detect(folder: vscode.WorkspaceFolder): Promise<Project | undefined> {
+    if (folder.uri.scheme !== 'file') return undefined;
+    const settings = readSettings(folder.uri);
+    const detection = await detectProject(folder.uri.fsPath, {
+      preferred: settings.cli,
+      cliPath: vscode.workspace.isTrusted ? settings.cliPath : undefined,
+      trusted: vscode.workspace.isTrusted,
+      timeoutMs: settings.cliTimeoutMs,
+    });
+    this.log.info(`${folder.name}: ${describe(detection)}`);
+    if (detection.kind === 'none') return undefined;
+    if (detection.kind === 'readonly') this.warnReadOnly(folder, detection.message, detection.reason);
+    return {
+      folder,
+      backend: detection.backend,
+      cli: detection.cli,
+      readOnlyReason: detection.kind === 'readonly' ? detection.message : undefined,
+    };
+  }
+
+  private warnReadOnly(folder: vscode.WorkspaceFolder, message: string, reason: string): void {
+    const key = `${folder.uri.toString()}:${reason}`;
+    if (this.warned.has(key) || reason === 'untrusted') return;
+    this.warned.add(key);
+    const openSettings = 'Set CLI Path';
+    void vscode.window.showWarningMessage(`Beads: ${message}`, openSettings).then((choice) => {
+      if (choice === openSettings) {
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'beadsRecovery.cliPath');
+      }
+    });
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function describe(detection: Detection): string {
+  switch (detection.kind) {
+    case 'none':
+      return 'not a beads project';
+    case 'cli':
+      return `beads project served by ${detection.backend.kind} (${detection.backend.root})`;
+    case 'readonly':
+      return `read-only beads project (${detection.reason}): ${detection.message}`;
+  }
+}

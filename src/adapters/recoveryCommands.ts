@@ -1,0 +1,74 @@
+import * as vscode from 'vscode';
+import { CliError } from '../beads/errors';
+import type { RecoveryResult } from '../core/recovery';
+import { produceRecoveryContext } from '../services/recovery';
+import { injectIntoChat } from './chat';
+import { Commands } from './commandIds';
+import { readSettings } from './config';
+import type { ProjectRegistry } from './projects';
+
+const NOT_BEADS = 'Beads: no beads project in this workspace (no .beads directory). Run `bd init` or `br init` to start one.';
+
+/** Produces recovery contexts for the project a command acts on. */
+export class RecoveryProvider {
+  constructor(private readonly projects: ProjectRegistry) {}
+
+  /** The recovery context of the picked project, or undefined when the user cancelled the pick. */
+  async produce(token?: vscode.CancellationToken): Promise<RecoveryResult | undefined> {
+    const project = await this.projects.pickProject();
+    const folderUri = project?.folder.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+    const settings = readSettings(folderUri);
+    return produceRecoveryContext({
+      backend: project?.backend ?? null,
+      cli: project?.cli ?? 'br',
+      budget: settings.recoveryBudgetBytes,
+      now: Date.now(),
+      timeoutMs: settings.cliTimeoutMs,
+      signal: token ? toAbortSignal(token) : undefined,
+    });
+  }
+}
+
+export function registerRecoveryCommands(recovery: RecoveryProvider, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const withContext = (title: string, use: (result: RecoveryResult) => Promise<void>) => async () => {
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title, cancellable: false },
+        () => recovery.produce(),
+      );
+      if (!result) return;
+      if (result.state === 'not-beads') {
+        void vscode.window.showInformationMessage(NOT_BEADS);
+        return;
+      }
+      await use(result);
+    } catch (error) {
+      if (error instanceof CliError && error.kind === 'canceled') return;
+      log.error(error instanceof Error ? error : String(error));
+      void vscode.window.showErrorMessage(`Beads: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  return [
+    vscode.commands.registerCommand(
+      Commands.copyRecoveryContext,
+      withContext('Beads: building recovery context', async (result) => {
+        await vscode.env.clipboard.writeText(result.markdown);
+        const focus = result.focusedId ? ` for ${result.focusedId}` : '';
+        void vscode.window.setStatusBarMessage(`$(check) Beads: recovery context${focus} copied (${result.bytes} bytes)`, 4000);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.injectRecoveryContext,
+      withContext('Beads: building recovery context', async (result) => {
+        await injectIntoChat(result.markdown);
+      }),
+    ),
+  ];
+}
+
+function toAbortSignal(token: vscode.CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  token.onCancellationRequested(() => controller.abort());
+  return controller.signal;
+}

@@ -1,0 +1,69 @@
+// The normalized beads domain. Both CLIs (bd, br) and the JSONL file are parsed into these
+// shapes at the edge (src/core/parse.ts), so nothing past the parsers knows which dialect
+// produced the data. Statuses and types stay open-ended strings: both CLIs accept custom ones.
+
+export type Dialect = 'bd' | 'br';
+
+/** The fields every surface needs to name an issue. */
+export interface IssueSummary {
+  id: string;
+  title: string;
+  status: string;
+  priority: number;
+  issueType: string;
+}
+
+/** An issue seen from another issue through a dependency record. */
+export interface LinkedIssue extends IssueSummary {
+  /** The record's type: blocks, parent-child, conditional-blocks, waits-for, related, … */
+  dependencyType: string;
+}
+
+export interface Comment {
+  /** bd uses UUIDv7 strings (integers before 1.0), br integers: kept as a string. */
+  id: string;
+  author: string;
+  text: string;
+  /** RFC3339 as the CLI printed it; compare with Date.parse, never as strings. */
+  createdAt: string;
+}
+
+export interface Issue extends IssueSummary {
+  description?: string;
+  assignee?: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt?: string;
+  labels: string[];
+}
+
+/** What `show` returns: the issue with both directions of its dependency records and its comments. */
+export interface IssueDetails extends Issue {
+  /** Issues this one depends on (record issue_id = this): its parent and its blockers. */
+  dependencies: LinkedIssue[];
+  /** Issues that depend on this one (record depends_on_id = this): its children and what it unblocks. */
+  dependents: LinkedIssue[];
+  comments: Comment[];
+}
+
+/** A raw dependency record: `issueId` depends on `dependsOnId`. */
+export interface DependencyRecord {
+  issueId: string;
+  dependsOnId: string;
+  type: string;
+}
+
+/** Dependency types that keep an issue from being ready (ARCHITECTURE §5, CONTRACT §2). */
+export const BLOCKING_TYPES: ReadonlySet<string> = new Set(['blocks', 'conditional-blocks', 'waits-for']);
+export const PARENT_CHILD = 'parent-child';
+
+/** Statuses after which an issue no longer blocks anything. */
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['closed', 'tombstone']);
+
+export function isTerminal(status: string): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+export function summarize(issue: IssueSummary): IssueSummary {
+  return { id: issue.id, title: issue.title, status: issue.status, priority: issue.priority, issueType: issue.issueType };
+}

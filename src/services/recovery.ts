@@ -1,0 +1,60 @@
+import type { BeadsBackend } from '../beads/backend';
+import { buildRecoveryContext, type LedgerSummary, type RecoveryResult } from '../core/recovery';
+import type { Dialect } from '../core/model';
+import { gitStatus } from '../git/status';
+import { section } from './section';
+import { loadSnapshot } from './snapshot';
+
+export interface RecoveryRequest {
+  /** null when the folder is not a beads project. */
+  backend: BeadsBackend | null;
+  /** The CLI whose syntax the context teaches (the read-only backend still names one). */
+  cli: Dialect;
+  focusedId?: string;
+  ledger?: LedgerSummary;
+  budget: number;
+  now: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** How many ready items the "nothing in progress" state lists with their parent and unblocks. */
+const READY_IN_CONTEXT = 5;
+
+/**
+ * Gathers everything the recovery context needs (beads queries and `git status` concurrently)
+ * and formats it. Every surface — clipboard, chat, tools, participant, command line, hooks —
+ * goes through here, so they all print the same text.
+ */
+export async function produceRecoveryContext(request: RecoveryRequest): Promise<RecoveryResult> {
+  const { backend, signal } = request;
+  if (!backend) {
+    return buildRecoveryContext({
+      now: request.now,
+      budget: request.budget,
+      project: null,
+      inProgress: { ok: true, value: [] },
+      details: { ok: true, value: [] },
+      ready: { ok: true, value: [] },
+      uncommitted: { ok: true, value: [] },
+    });
+  }
+  const uncommittedQuery = section(() => gitStatus(backend.root, { timeoutMs: request.timeoutMs, signal }));
+  const snapshot = await loadSnapshot(backend, {
+    focusedId: request.focusedId,
+    alwaysReady: false,
+    readyDetails: READY_IN_CONTEXT,
+    signal,
+  });
+  return buildRecoveryContext({
+    now: request.now,
+    budget: request.budget,
+    project: { cli: request.cli, readOnly: backend.readOnly },
+    focusedId: snapshot.focusedId,
+    inProgress: snapshot.inProgress,
+    details: snapshot.details,
+    ready: snapshot.ready,
+    ledger: request.ledger?.issueId === snapshot.focusedId ? request.ledger : undefined,
+    uncommitted: await uncommittedQuery,
+  });
+}

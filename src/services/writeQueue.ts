@@ -1,0 +1,18 @@
+/**
+ * A beads write that must land exactly once. `key` is its idempotency key: enqueueing a key that
+ * is already queued or already written does nothing, which is how duplicate signals (the reflog,
+ * a terminal command and the git extension all reporting one commit) collapse into one comment.
+ */
+export type BeadsWrite =
+  | { key: string; kind: 'comment'; issueId: string; text: string }
+  | { key: string; kind: 'claim'; issueId: string }
+  | { key: string; kind: 'close'; issueId: string; reason: string };
+
+/** The durable, serialized outbox every beads write goes through (implemented in src/services/outbox.ts). */
+export interface WriteQueue {
+  /** Resolves once the write is durably queued (not when it has reached beads). */
+  enqueue(write: BeadsWrite): Promise<void>;
+  /** Resolves when every write queued so far has landed or the signal aborts. */
+  drain(signal?: AbortSignal): Promise<void>;
+  readonly pendingCount: number;
+}

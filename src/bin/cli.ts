@@ -1,0 +1,85 @@
+// `beads-recovery`: the recovery context (and, later, checkpoints) for agents outside VS Code,
+// such as Claude Code hooks. Same core and backends as the extension, no vscode.
+import { parseArgs } from 'node:util';
+import { detectProject } from '../beads/detect';
+import { produceRecoveryContext } from '../services/recovery';
+
+const USAGE = `Usage:
+  beads-recovery context [--cwd DIR] [--json] [--budget N] [--format markdown|claude-hook]
+
+Prints the recovery context of the beads project that contains DIR (default: the current folder).
+  --json                 print {"markdown","state","focusedId","bytes","dropped"} instead of markdown
+  --budget N             upper bound in bytes (default 2048)
+  --format claude-hook   print Claude Code SessionStart hook output (hookSpecificOutput.additionalContext)
+Environment: BEADS_RECOVERY_CLI=bd|br picks the CLI, BEADS_RECOVERY_CLI_PATH names its executable,
+BEADS_RECOVERY_TIMEOUT_MS bounds each CLI call (default 10000).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'context') return contextCommand(rest);
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  process.stderr.write(`beads-recovery: unknown command '${command}'\n${USAGE}\n`);
+  return 2;
+}
+
+async function contextCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      cwd: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      budget: { type: 'string' },
+      format: { type: 'string', default: 'markdown' },
+    },
+    strict: true,
+  });
+  const format = values.format;
+  if (format !== 'markdown' && format !== 'claude-hook') throw new UsageError(`unknown --format '${format}'`);
+  const budget = values.budget === undefined ? 2048 : Number(values.budget);
+  if (!Number.isInteger(budget) || budget < 256) throw new UsageError('--budget takes a whole number of bytes, at least 256');
+
+  const cwd = values.cwd ?? process.cwd();
+  const timeoutMs = Number(process.env.BEADS_RECOVERY_TIMEOUT_MS) || 10_000;
+  const preferred = process.env.BEADS_RECOVERY_CLI === 'bd' || process.env.BEADS_RECOVERY_CLI === 'br' ? process.env.BEADS_RECOVERY_CLI : 'auto';
+  const detection = await detectProject(cwd, {
+    preferred,
+    cliPath: process.env.BEADS_RECOVERY_CLI_PATH || undefined,
+    trusted: true,
+    timeoutMs,
+  });
+  if (detection.kind === 'readonly') process.stderr.write(`beads-recovery: ${detection.message}\n`);
+  const result = await produceRecoveryContext({
+    backend: detection.kind === 'none' ? null : detection.backend,
+    cli: detection.kind === 'none' ? 'br' : detection.cli,
+    budget,
+    now: Date.now(),
+    timeoutMs,
+  });
+  if (format === 'claude-hook') {
+    // Claude Code reads SessionStart hook output as JSON; additionalContext is added to the session.
+    const hook = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: result.markdown } };
+    process.stdout.write(`${JSON.stringify(hook)}\n`);
+  } else if (values.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    process.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
+  }
+  return 0;
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`beads-recovery: ${message}\n`);
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`${USAGE}\n`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  },
+);

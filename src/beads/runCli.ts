@@ -1,0 +1,130 @@
+import { execa } from 'execa';
+import { CliError, lastMeaningfulLine, parseCliOwnError } from './errors';
+
+export interface RunCliOptions {
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Cap on stdout and on stderr, each; a process that prints more is stopped. */
+  maxOutputBytes?: number;
+  /** Text for stdin. Without it stdin is closed, so a process that reads it cannot hang. */
+  input?: string;
+  /** Added to the inherited environment. */
+  env?: Record<string, string>;
+  /** Exit codes that are answers rather than failures (git uses 1 for "differs"). Default [0]. */
+  okExitCodes?: readonly number[];
+  /** How long a process that ignores SIGTERM gets before SIGKILL. */
+  killGraceMs?: number;
+}
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_KILL_GRACE_MS = 2_000;
+
+/**
+ * The one place that starts processes: an argument array (never a shell), an explicit cwd, a
+ * timeout that kills (SIGTERM, then SIGKILL for a process that ignores it), cancellation through
+ * an AbortSignal, an output cap, and failures typed as `CliError`.
+ */
+export async function runCli(command: string, args: readonly string[], options: RunCliOptions): Promise<CliResult> {
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  if (options.signal?.aborted) throw new CliError({ kind: 'canceled', command, args });
+
+  const subprocess = execa(command, [...args], {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: true,
+    shell: false,
+    reject: false,
+    timeout: options.timeoutMs,
+    cancelSignal: options.signal,
+    forceKillAfterDelay: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    // Bytes, not characters: the cap is about memory, and decoding happens once at the end.
+    encoding: 'buffer',
+    maxBuffer: maxOutputBytes,
+    stripFinalNewline: false,
+    windowsHide: true,
+    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
+  });
+  // execa stops buffering at maxBuffer but lets the process run on; a process that floods its
+  // output is stopped here instead of being waited for until the timeout.
+  let outputLimitExceeded = false;
+  const watchVolume = (stream: NodeJS.ReadableStream | null) => {
+    let bytes = 0;
+    stream?.on('data', (chunk: Uint8Array) => {
+      bytes += chunk.length;
+      if (bytes > maxOutputBytes && !outputLimitExceeded) {
+        outputLimitExceeded = true;
+        subprocess.kill();
+      }
+    });
+  };
+  watchVolume(subprocess.stdout);
+  watchVolume(subprocess.stderr);
+  const result = await subprocess;
+
+  const stdout = decode(result.stdout);
+  const stderr = decode(result.stderr);
+  const base = { command, args, stderr: stderr || undefined };
+
+  if (result.isCanceled) throw new CliError({ ...base, kind: 'canceled' });
+  if (result.timedOut) throw new CliError({ ...base, kind: 'timeout', timeoutMs: options.timeoutMs });
+  if (outputLimitExceeded || result.isMaxBuffer) throw new CliError({ ...base, kind: 'exit', outputLimitExceeded: true, maxOutputBytes });
+  if (result.exitCode === undefined) {
+    const spawnCode = result.code;
+    if (/"cwd" option is invalid/.test(result.shortMessage ?? '')) {
+      throw new CliError({ ...base, kind: 'exit', detail: `the folder ${options.cwd} does not exist` });
+    }
+    if (spawnCode === 'ENOENT' || spawnCode === 'EACCES' || spawnCode === 'ENOTDIR') {
+      throw new CliError({ ...base, kind: 'notFound', detail: spawnCode === 'EACCES' ? 'it is not executable' : undefined });
+    }
+    const detail = result.signal ? `killed by ${result.signal}` : (result.originalMessage ?? result.shortMessage ?? 'could not be started');
+    throw new CliError({ ...base, kind: 'exit', detail });
+  }
+  const okExitCodes = options.okExitCodes ?? [0];
+  if (!okExitCodes.includes(result.exitCode)) {
+    // bd prints some errors as JSON on stdout (`where`, `show`), the rest on stderr.
+    const own = parseCliOwnError(stderr) ?? parseCliOwnError(stdout);
+    throw new CliError({
+      ...base,
+      kind: 'exit',
+      exitCode: result.exitCode,
+      cliMessage: own?.message ?? lastMeaningfulLine(stderr),
+      cliCode: own?.code,
+      hint: own?.hint,
+      searchedId: own?.searchedId,
+    });
+  }
+  return { stdout, stderr, exitCode: result.exitCode };
+}
+
+/** Runs a command whose stdout is one JSON value; `badJson` (with a snippet) when it is not. */
+export async function runCliJson(command: string, args: readonly string[], options: RunCliOptions): Promise<unknown> {
+  const result = await runCli(command, args, options);
+  return parseJsonOutput(result.stdout, command, args, result.stderr);
+}
+
+export function parseJsonOutput(stdout: string, command: string, args: readonly string[], stderr?: string): unknown {
+  const text = stdout.trim();
+  if (!text) throw new CliError({ kind: 'badJson', command, args, stderr, detail: 'it printed nothing' });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError({ kind: 'badJson', command, args, stderr, detail: `${reason}; output starts ${JSON.stringify(snippet(text))}` });
+  }
+}
+
+function snippet(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+function decode(output: unknown): string {
+  if (output instanceof Uint8Array) return new TextDecoder('utf-8').decode(output);
+  return typeof output === 'string' ? output : '';
+}

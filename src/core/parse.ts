@@ -1,0 +1,437 @@
+// Tolerant readers from CLI JSON (already JSON.parse'd) and `.beads/issues.jsonl` text to the
+// normalized model. Both CLIs change shapes between versions (CONTRACT §6), so: unwrap any
+// envelope, ignore unknown keys, treat missing arrays as empty, keep statuses and types as the
+// strings they are, and never fail a whole answer because one element is odd.
+import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
+
+type JsonRecord = Record<string, unknown>;
+
+const DEFAULT_PRIORITY = 2;
+const DEFAULT_TYPE = 'task';
+
+/** The shape `where --json` gives when it finds a project. */
+export interface WhereInfo {
+  /** The active `.beads` folder (after any redirect). */
+  path: string;
+  redirectedFrom?: string;
+  prefix?: string;
+  databasePath?: string;
+  jsonlPath?: string;
+}
+
+export interface VersionInfo {
+  version: string;
+  build?: string;
+}
+
+/**
+ * The elements of a list-like answer: a bare array (bd, br ready/show, br ≤ 0.1.29 list), bd's
+ * `{schema_version, data}` envelope, br's `{issues, total, …}` page, or a single object
+ * (bd's legacy object-returning commands).
+ */
+export function unwrapList(json: unknown): unknown[] {
+  const value = unwrapEnvelope(json);
+  if (Array.isArray(value)) return value;
+  if (isRecord(value)) {
+    if (Array.isArray(value.issues)) return value.issues;
+    if ('id' in value) return [value];
+  }
+  return [];
+}
+
+/** `list` / `ready` output. */
+export function parseIssueList(json: unknown): Issue[] {
+  const issues: Issue[] = [];
+  for (const element of unwrapList(json)) {
+    const issue = parseIssue(element);
+    if (issue) issues.push(issue);
+  }
+  return issues;
+}
+
+/**
+ * `show` output (an array in both CLIs, even for one id). bd's `dependencies` are full issues
+ * with `dependency_type`; br's are `{id,title,status,priority,dependency_type}` summaries. bd
+ * gives `dependents` and `comments` only with `--include-dependents --include-comments`; br
+ * omits empty arrays. Either way a missing array is an empty one.
+ */
+export function parseShow(json: unknown): IssueDetails[] {
+  const details: IssueDetails[] = [];
+  for (const element of unwrapList(json)) {
+    const issue = parseIssue(element);
+    if (!issue || !isRecord(element)) continue;
+    details.push({
+      ...issue,
+      dependencies: parseLinkedList(element.dependencies, 'target'),
+      dependents: parseLinkedList(element.dependents, 'source'),
+      comments: parseComments(element.comments),
+    });
+  }
+  return details;
+}
+
+/** `where --json`; undefined for the "no beads directory" error shapes. */
+export function parseWhere(json: unknown): WhereInfo | undefined {
+  const value = unwrapEnvelope(json);
+  if (!isRecord(value) || 'error' in value) return undefined;
+  const path = text(value.path);
+  if (!path) return undefined;
+  return withoutUndefined({
+    path,
+    redirectedFrom: text(value.redirected_from),
+    prefix: text(value.prefix),
+    databasePath: text(value.database_path),
+    jsonlPath: text(value.jsonl_path),
+  });
+}
+
+/** `version --json`: bd `{version, build, commit?, branch?}`, br `{version, build, rust_version, …}`. */
+export function parseVersion(json: unknown): VersionInfo | undefined {
+  const value = unwrapEnvelope(json);
+  if (!isRecord(value)) return undefined;
+  const version = text(value.version);
+  if (!version) return undefined;
+  return withoutUndefined({ version, build: text(value.build) });
+}
+
+/** One issue-shaped record; undefined when it has no id. */
+export function parseIssue(value: unknown): Issue | undefined {
+  if (!isRecord(value)) return undefined;
+  const id = idText(value.id);
+  if (!id) return undefined;
+  const createdAt = text(value.created_at) ?? '';
+  const issue: Issue = {
+    id,
+    title: text(value.title) ?? '',
+    status: text(value.status) ?? 'open',
+    priority: parsePriority(value.priority),
+    issueType: text(value.issue_type) ?? DEFAULT_TYPE,
+    createdAt,
+    updatedAt: text(value.updated_at) ?? createdAt,
+    labels: stringArray(value.labels),
+  };
+  const description = text(value.description);
+  if (description !== undefined) issue.description = description;
+  const assignee = text(value.assignee);
+  if (assignee !== undefined) issue.assignee = assignee;
+  const closedAt = text(value.closed_at);
+  if (closedAt !== undefined) issue.closedAt = closedAt;
+  return issue;
+}
+
+/** Priorities are 0–4; both CLIs also accept "P0"–"P4" on input, so read either form. */
+export function parsePriority(value: unknown): number {
+  if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
+  if (typeof value === 'string') {
+    const match = /^\s*[Pp]?(\d+)\s*$/.exec(value);
+    if (match) return Number(match[1]);
+  }
+  return DEFAULT_PRIORITY;
+}
+
+export function parseComments(value: unknown): Comment[] {
+  if (!Array.isArray(value)) return [];
+  const comments: Comment[] = [];
+  for (const element of value) {
+    const comment = parseComment(element);
+    if (comment) comments.push(comment);
+  }
+  return comments;
+}
+
+/** bd comment ids are UUIDv7 strings (integers before 1.0), br's are integers. */
+export function parseComment(value: unknown): Comment | undefined {
+  const unwrapped = unwrapEnvelope(value);
+  if (!isRecord(unwrapped)) return undefined;
+  const body = text(unwrapped.text) ?? text(unwrapped.body);
+  if (body === undefined) return undefined;
+  return {
+    id: idText(unwrapped.id) ?? '',
+    author: text(unwrapped.author) ?? '',
+    text: body,
+    createdAt: text(unwrapped.created_at) ?? '',
+  };
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * Milliseconds since the epoch for an RFC3339 timestamp with any number of fractional digits
+ * and any offset (bd's SQLite era keeps local offsets, br prints nanoseconds); NaN otherwise.
+ * Timestamps are compared through this, never as strings.
+ */
+export function parseTimestamp(value: string | undefined): number {
+  if (!value) return Number.NaN;
+  const match = RFC3339.exec(value);
+  if (!match) return Date.parse(value);
+  const [, year, month, day, hour, minute, second, fraction, zone] = match as unknown as string[];
+  const millis = fraction ? Number(`${fraction}000`.slice(0, 3)) : 0;
+  const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), millis);
+  if (zone === 'Z' || zone === 'z') return utc;
+  const sign = zone.startsWith('-') ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
+  return utc - sign * offsetMinutes * 60_000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// `.beads/issues.jsonl`
+
+/** What keeps an issue out of the ready queue besides its status and its blockers. */
+export interface ScheduleFlags {
+  deferUntil?: string;
+  pinned?: boolean;
+  ephemeral?: boolean;
+  template?: boolean;
+}
+
+export interface JsonlLoad {
+  /** Every live issue (not a tombstone), in file order, with both directions of its dependencies. */
+  issues: IssueDetails[];
+  /** Lines that are not JSON objects with an id (corrupt or foreign), not counting a partial last line. */
+  skipped: number;
+  /** The file ended in a line that does not parse and has no newline: a write caught mid-way. */
+  partialLastLine: boolean;
+  tombstones: number;
+  /** Records whose `_type` is not `issue` (bd memories and the like). */
+  otherRecords: number;
+  /** Only the issues that have any of these flags set. */
+  schedule: Map<string, ScheduleFlags>;
+}
+
+interface Edge {
+  source: string;
+  target: string;
+  type: string;
+}
+
+/**
+ * Reads a whole issues.jsonl (bd or br) in two linear passes: records first, then the
+ * dependency records resolved through an id index (both directions). A dependency whose target
+ * is not in the file is kept, as an issue of unknown status, rather than dropped.
+ */
+export function parseJsonl(content: string): JsonlLoad {
+  const live = new Map<string, IssueDetails>();
+  const summaries = new Map<string, IssueSummary>();
+  const edgesBySource = new Map<string, Edge[]>();
+  const schedule = new Map<string, ScheduleFlags>();
+  const tombstoneLines = new Map<string, string>();
+  let skipped = 0;
+  let partialLastLine = false;
+  let tombstones = 0;
+  let otherRecords = 0;
+
+  let start = 0;
+  while (start < content.length) {
+    const newline = content.indexOf('\n', start);
+    const end = newline === -1 ? content.length : newline;
+    const line = content.slice(start, end).trim();
+    start = end + 1;
+    if (!line) continue;
+    const tombstone = newline === -1 ? undefined : tombstoneId(line);
+    if (tombstone !== undefined) {
+      tombstones++;
+      summaries.delete(tombstone);
+      live.delete(tombstone);
+      edgesBySource.delete(tombstone);
+      schedule.delete(tombstone);
+      tombstoneLines.set(tombstone, line);
+      continue;
+    }
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      if (newline === -1) partialLastLine = true;
+      else skipped++;
+      continue;
+    }
+    if (!isRecord(record)) {
+      skipped++;
+      continue;
+    }
+    if (record._type !== undefined && record._type !== 'issue') {
+      otherRecords++;
+      continue;
+    }
+    const issue = parseIssue(record);
+    if (!issue) {
+      skipped++;
+      continue;
+    }
+    summaries.set(issue.id, summarizeIssue(issue));
+    tombstoneLines.delete(issue.id);
+    // A later line for the same id wins: it is the newer state of a record written twice.
+    live.delete(issue.id);
+    edgesBySource.delete(issue.id);
+    schedule.delete(issue.id);
+    if (issue.status === 'tombstone') {
+      tombstones++;
+      continue;
+    }
+    const details = issue as IssueDetails;
+    details.dependencies = [];
+    details.dependents = [];
+    details.comments = parseComments(record.comments);
+    live.set(issue.id, details);
+    const edges = dependencyEdges(record, issue.id);
+    if (edges.length > 0) edgesBySource.set(issue.id, edges);
+    const flags = scheduleFlags(record);
+    if (flags) schedule.set(issue.id, flags);
+  }
+
+  const summaryOf = (id: string): IssueSummary => {
+    const known = summaries.get(id);
+    if (known) return known;
+    const line = tombstoneLines.get(id);
+    const parsed = line === undefined ? undefined : parseTombstoneLine(line);
+    if (parsed) summaries.set(id, parsed);
+    return parsed ?? unknownIssue(id);
+  };
+  const seen = new Set<string>();
+  for (const edges of edgesBySource.values()) {
+    for (const edge of edges) {
+      const source = live.get(edge.source);
+      if (!source) continue;
+      const key = `${edge.source}\u0000${edge.target}\u0000${edge.type}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      source.dependencies.push(linked(summaryOf(edge.target), edge.type));
+      live.get(edge.target)?.dependents.push(linked(summaries.get(edge.source) as IssueSummary, edge.type));
+    }
+  }
+
+  return { issues: [...live.values()], skipped, partialLastLine, tombstones, otherRecords, schedule };
+}
+
+/**
+ * Most lines of an old store are tombstones (3,319 of 5,722 in the beads repository's own), and
+ * parsing them is most of the load time, so they are recognized without parsing and parsed only
+ * if a live issue depends on one. Both CLIs write `id` first and `status` before any nested
+ * object, so the first `"status":` of a compact line is the issue's own. Anything else takes the
+ * full path, as does a line without its newline, which may be a partial write.
+ */
+function tombstoneId(line: string): string | undefined {
+  const status = line.indexOf('"status":');
+  if (status === -1 || !line.startsWith('"tombstone"', status + 9) || !line.endsWith('}')) return undefined;
+  const match = LEADING_ID.exec(line);
+  if (!match) return undefined;
+  try {
+    return JSON.parse(match[1] as string) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+const LEADING_ID = /^\{"id":("(?:[^"\\]|\\.)+")/;
+
+function parseTombstoneLine(line: string): IssueSummary | undefined {
+  try {
+    const issue = parseIssue(JSON.parse(line));
+    return issue ? summarizeIssue(issue) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A dependency target that is not in the data: shown as unknown, never silently dropped. */
+export function unknownIssue(id: string): IssueSummary {
+  return { id, title: '(unknown)', status: 'unknown', priority: DEFAULT_PRIORITY, issueType: 'unknown' };
+}
+
+function dependencyEdges(record: JsonRecord, ownerId: string): Edge[] {
+  if (!Array.isArray(record.dependencies)) return [];
+  const edges: Edge[] = [];
+  for (const dependency of record.dependencies) {
+    if (!isRecord(dependency)) continue;
+    const target = idText(dependency.depends_on_id);
+    if (!target) continue;
+    edges.push({
+      source: idText(dependency.issue_id) ?? ownerId,
+      target,
+      type: text(dependency.type) ?? text(dependency.dependency_type) ?? 'unknown',
+    });
+  }
+  return edges;
+}
+
+function scheduleFlags(record: JsonRecord): ScheduleFlags | undefined {
+  const flags: ScheduleFlags = {};
+  const deferUntil = text(record.defer_until);
+  if (deferUntil) flags.deferUntil = deferUntil;
+  if (record.pinned === true) flags.pinned = true;
+  if (record.ephemeral === true) flags.ephemeral = true;
+  if (record.is_template === true) flags.template = true;
+  return Object.keys(flags).length > 0 ? flags : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A linked issue inside `show` output. `direction` says which end of the record the element
+ * describes; it matters only for raw dependency records (`{issue_id, depends_on_id, type}`),
+ * which some bd versions emit instead of issue objects.
+ */
+function parseLinkedList(value: unknown, direction: 'target' | 'source'): LinkedIssue[] {
+  if (!Array.isArray(value)) return [];
+  const linkedIssues: LinkedIssue[] = [];
+  for (const element of value) {
+    if (!isRecord(element)) continue;
+    const dependencyType = text(element.dependency_type) ?? text(element.type) ?? 'unknown';
+    const id = idText(element.id);
+    if (id) {
+      linkedIssues.push({
+        id,
+        title: text(element.title) ?? '',
+        status: text(element.status) ?? 'unknown',
+        priority: parsePriority(element.priority),
+        // br's summaries carry no type; an empty string says "not reported" without inventing one.
+        issueType: text(element.issue_type) ?? '',
+        dependencyType,
+      });
+      continue;
+    }
+    const rawId = idText(direction === 'target' ? element.depends_on_id : element.issue_id);
+    if (rawId) linkedIssues.push(linked(unknownIssue(rawId), dependencyType));
+  }
+  return linkedIssues;
+}
+
+function linked(summary: IssueSummary, dependencyType: string): LinkedIssue {
+  return { ...summary, dependencyType };
+}
+
+function summarizeIssue(issue: Issue): IssueSummary {
+  return { id: issue.id, title: issue.title, status: issue.status, priority: issue.priority, issueType: issue.issueType };
+}
+
+function unwrapEnvelope(json: unknown): unknown {
+  // bd's BD_JSON_ENVELOPE=1 form; `data` never appears at the top of a bare issue.
+  if (isRecord(json) && 'data' in json && ('schema_version' in json || !('id' in json))) return json.data;
+  return json;
+}
+
+function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function idText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.length > 0 ? value : undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function stringArray(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((element): element is string => typeof element === 'string') : [];
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] === undefined) delete value[key];
+  }
+  return value;
+}

@@ -1,4 +1,5 @@
 import type { BeadsBackend } from '../beads/backend';
+import { parentOf } from '../core/graph';
 import type { Issue, IssueDetails } from '../core/model';
 import type { Section } from '../core/recovery';
 import { section } from './section';
@@ -19,14 +20,20 @@ export interface SnapshotOptions {
   alwaysReady: boolean;
   /** How many ready items get `show` details (parent, unblocks). */
   readyDetails: number;
+  /**
+   * Also load the focused issue's parent chain: the parent joins the dependents' `show`, and one
+   * more `show` reaches the grandparent (whose own details name the next ancestor).
+   */
+  ancestors?: boolean;
   signal?: AbortSignal;
 }
 
 /**
  * Loads a snapshot with a constant number of CLI processes, whatever the project's size:
  * the in-progress list and (when needed) the ready list concurrently, one `show` for every issue
- * in view, and one `show` for the focused issue's dependents (to tell which of them its close
- * would unblock). At most four processes; never one per issue.
+ * in view, one `show` for the focused issue's dependents (to tell which of them its close
+ * would unblock) and its parent, and, when asked for the ancestors, one `show` for the
+ * grandparent. At most five processes; never one per issue.
  */
 export async function loadSnapshot(backend: BeadsBackend, options: SnapshotOptions): Promise<ProjectSnapshot> {
   const { signal } = options;
@@ -47,14 +54,30 @@ export async function loadSnapshot(backend: BeadsBackend, options: SnapshotOptio
 
   const focused = details.ok ? details.value.find((issue) => issue.id === focusedId) : undefined;
   const known = new Set(inView);
-  const dependentIds = unique((focused?.dependents ?? []).map((issue) => issue.id).filter((id) => !known.has(id)));
-  if (details.ok && dependentIds.length > 0) {
-    const dependents = await section(() => backend.show(dependentIds, signal));
+  const parentId = options.ancestors && focused ? parentOf(focused)?.id : undefined;
+  const contextIds = unique([...(focused?.dependents ?? []).map((issue) => issue.id), ...(parentId ? [parentId] : [])]).filter(
+    (id) => !known.has(id),
+  );
+  if (details.ok && contextIds.length > 0) {
+    const context = await section(() => backend.show(contextIds, signal));
     // Without the dependents' own blockers the context still lists what the focused issue unblocks;
     // it only cannot say which of them would become ready, so a failure here is not surfaced.
-    if (dependents.ok) details.value.push(...dependents.value);
+    if (context.ok) details.value.push(...context.value);
+  }
+  const grandparentId = parentId && details.ok ? grandparentToLoad(details.value, parentId, focusedId) : undefined;
+  if (details.ok && grandparentId) {
+    // The chain is context, not the task: without it the view shows the nearer ancestors only.
+    const grandparent = await section(() => backend.show([grandparentId], signal));
+    if (grandparent.ok) details.value.push(...grandparent.value);
   }
   return { inProgress, ready, details, focusedId };
+}
+
+function grandparentToLoad(details: readonly IssueDetails[], parentId: string, focusedId: string | undefined): string | undefined {
+  const parent = details.find((issue) => issue.id === parentId);
+  const grandparentId = parent ? parentOf(parent)?.id : undefined;
+  if (!grandparentId || grandparentId === focusedId || details.some((issue) => issue.id === grandparentId)) return undefined;
+  return grandparentId;
 }
 
 export function chooseFocus(inProgress: readonly Issue[], requested: string | undefined): string | undefined {

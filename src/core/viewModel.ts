@@ -1,0 +1,311 @@
+// The sidebar's view model: one refresh's data (beads snapshot, activity ledger, git status,
+// outbox, the time) turned into the plain, bounded, serializable shape the webview renders.
+// Every list is capped so that one state message stays small however large the project is, and
+// every text is made one inert line (or a bounded block) here, once, for every surface.
+
+import type { CheckpointActivity } from './checkpoint';
+import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
+import { childrenOf, indexDetails, openBlockersOf, parentOf, readyItems, unblocksOf } from './graph';
+import { oneLine, truncate } from './markdown';
+import type { GitChange } from './porcelain';
+import { formatAge, parseTimestamp } from './time';
+import type {
+  ActivityView,
+  BlockerRef,
+  Capped,
+  CommitEntry,
+  FileEntry,
+  FocusedIssueView,
+  IssueRef,
+  Part,
+  ProjectInfo,
+  ReadyItemView,
+  SidebarModel,
+  TrailEntry,
+  TrailKind,
+  UnblockRef,
+  ViewState,
+} from '../shared/protocol';
+
+export interface SidebarInput {
+  inProgress: Part<Issue[]>;
+  ready: Part<Issue[]>;
+  /** `show` output: the in-progress issues, the focused issue's ancestors and dependents, the top ready items. */
+  details: Part<IssueDetails[]>;
+  focusedId: string | undefined;
+  /** The activity ledger; shown only when it belongs to the focused issue. */
+  activity?: CheckpointActivity;
+  /** Undefined outside a git repository. */
+  uncommitted?: Part<GitChange[]>;
+  pendingWrites?: number;
+  now: number;
+}
+
+export interface Limits {
+  ready: number;
+  readyUnblocks: number;
+  related: number;
+  trail: number;
+  files: number;
+  uncommitted: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { ready: 50, readyUnblocks: 8, related: 50, trail: 12, files: 50, uncommitted: 100 };
+
+const TITLE_CHARS = 300;
+const SUMMARY_CHARS = 200;
+const COMMENT_CHARS = 2000;
+const PATH_CHARS = 500;
+
+export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_LIMITS): SidebarModel {
+  const problems: string[] = [];
+  const inProgress = input.inProgress.ok ? dedupe(input.inProgress.value) : [];
+  const details = input.details.ok ? input.details.value : [];
+  if (!input.details.ok) problems.push(`Issue details are unavailable: ${oneLine(input.details.error)}`);
+  const known = indexDetails(details);
+
+  const focusedListing = inProgress.find((issue) => issue.id === input.focusedId);
+  const focusedDetails = input.focusedId ? known.get(input.focusedId) : undefined;
+  const focused = focusedListing ?? focusedDetails;
+  const model: SidebarModel = {
+    otherInProgress: cap(inProgress.filter((issue) => issue.id !== focused?.id), limits.related, issueRef),
+    trail: focusedDetails ? trailOf(focusedDetails.comments, input.now, limits.trail) : { items: [], more: 0 },
+    ready: input.ready.ok ? { ok: true, value: readyView(input.ready.value, known, limits) } : { ok: false, error: oneLine(input.ready.error) },
+    problems,
+  };
+  if (focused) model.focused = focusedView(focused, focusedDetails, known, input.now, limits);
+  if (focused && input.activity?.issueId === focused.id) model.activity = activityView(input.activity, input.now, limits.files);
+  if (input.uncommitted) {
+    model.uncommitted = input.uncommitted.ok
+      ? { ok: true, value: cap(input.uncommitted.value.map(changeEntry), limits.uncommitted) }
+      : { ok: false, error: oneLine(input.uncommitted.error) };
+  }
+  if (input.pendingWrites !== undefined) model.pendingWrites = input.pendingWrites;
+  return model;
+}
+
+/** What one refresh produced, for `nextViewState`. */
+export type RefreshOutcome =
+  | { kind: 'not-beads'; folderName?: string }
+  | { kind: 'loaded'; project: ProjectInfo; input: SidebarInput }
+  /** The refresh failed as a whole (the in-progress listing, or the refresh itself). */
+  | { kind: 'failed'; project?: ProjectInfo; message: string };
+
+/**
+ * The state after a refresh. A refresh whose in-progress listing fails keeps the last good view
+ * and says why, rather than replacing what the user was reading with an empty page.
+ */
+export function nextViewState(previous: ViewState, outcome: RefreshOutcome, limits: Limits = DEFAULT_LIMITS): ViewState {
+  switch (outcome.kind) {
+    case 'not-beads':
+      return outcome.folderName === undefined ? { kind: 'not-beads' } : { kind: 'not-beads', folderName: outcome.folderName };
+    case 'loaded':
+      if (!outcome.input.inProgress.ok) return failed(previous, outcome.input.inProgress.error, outcome.project);
+      return { kind: 'project', project: outcome.project, model: buildSidebarModel(outcome.input, limits), refreshing: false };
+    case 'failed':
+      return failed(previous, outcome.message, outcome.project);
+  }
+}
+
+/** The same state marked as refreshing (the webview shows a progress bar, nothing else changes). */
+export function markRefreshing(state: ViewState): ViewState {
+  return state.kind === 'project' ? { ...state, refreshing: true } : state;
+}
+
+function failed(previous: ViewState, rawMessage: string, project: ProjectInfo | undefined): ViewState {
+  const message = oneLine(rawMessage) || 'The beads CLI failed without a message.';
+  if (previous.kind === 'project' && (!project || project.name === previous.project.name)) {
+    return { ...previous, project: project ?? previous.project, refreshError: message, refreshing: false };
+  }
+  return project ? { kind: 'error', message, project } : { kind: 'error', message };
+}
+
+function focusedView(issue: Issue, details: IssueDetails | undefined, known: Map<string, IssueDetails>, now: number, limits: Limits): FocusedIssueView {
+  const updatedAt = parseTimestamp(issue.updatedAt);
+  const view: FocusedIssueView = {
+    issue: issueRef(issue),
+    updatedAge: updatedAt === undefined ? 'time unknown' : formatAge(updatedAt, now),
+    ancestors: [],
+    ancestorsCut: false,
+    children: [],
+    openBlockers: [],
+    unblocks: [],
+  };
+  if (issue.assignee) view.assignee = text(issue.assignee, TITLE_CHARS);
+  if (!details) return view;
+  const ancestors = ancestorsOf(details, known);
+  view.ancestors = ancestors.chain.map(issueRef).reverse();
+  view.ancestorsCut = ancestors.cut;
+  view.children = childrenOf(details).slice(0, limits.related).map(issueRef);
+  view.openBlockers = openBlockersOf(details).slice(0, limits.related).map(
+    (blocker): BlockerRef => ({ ...issueRef(blocker), statusKnown: blocker.statusKnown }),
+  );
+  const dependents = details.dependents.map((dependent) => known.get(dependent.id)).filter((found) => found !== undefined);
+  view.unblocks = unblocksOf(details, dependents).slice(0, limits.related).map((dependent): UnblockRef => {
+    const ref: UnblockRef = issueRef(dependent);
+    if (dependent.wouldBecomeUnblocked !== undefined) ref.wouldBecomeReady = dependent.wouldBecomeUnblocked;
+    return ref;
+  });
+  return view;
+}
+
+/**
+ * Parent, grandparent, … as far as the loaded details reach, nearest first; `cut` when the
+ * topmost one has a parent of its own that was not loaded. A repeat (a cycle) ends the chain.
+ */
+function ancestorsOf(details: IssueDetails, known: Map<string, IssueDetails>): { chain: LinkedIssue[]; cut: boolean } {
+  const chain: LinkedIssue[] = [];
+  const visited = new Set<string>([details.id]);
+  let parent = parentOf(details);
+  while (parent && !visited.has(parent.id)) {
+    chain.push(parent);
+    visited.add(parent.id);
+    const parentDetails = known.get(parent.id);
+    if (!parentDetails) return { chain, cut: true };
+    parent = parentOf(parentDetails);
+  }
+  return { chain, cut: false };
+}
+
+function readyView(ready: readonly Issue[], known: Map<string, IssueDetails>, limits: Limits): Capped<ReadyItemView> {
+  const unique = dedupe(ready);
+  const shown = unique.slice(0, limits.ready);
+  // readyItems indexes the details it is given for every item: give it only the few that matter.
+  const relevant: IssueDetails[] = [];
+  for (const issue of shown) {
+    const details = known.get(issue.id);
+    if (!details) continue;
+    relevant.push(details);
+    for (const dependent of details.dependents) {
+      const dependentDetails = known.get(dependent.id);
+      if (dependentDetails) relevant.push(dependentDetails);
+    }
+  }
+  const items = readyItems(shown, relevant).map((item): ReadyItemView => {
+    const view: ReadyItemView = {
+      issue: issueRef(item.issue),
+      unblocks: item.unblocks.slice(0, limits.readyUnblocks).map(issueRef),
+      contextKnown: known.has(item.issue.id),
+    };
+    if (item.parent) view.parent = issueRef(item.parent);
+    return view;
+  });
+  return { items, more: unique.length - shown.length };
+}
+
+function trailOf(comments: readonly Comment[], now: number, limit: number): Capped<TrailEntry> {
+  const dated = comments.map((comment, index) => ({ comment, index, at: parseTimestamp(comment.createdAt) }));
+  // Newest first; undated comments last, in their original order, so the result never depends on the input order's accidents.
+  dated.sort((a, b) => (b.at ?? -Infinity) - (a.at ?? -Infinity) || a.index - b.index);
+  const items = dated.slice(0, limit).map(({ comment, at }) => trailEntry(comment, at, now));
+  return { items, more: Math.max(0, comments.length - limit) };
+}
+
+const TRAIL_PREFIXES: readonly [RegExp, TrailKind][] = [
+  [/^commit\b:?\s*/i, 'commit'],
+  [/^auto-checkpoint\b(?:\s*\([^)\n]*\))?:?\s*/i, 'auto-checkpoint'],
+  [/^checkpoint\b:?\s*/i, 'checkpoint'],
+  [/^files modified\b:?\s*/i, 'files'],
+];
+
+/** The kind of a comment by the prefix the extension (and the seed plans) write. */
+export function trailKind(commentText: string): { kind: TrailKind; rest: string } {
+  const trimmed = commentText.trimStart();
+  for (const [prefix, kind] of TRAIL_PREFIXES) {
+    const match = prefix.exec(trimmed);
+    if (match) return { kind, rest: trimmed.slice(match[0].length) };
+  }
+  return { kind: 'note', rest: trimmed };
+}
+
+function trailEntry(comment: Comment, at: number | undefined, now: number): TrailEntry {
+  const { kind, rest } = trailKind(String(comment.text ?? ''));
+  const firstLine = rest.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  return {
+    id: String(comment.id),
+    kind,
+    summary: text(firstLine, SUMMARY_CHARS),
+    text: block(String(comment.text ?? ''), COMMENT_CHARS),
+    author: text(comment.author ?? '', TITLE_CHARS),
+    age: at === undefined ? 'time unknown' : formatAge(at, now),
+    at: text(comment.createdAt ?? '', 64),
+  };
+}
+
+function activityView(activity: CheckpointActivity, now: number, limit: number): ActivityView {
+  const files = [...new Set(activity.files)].sort().map((path): FileEntry => ({ path: text(path, PATH_CHARS) }));
+  const commits = activity.commits.map((commit): CommitEntry => ({ hash: text(commit.hash, 12), subject: text(commit.subject, SUMMARY_CHARS) }));
+  const view: ActivityView = { files: cap(files, limit), commits: cap(commits, limit), edits: count(activity.edits ?? 0) };
+  if (activity.lastCheckpointAt !== undefined && Number.isFinite(activity.lastCheckpointAt)) {
+    view.lastCheckpointAge = formatAge(activity.lastCheckpointAt, now);
+  }
+  return view;
+}
+
+const CHANGE_WORDS: Readonly<Record<string, string>> = {
+  M: 'modified',
+  T: 'type changed',
+  A: 'added',
+  D: 'deleted',
+  R: 'renamed',
+  C: 'copied',
+};
+const CONFLICTS: ReadonlySet<string> = new Set(['DD', 'AU', 'UD', 'UA', 'DU', 'AA', 'UU']);
+
+/** A porcelain v1 XY code in words, the staged side first. */
+export function describeChange(status: string): string {
+  if (status === '??') return 'untracked';
+  if (status === '!!') return 'ignored';
+  if (CONFLICTS.has(status)) return 'conflict';
+  const staged = CHANGE_WORDS[status[0] ?? ''];
+  const unstaged = CHANGE_WORDS[status[1] ?? ''];
+  if (staged && unstaged && staged !== unstaged) return `${staged} (staged), ${unstaged}`;
+  if (staged) return unstaged ? staged : `${staged} (staged)`;
+  return unstaged ?? 'changed';
+}
+
+function changeEntry(change: GitChange): FileEntry {
+  const entry: FileEntry = { path: text(change.path, PATH_CHARS), change: describeChange(change.status) };
+  if (change.from) entry.from = text(change.from, PATH_CHARS);
+  return entry;
+}
+
+function issueRef(issue: IssueSummary): IssueRef {
+  return {
+    id: text(issue.id, TITLE_CHARS),
+    title: text(issue.title ?? '', TITLE_CHARS),
+    status: text(issue.status ?? '', 40) || 'unknown',
+    priority: Number.isFinite(issue.priority) ? issue.priority : Number.NaN,
+    issueType: text(issue.issueType ?? '', 40) || 'unknown',
+  };
+}
+
+function cap<T, U = T>(items: readonly T[], limit: number, map?: (item: T) => U): Capped<U> {
+  const shown = items.slice(0, limit);
+  return { items: map ? shown.map(map) : (shown as unknown as U[]), more: Math.max(0, items.length - limit) };
+}
+
+function dedupe<T extends { id: string }>(issues: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const unique: T[] = [];
+  for (const issue of issues) {
+    if (seen.has(issue.id)) continue;
+    seen.add(issue.id);
+    unique.push(issue);
+  }
+  return unique;
+}
+
+function count(value: number): number {
+  return Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
+
+function text(value: string, maxChars: number): string {
+  return truncate(oneLine(String(value)), maxChars);
+}
+
+/** Multi-line text kept as lines (each made inert), cut to a bound. */
+function block(value: string, maxChars: number): string {
+  const lines = value.split(/\r?\n/).map(oneLine);
+  return truncate(lines.join('\n').replace(/\n{3,}/g, '\n\n').trim(), maxChars);
+}

@@ -1,0 +1,190 @@
+// The messages between the extension host and the sidebar webview, and the view model they carry.
+// The webview announces `ready`; the host answers with a full `state` snapshot, and sends a new
+// one whenever anything changes, so the webview keeps no model of its own and renders only what
+// it is sent. Everything here must survive structured cloning: plain data, no classes, no Maps.
+// Messages from the webview are untrusted input for the host: `parseWebviewMessage` checks them.
+
+/** An issue as the sidebar names it. Text is plain text: the webview renders it with textContent. */
+export interface IssueRef {
+  id: string;
+  title: string;
+  /** As the CLI reports it; statuses are open-ended, so the webview falls back to a generic look. */
+  status: string;
+  /** 0 (critical) to 4; other values are shown as they are. */
+  priority: number;
+  issueType: string;
+}
+
+/** What closing an issue unblocks. */
+export interface UnblockRef extends IssueRef {
+  /** True when this issue is its last open blocker; undefined when the dependent's blockers were not loaded. */
+  wouldBecomeReady?: boolean;
+}
+
+/** A blocker whose status the data does not tell (deleted, or unknown to this store) is still shown. */
+export interface BlockerRef extends IssueRef {
+  statusKnown: boolean;
+}
+
+export interface FocusedIssueView {
+  issue: IssueRef;
+  assignee?: string;
+  /** "3h ago" for the issue's last update. */
+  updatedAge: string;
+  /** Outermost first (usually the epic), ending with the direct parent. */
+  ancestors: IssueRef[];
+  /** True when the chain goes on above the first ancestor, but that part was not loaded. */
+  ancestorsCut: boolean;
+  children: IssueRef[];
+  openBlockers: BlockerRef[];
+  unblocks: UnblockRef[];
+}
+
+export type TrailKind = 'commit' | 'checkpoint' | 'auto-checkpoint' | 'files' | 'note';
+
+export interface TrailEntry {
+  /** The comment's id, unique within the issue. */
+  id: string;
+  kind: TrailKind;
+  /** The first line, without the kind's prefix. */
+  summary: string;
+  /** The whole comment, cut to a bound. */
+  text: string;
+  author: string;
+  age: string;
+  /** The comment's timestamp as the CLI printed it (for tooltips). */
+  at: string;
+}
+
+export interface FileEntry {
+  /** Relative to the project folder, with forward slashes. */
+  path: string;
+  /** For uncommitted changes: a word for the porcelain code ("modified", "untracked", …). */
+  change?: string;
+  /** The source path of a rename or copy. */
+  from?: string;
+}
+
+/** A bounded list: the first items and how many more exist. */
+export interface Capped<T> {
+  items: T[];
+  more: number;
+}
+
+/** A part of the view whose query may fail on its own: the rest of the view stays. */
+export type Part<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface ReadyItemView {
+  issue: IssueRef;
+  parent?: IssueRef;
+  unblocks: IssueRef[];
+  /** False when the item's dependencies were not loaded (beyond the detail cap): parent and unblocks are then unknown. */
+  contextKnown: boolean;
+}
+
+export interface CommitEntry {
+  /** Short hash. */
+  hash: string;
+  subject: string;
+}
+
+/** The work recorded since the focused issue's last checkpoint (from the activity ledger). */
+export interface ActivityView {
+  files: Capped<FileEntry>;
+  /** Oldest first. */
+  commits: Capped<CommitEntry>;
+  edits: number;
+  /** "25m ago", or undefined when the issue has no checkpoint yet. */
+  lastCheckpointAge?: string;
+}
+
+export interface SidebarModel {
+  /** Undefined when nothing is in progress. */
+  focused?: FocusedIssueView;
+  /** The in-progress issues besides the focused one, most recently updated first. */
+  otherInProgress: Capped<IssueRef>;
+  /** Newest first. */
+  trail: Capped<TrailEntry>;
+  /** Undefined when no activity ledger is available for the focused issue. */
+  activity?: ActivityView;
+  /** Undefined outside a git repository. */
+  uncommitted?: Part<Capped<FileEntry>>;
+  /** Beads writes queued in the outbox and not yet landed; undefined when the outbox is not available. */
+  pendingWrites?: number;
+  /** In the CLI's own order. */
+  ready: Part<Capped<ReadyItemView>>;
+  /** Errors of the parts that have no place of their own (issue details). */
+  problems: string[];
+}
+
+export interface ProjectInfo {
+  name: string;
+  /** The CLI that serves the project, or "jsonl" for the read-only reader. */
+  backend: string;
+  /** Why writes are off; undefined when the CLI serves the project. */
+  readOnlyReason?: string;
+}
+
+export type ViewState =
+  | { kind: 'loading' }
+  | { kind: 'not-beads'; folderName?: string }
+  /** The very first load failed: there is no earlier view to keep. */
+  | { kind: 'error'; message: string; project?: ProjectInfo }
+  | {
+      kind: 'project';
+      project: ProjectInfo;
+      model: SidebarModel;
+      /** The latest refresh failed with this message; `model` is the last good one. */
+      refreshError?: string;
+      refreshing: boolean;
+    };
+
+/** The actions the webview may ask for; the host maps each to one command. */
+export const SIDEBAR_ACTIONS = ['claim', 'close', 'checkpoint', 'copyContext', 'injectContext', 'refresh'] as const;
+export type SidebarAction = (typeof SIDEBAR_ACTIONS)[number];
+
+export type HostMessage =
+  | { type: 'state'; state: ViewState }
+  /** The answer to a `run`: the webview shows progress on the control that sent it until then. */
+  | { type: 'done'; requestId: number; error?: string };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'run'; requestId: number; action: SidebarAction; issueId?: string }
+  | { type: 'openFile'; path: string }
+  | { type: 'focusIssue'; issueId: string }
+  | { type: 'retry' };
+
+const MAX_TEXT = 1000;
+
+/** The message if it is one the webview may send, else undefined. Strings are bounded; nothing else passes. */
+export function parseWebviewMessage(value: unknown): WebviewMessage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const message = value as Record<string, unknown>;
+  switch (message.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'retry':
+      return { type: 'retry' };
+    case 'run': {
+      const { requestId, action, issueId } = message;
+      if (!Number.isSafeInteger(requestId) || !isSidebarAction(action)) return undefined;
+      if (issueId === undefined) return { type: 'run', requestId: requestId as number, action };
+      return isBoundedText(issueId) ? { type: 'run', requestId: requestId as number, action, issueId } : undefined;
+    }
+    case 'openFile':
+      return isBoundedText(message.path) ? { type: 'openFile', path: message.path } : undefined;
+    case 'focusIssue':
+      return isBoundedText(message.issueId) ? { type: 'focusIssue', issueId: message.issueId } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function isSidebarAction(value: unknown): value is SidebarAction {
+  return typeof value === 'string' && (SIDEBAR_ACTIONS as readonly string[]).includes(value);
+}
+
+function isBoundedText(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_TEXT;
+}

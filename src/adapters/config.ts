@@ -7,7 +7,12 @@ export interface Settings {
   cliPath: string | undefined;
   cliTimeoutMs: number;
   recoveryBudgetBytes: number;
+  /** Where "Inject" puts a recovery context or continue prompt. */
+  injectTarget: InjectTarget;
 }
+
+export type InjectTarget = 'chat' | 'clipboard' | 'claudeCode' | 'terminal';
+const INJECT_TARGETS: readonly InjectTarget[] = ['chat', 'clipboard', 'claudeCode', 'terminal'];
 
 export const SECTION = 'beadsRecovery';
 
@@ -21,7 +26,12 @@ export function readSettings(scope?: vscode.Uri): Settings {
     cliPath: cliPath ? cliPath : undefined,
     cliTimeoutMs: clamp(config.get<number>('cliTimeoutMs', 10_000), 1_000, 600_000),
     recoveryBudgetBytes: clamp(config.get<number>('recoveryBudgetBytes', 2048), 256, 65_536),
+    injectTarget: oneOf(config.get<string>('injectTarget', 'chat'), INJECT_TARGETS, 'chat'),
   };
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], fallback: T): T {
+  return (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { CliError } from '../beads/errors';
 import type { RecoveryResult } from '../core/recovery';
 import { produceRecoveryContext } from '../services/recovery';
-import { injectIntoChat } from './chat';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
+import { inject } from './inject';
 import type { ProjectRegistry } from './projects';
 
 const NOT_BEADS = 'Beads: no beads project in this workspace (no .beads directory). Run `bd init` or `br init` to start one.';
@@ -60,7 +60,7 @@ export function registerRecoveryCommands(recovery: RecoveryProvider, log: vscode
     vscode.commands.registerCommand(
       Commands.injectRecoveryContext,
       withContext('Beads: building recovery context', async (result) => {
-        await injectIntoChat(result.markdown);
+        await inject(result.markdown);
       }),
     ),
   ];

@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import { readSettings, type InjectTarget } from './config';
+
+// Puts a text (the recovery context, a continue prompt) where the user's agent will read it.
+// Nothing here ever submits: chat is pre-filled, the terminal gets a paste without Enter, and
+// the user reads the text before sending it. A target that cannot be used right now falls back
+// to the clipboard, and the user is told why.
+
+const CHAT_OPEN = 'workbench.action.chat.open';
+const CLAUDE_CODE_EXTENSION = 'anthropic.claude-code';
+// Claude Code takes no text from other extensions; these only bring its input forward, newest id first.
+const CLAUDE_CODE_FOCUS_COMMANDS = ['claude-vscode.focus', 'claude-vscode.sidebar.open', 'claude-vscode.editor.openLast'];
+const BRACKETED_PASTE_START = '\x1b[200~';
+const BRACKETED_PASTE_END = '\x1b[201~';
+// Control characters other than tab and newline, including ESC and the 8-bit CSI: untrusted issue
+// text must not be able to end the bracketed paste early and type commands into a shell.
+const TERMINAL_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+export interface InjectOutcome {
+  requested: InjectTarget;
+  /** Where the text went; 'none' when the user declined the terminal paste. */
+  delivered: InjectTarget | 'none';
+  /** Why the requested target was not used, as told to the user. */
+  fallbackReason?: string;
+}
+
+export interface InjectOptions {
+  /** What the text is, for messages: "recovery context" unless told otherwise. */
+  what?: string;
+  /** The terminal to paste into; the active terminal when absent. */
+  terminal?: vscode.Terminal;
+  /** Asks before pasting into a terminal. A modal dialog unless the caller supplies its own question. */
+  confirm?: (question: string, detail: string) => Thenable<boolean>;
+}
+
+/**
+ * Delivers `text` to `target`, or to the `beadsRecovery.injectTarget` setting's target when none
+ * is given. Used by "Inject Recovery Context" and by the close flow's "Inject continue prompt".
+ */
+export async function inject(text: string, target?: InjectTarget, options: InjectOptions = {}): Promise<InjectOutcome> {
+  const requested = target ?? readSettings(vscode.window.activeTextEditor?.document.uri).injectTarget;
+  const what = options.what ?? 'recovery context';
+  switch (requested) {
+    case 'clipboard':
+      await vscode.env.clipboard.writeText(text);
+      vscode.window.setStatusBarMessage(`$(check) Beads: ${what} copied (${Buffer.byteLength(text, 'utf8')} bytes)`, 4000);
+      return { requested, delivered: 'clipboard' };
+    case 'chat':
+      return toChat(text, what);
+    case 'claudeCode':
+      return toClaudeCode(text, what);
+    case 'terminal':
+      return toTerminal(text, what, options);
+  }
+}
+
+async function toChat(text: string, what: string): Promise<InjectOutcome> {
+  if (vscode.workspace.getConfiguration('chat').get<boolean>('disableAIFeatures') === true) {
+    return fallBack(text, what, 'chat', 'chat is turned off here (chat.disableAIFeatures)');
+  }
+  if (!(await vscode.commands.getCommands(true)).includes(CHAT_OPEN)) {
+    return fallBack(text, what, 'chat', 'this editor has no VS Code chat');
+  }
+  try {
+    // isPartialQuery only fills the input; without it the chat would send the text at once.
+    await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true });
+  } catch (error) {
+    return fallBack(text, what, 'chat', `chat could not be opened (${message(error)})`);
+  }
+  vscode.window.setStatusBarMessage(`$(comment-discussion) Beads: ${what} is in the chat input; read it, then press Enter`, 6000);
+  return { requested: 'chat', delivered: 'chat' };
+}
+
+async function toClaudeCode(text: string, what: string): Promise<InjectOutcome> {
+  if (!vscode.extensions.getExtension(CLAUDE_CODE_EXTENSION)) {
+    return fallBack(text, what, 'claudeCode', 'Claude Code is not installed in this editor');
+  }
+  const available = new Set(await vscode.commands.getCommands(true));
+  const focus = CLAUDE_CODE_FOCUS_COMMANDS.find((id) => available.has(id));
+  if (!focus) return fallBack(text, what, 'claudeCode', 'Claude Code offers no command to open its input');
+  await vscode.env.clipboard.writeText(text);
+  try {
+    await vscode.commands.executeCommand(focus);
+  } catch (error) {
+    return fallBack(text, what, 'claudeCode', `Claude Code could not be opened (${message(error)})`);
+  }
+  void vscode.window.showInformationMessage(`Beads: ${what} copied. Paste it into Claude Code (Ctrl+V or ⌘V), read it, then press Enter.`);
+  return { requested: 'claudeCode', delivered: 'claudeCode' };
+}
+
+async function toTerminal(text: string, what: string, options: InjectOptions): Promise<InjectOutcome> {
+  const terminal = options.terminal ?? vscode.window.activeTerminal;
+  if (!terminal) return fallBack(text, what, 'terminal', 'there is no active terminal');
+  if (terminal.exitStatus !== undefined) return fallBack(text, what, 'terminal', `terminal "${terminal.name}" has exited`);
+  const question = `Paste the ${what} into terminal "${terminal.name}"?`;
+  const detail =
+    'It is pasted as one block (bracketed paste) and Enter is not pressed: read it in the terminal, then send it yourself. ' +
+    'Programs that do not understand bracketed paste (a plain shell prompt, for one) show it with stray characters.';
+  const confirm = options.confirm ?? askModal;
+  if (!(await confirm(question, detail))) return { requested: 'terminal', delivered: 'none' };
+  terminal.show(false);
+  const body = text.replace(/\r\n?/g, '\n').replace(TERMINAL_UNSAFE, '');
+  terminal.sendText(`${BRACKETED_PASTE_START}${body}${BRACKETED_PASTE_END}`, false);
+  vscode.window.setStatusBarMessage(`$(terminal) Beads: ${what} pasted into "${terminal.name}"; read it, then press Enter there`, 6000);
+  return { requested: 'terminal', delivered: 'terminal' };
+}
+
+async function askModal(question: string, detail: string): Promise<boolean> {
+  const paste = 'Paste';
+  return (await vscode.window.showWarningMessage(question, { modal: true, detail }, paste)) === paste;
+}
+
+async function fallBack(text: string, what: string, requested: InjectTarget, reason: string): Promise<InjectOutcome> {
+  await vscode.env.clipboard.writeText(text);
+  void vscode.window.showInformationMessage(`Beads: ${reason}, so the ${what} was copied to the clipboard instead.`);
+  return { requested, delivered: 'clipboard', fallbackReason: reason };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

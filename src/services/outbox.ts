@@ -1,0 +1,781 @@
+// The durable outbox every beads write goes through (ARCHITECTURE §4). A write is appended to a
+// JSON file (temp file + rename) before any CLI is spawned, and leaves the file only once the CLI
+// said it succeeded. Exactly once, across crashes, retries and windows:
+//
+// - A key already pending, parked or done is ignored on enqueue (done keys are kept, capped).
+// - Just before the CLI is spawned the entry is marked in flight, durably. An entry found in
+//   flight later, by a drainer that did not start it, belongs to a process that died mid-write:
+//   its CLI may have written before the process died. Such an entry — and one whose attempt timed
+//   out, was killed or printed garbage — is checked against beads before it is sent again: a
+//   comment whose exact text the issue already has, a claim on an issue already in progress, a
+//   close of a closed issue all count as done. (A comment of identical text that someone wrote
+//   independently is therefore taken for ours; checkpoint texts carry counts and times, so that
+//   is rare, and a duplicate would be worse.)
+// - Only one drainer at a time per file, across windows and the command line: a lease file next
+//   to the outbox, taken with O_EXCL and broken only when its owner is gone or its time is up.
+// - Writes to one issue are sent in the order they were queued: a later write waits while an
+//   earlier one for the same issue is pending (the file list lands before the close).
+
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
+import type { BeadsBackend } from '../beads/backend';
+import { CliError, ReadOnlyError } from '../beads/errors';
+import { isTerminal, type IssueDetails } from '../core/model';
+import {
+  DEFAULT_BACKOFF,
+  decideAfterFailure,
+  describeDecision,
+  type BackoffPolicy,
+  type FailureDecision,
+  type ParkReason,
+  type WriteFailure,
+} from '../core/outboxPolicy';
+import type { BeadsWrite, WriteQueue } from './writeQueue';
+
+export interface PendingWrite {
+  write: BeadsWrite;
+  /** The beads project root the write belongs to; a file shared by worktrees holds several. */
+  root: string;
+  enqueuedAt: number;
+  /** Failed attempts so far. */
+  attempts: number;
+  nextAttemptAt: number;
+  lastError?: string;
+  /** Set (durably) just before the CLI is spawned, cleared when the attempt ends. */
+  inFlight?: { owner: string; since: number };
+  /** An earlier attempt may have reached beads: check before sending again. */
+  mayHaveLanded?: boolean;
+}
+
+export interface FailedWrite {
+  write: BeadsWrite;
+  root: string;
+  enqueuedAt: number;
+  attempts: number;
+  failedAt: number;
+  reason: ParkReason;
+  error: string;
+}
+
+interface DoneWrite {
+  key: string;
+  issueId: string;
+  at: number;
+  /** For comments: a hash of the text, so a refresh can tell our comments from someone else's. */
+  textHash?: string;
+}
+
+interface OutboxState {
+  version: 1;
+  pending: PendingWrite[];
+  failed: FailedWrite[];
+  done: DoneWrite[];
+}
+
+export interface OutboxOptions {
+  /** The outbox file, e.g. `<git-common-dir>/beads-recovery/outbox.json`. */
+  file: string;
+  /** The project root this outbox sends for (backend.root). */
+  root: string;
+  backend?: BeadsBackend;
+  now?: () => number;
+  policy?: BackoffPolicy;
+  /** How many done keys the file remembers. */
+  doneLimit?: number;
+  /** A drain lease untouched for this long is taken over: its owner hung or died. */
+  leaseStaleMs?: number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface Listener<T> {
+  (value: T): void;
+}
+
+export interface Subscription {
+  dispose(): void;
+}
+
+export type WriteStatus = 'pending' | 'done' | 'failed' | 'unknown';
+
+const EMPTY_STATE: OutboxState = { version: 1, pending: [], failed: [], done: [] };
+const DEFAULT_DONE_LIMIT = 2_000;
+const DEFAULT_LEASE_STALE_MS = 120_000;
+const FILE_LOCK_STALE_MS = 5_000;
+const FILE_LOCK_WAIT_MS = 10_000;
+/** While another drainer holds the lease, how often the file is read for its progress. */
+const FOLLOW_INTERVAL_MS = 250;
+
+export class Outbox implements WriteQueue {
+  readonly file: string;
+  readonly root: string;
+  private backend: BeadsBackend | undefined;
+  private readonly now: () => number;
+  private readonly policy: BackoffPolicy;
+  private readonly doneLimit: number;
+  private readonly leaseStaleMs: number;
+  private readonly log: NonNullable<OutboxOptions['log']>;
+  /** Identifies this drainer in in-flight marks and the lease. */
+  private readonly owner = `${process.pid}:${randomUUID()}`;
+  private state: OutboxState = EMPTY_STATE;
+  private loaded: Promise<void> | undefined;
+  private pass: Promise<void> | undefined;
+  private passAgain = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  private readonly changeListeners = new Set<Listener<void>>();
+  private readonly parkListeners = new Set<Listener<FailedWrite>>();
+
+  constructor(options: OutboxOptions) {
+    this.file = options.file;
+    this.root = options.root;
+    this.backend = options.backend;
+    this.now = options.now ?? Date.now;
+    this.policy = options.policy ?? DEFAULT_BACKOFF;
+    this.doneLimit = options.doneLimit ?? DEFAULT_DONE_LIMIT;
+    this.leaseStaleMs = options.leaseStaleMs ?? DEFAULT_LEASE_STALE_MS;
+    this.log = options.log ?? (() => undefined);
+  }
+
+  /** Writes of this project still to be sent. */
+  get pendingCount(): number {
+    return this.state.pending.filter((entry) => entry.root === this.root).length;
+  }
+
+  /** Writes of this project parked because they can never succeed; kept until the user acts. */
+  get failedCount(): number {
+    return this.state.failed.filter((entry) => entry.root === this.root).length;
+  }
+
+  get pending(): readonly PendingWrite[] {
+    return this.state.pending.filter((entry) => entry.root === this.root);
+  }
+
+  get failed(): readonly FailedWrite[] {
+    return this.state.failed.filter((entry) => entry.root === this.root);
+  }
+
+  /** Fires when the pending or failed writes may have changed. */
+  onDidChange(listener: Listener<void>): Subscription {
+    return subscribe(this.changeListeners, listener);
+  }
+
+  /** Fires once per write that is parked as failed (only in the window that parked it). */
+  onDidPark(listener: Listener<FailedWrite>): Subscription {
+    return subscribe(this.parkListeners, listener);
+  }
+
+  /** Reads the file; call once before relying on the counts. Sending starts if anything is due. */
+  load(): Promise<void> {
+    this.loaded ??= this.reload().then(() => this.kick());
+    return this.loaded;
+  }
+
+  /** A new backend (detection ran again): a CLI that appeared is tried at once. */
+  setBackend(backend: BeadsBackend | undefined): void {
+    const wasWritable = this.backend !== undefined && !this.backend.readOnly;
+    this.backend = backend;
+    if (backend && !backend.readOnly && !wasWritable) void this.retryNow();
+  }
+
+  async enqueue(write: BeadsWrite): Promise<void> {
+    await this.load();
+    let added = false;
+    await this.mutate((state) => {
+      if (knownKey(state, write.key)) return;
+      const now = this.now();
+      state.pending.push({ write, root: this.root, enqueuedAt: now, attempts: 0, nextAttemptAt: now });
+      added = true;
+    });
+    if (added) this.kick();
+  }
+
+  /** Where a write stands, by key. */
+  status(key: string): WriteStatus {
+    if (this.state.pending.some((entry) => entry.write.key === key)) return 'pending';
+    if (this.state.failed.some((entry) => entry.write.key === key)) return 'failed';
+    if (this.state.done.some((entry) => entry.key === key)) return 'done';
+    return 'unknown';
+  }
+
+  /** Whether a comment with this text on this issue is one the outbox wrote or is writing. */
+  isOwnComment(issueId: string, text: string): boolean {
+    const hash = textHash(text);
+    return (
+      this.state.done.some((entry) => entry.issueId === issueId && entry.textHash === hash) ||
+      this.state.pending.some((entry) => entry.write.kind === 'comment' && entry.write.issueId === issueId && textHash(entry.write.text) === hash)
+    );
+  }
+
+  /** Sends every pending write now, whatever its backoff said: the CLI may be back. */
+  async retryNow(): Promise<void> {
+    await this.load();
+    const now = this.now();
+    await this.mutate((state) => {
+      for (const entry of state.pending) if (entry.root === this.root) entry.nextAttemptAt = Math.min(entry.nextAttemptAt, now);
+    });
+    this.kick();
+  }
+
+  /** Puts parked writes back in the queue (the user fixed what was wrong, or wants to see it fail again). */
+  async requeueFailed(): Promise<number> {
+    await this.load();
+    let moved = 0;
+    const now = this.now();
+    await this.mutate((state) => {
+      const keep: FailedWrite[] = [];
+      for (const entry of state.failed) {
+        if (entry.root !== this.root) keep.push(entry);
+        else {
+          state.pending.push({ write: entry.write, root: entry.root, enqueuedAt: entry.enqueuedAt, attempts: 0, nextAttemptAt: now, mayHaveLanded: true });
+          moved++;
+        }
+      }
+      state.failed = keep;
+    });
+    if (moved > 0) this.kick();
+    return moved;
+  }
+
+  /** Forgets parked writes; their keys count as done, so a duplicate signal does not bring them back. */
+  async discardFailed(): Promise<number> {
+    await this.load();
+    let removed = 0;
+    const now = this.now();
+    await this.mutate((state) => {
+      const keep: FailedWrite[] = [];
+      for (const entry of state.failed) {
+        if (entry.root !== this.root) keep.push(entry);
+        else {
+          state.done.push({ key: entry.write.key, issueId: entry.write.issueId, at: now });
+          removed++;
+        }
+      }
+      state.failed = keep;
+    });
+    return removed;
+  }
+
+  /**
+   * Resolves when every write of this project queued before the call has landed or been parked,
+   * or when the signal aborts (then some may still be pending: see `pendingCount`/`status`).
+   * Starts with an immediate attempt, then follows the backoff.
+   */
+  async drain(signal?: AbortSignal): Promise<void> {
+    await this.retryNow();
+    const waiting = new Set(this.pending.map((entry) => entry.write.key));
+    while (waiting.size > 0 && !signal?.aborted && !this.disposed) {
+      await this.pass;
+      for (const key of [...waiting]) if (this.status(key) !== 'pending') waiting.delete(key);
+      if (waiting.size === 0) break;
+      // A write due in a moment is waited for exactly; one due already, after a pass, waits for
+      // another drainer or for a CLI, so the file is looked at again a little later.
+      const untilDue = Math.min(...this.pending.map((entry) => entry.nextAttemptAt)) - this.now();
+      await sleep(untilDue > 0 ? Math.min(FOLLOW_INTERVAL_MS, untilDue + 5) : FOLLOW_INTERVAL_MS, signal);
+      // Another window may be the drainer: its progress shows only in the file.
+      await this.reload();
+      this.kick();
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.changeListeners.clear();
+    this.parkListeners.clear();
+  }
+
+  /** Starts a drain pass, or asks the running one to look again when it ends. */
+  private kick(): void {
+    if (this.disposed) return;
+    if (this.pass) {
+      this.passAgain = true;
+      return;
+    }
+    this.pass = this.runPasses().finally(() => {
+      this.pass = undefined;
+      this.schedule();
+    });
+  }
+
+  private async runPasses(): Promise<void> {
+    do {
+      this.passAgain = false;
+      try {
+        await this.drainPass();
+      } catch (error) {
+        this.log('error', `outbox: drain failed: ${errorMessage(error)}`);
+      }
+    } while (this.passAgain && !this.disposed);
+  }
+
+  /** Wakes up when the earliest pending write is due (or to follow another drainer's progress). */
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.disposed || !this.backend || this.backend.readOnly) return;
+    const pending = this.pending;
+    if (pending.length === 0) return;
+    const earliest = Math.min(...pending.map((entry) => entry.nextAttemptAt));
+    const delay = Math.max(FOLLOW_INTERVAL_MS, earliest - this.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.reload().then(() => this.kick());
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private async drainPass(): Promise<void> {
+    const backend = this.backend;
+    if (!backend || backend.readOnly) return;
+    if (!this.pending.some((entry) => entry.nextAttemptAt <= this.now())) return;
+    const lease = await this.acquireLease();
+    if (!lease) {
+      await this.reload();
+      return;
+    }
+    try {
+      let entry = await this.nextDue();
+      while (entry && !this.disposed) {
+        await this.touchLease();
+        const outcome = await this.attempt(backend, entry);
+        if (outcome === 'stop') break;
+        entry = await this.nextDue();
+      }
+    } finally {
+      await this.releaseLease();
+    }
+  }
+
+  /** The first due write of this project whose issue has no earlier write still pending. */
+  private async nextDue(): Promise<PendingWrite | undefined> {
+    await this.reload();
+    const now = this.now();
+    const issuesAhead = new Set<string>();
+    for (const entry of this.state.pending) {
+      if (entry.root !== this.root) continue;
+      const issueId = entry.write.issueId;
+      if (issuesAhead.has(issueId)) continue;
+      issuesAhead.add(issueId);
+      if (entry.nextAttemptAt <= now) return entry;
+    }
+    return undefined;
+  }
+
+  /** One attempt at one write. 'stop' ends the pass: the CLI as a whole is unavailable. */
+  private async attempt(backend: BeadsBackend, entry: PendingWrite): Promise<'next' | 'stop'> {
+    const { write } = entry;
+    // Found in flight at the start of an attempt: its drainer died mid-write (we hold the lease).
+    const uncertain = entry.mayHaveLanded === true || entry.inFlight !== undefined;
+    await this.mutate((state) => {
+      const current = findPending(state, write.key);
+      if (current) current.inFlight = { owner: this.owner, since: this.now() };
+    });
+    // Until the check has answered, an uncertain write stays uncertain whatever else fails.
+    let stillUncertain = uncertain;
+    try {
+      if (uncertain) {
+        const details = await backend.show([write.issueId]);
+        const issue = details.find((candidate) => candidate.id === write.issueId);
+        if (!issue) {
+          await this.park(write.key, 'gone', `${write.issueId} was not found`);
+          return 'next';
+        }
+        if (alreadyApplied(write, issue)) {
+          this.log('info', `outbox: ${describeWrite(write)} had already landed; not sent again`);
+          await this.markDone(write);
+          return 'next';
+        }
+        stillUncertain = false;
+      }
+      await send(backend, write);
+      await this.markDone(write, true);
+      return 'next';
+    } catch (error) {
+      return this.recordFailure(entry, error, stillUncertain);
+    }
+  }
+
+  private async recordFailure(entry: PendingWrite, error: unknown, uncertain: boolean): Promise<'next' | 'stop'> {
+    const { write } = entry;
+    if (error instanceof CliError && error.kind === 'canceled') {
+      await this.mutate((state) => {
+        const current = findPending(state, write.key);
+        if (!current) return;
+        delete current.inFlight;
+        current.mayHaveLanded = true;
+      });
+      return 'stop';
+    }
+    const attempts = entry.attempts + 1;
+    const now = this.now();
+    const decision = decideAfterFailure(toWriteFailure(error), attempts, now, this.policy);
+    const message = errorMessage(error);
+    if (decision.action === 'park') {
+      await this.park(write.key, decision.reason, message);
+      return 'next';
+    }
+    this.log('warn', `outbox: ${describeWrite(write)} failed (attempt ${attempts}, ${describeDecision(decision)}); retrying in ${Math.round((decision.at - now) / 1000)} s: ${message}`);
+    await this.mutate((state) => {
+      const current = findPending(state, write.key);
+      if (!current) return;
+      delete current.inFlight;
+      current.attempts = attempts;
+      current.nextAttemptAt = decision.at;
+      current.lastError = message;
+      current.mayHaveLanded = uncertain || decision.mayHaveLanded || undefined;
+      if (affectsEveryWrite(decision)) {
+        // The CLI as a whole is unavailable: the other writes wait as long, without a failure each.
+        for (const other of state.pending) if (other.root === this.root) other.nextAttemptAt = Math.max(other.nextAttemptAt, decision.at);
+      }
+    });
+    return affectsEveryWrite(decision) ? 'stop' : 'next';
+  }
+
+  private async markDone(write: BeadsWrite, sentNow = false): Promise<void> {
+    const now = this.now();
+    await this.mutate((state) => {
+      state.pending = state.pending.filter((entry) => entry.write.key !== write.key);
+      state.done.push({
+        key: write.key,
+        issueId: write.issueId,
+        at: now,
+        ...(write.kind === 'comment' ? { textHash: textHash(write.text) } : {}),
+      });
+      if (state.done.length > this.doneLimit) state.done.splice(0, state.done.length - this.doneLimit);
+      // The CLI just worked, so whatever waited out a backoff can go now.
+      if (sentNow) for (const entry of state.pending) if (entry.root === this.root) entry.nextAttemptAt = Math.min(entry.nextAttemptAt, now);
+    });
+  }
+
+  private async park(key: string, reason: ParkReason, error: string): Promise<void> {
+    let parked: FailedWrite | undefined;
+    const now = this.now();
+    await this.mutate((state) => {
+      const entry = findPending(state, key);
+      if (!entry) return;
+      state.pending = state.pending.filter((candidate) => candidate !== entry);
+      parked = { write: entry.write, root: entry.root, enqueuedAt: entry.enqueuedAt, attempts: entry.attempts + 1, failedAt: now, reason, error };
+      state.failed.push(parked);
+    });
+    if (!parked) return;
+    this.log('error', `outbox: ${describeWrite(parked.write)} will not be retried (${describeDecision({ action: 'park', reason })}): ${error}`);
+    for (const listener of [...this.parkListeners]) listener(parked);
+  }
+
+  // --- the file ---------------------------------------------------------------------------
+
+  private async reload(): Promise<void> {
+    const before = JSON.stringify(this.state);
+    this.state = await this.readState();
+    if (JSON.stringify(this.state) !== before) this.emitChange();
+  }
+
+  private async readState(): Promise<OutboxState> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch (error) {
+      if (isNoEntry(error)) return structuredClone(EMPTY_STATE);
+      throw error;
+    }
+    const parsed = parseState(text);
+    if (parsed) return parsed;
+    // Never drop what we cannot read: keep it beside the file for a human, start afresh.
+    const aside = `${this.file}.unreadable-${this.now()}`;
+    await fs.rename(this.file, aside).catch(() => undefined);
+    this.log('error', `outbox: ${this.file} could not be read; moved to ${aside}`);
+    return structuredClone(EMPTY_STATE);
+  }
+
+  /** Read, change, write atomically, under the file lock (other windows and processes use it too). */
+  private async mutate(change: (state: OutboxState) => void): Promise<void> {
+    await withFileLock(`${this.file}.lock`, async () => {
+      const state = await this.readState();
+      const before = JSON.stringify(state);
+      change(state);
+      const after = JSON.stringify(state);
+      if (after !== before) await writeAtomically(this.file, after);
+      this.state = state;
+    });
+    this.emitChange();
+  }
+
+  private emitChange(): void {
+    for (const listener of [...this.changeListeners]) listener();
+  }
+
+  // --- the drain lease ----------------------------------------------------------------------
+
+  private get leaseFile(): string {
+    return `${this.file}.drain`;
+  }
+
+  private async acquireLease(): Promise<boolean> {
+    await fs.mkdir(dirname(this.file), { recursive: true });
+    for (let tries = 0; tries < 2; tries++) {
+      try {
+        const handle = await fs.open(this.leaseFile, 'wx');
+        await handle.writeFile(JSON.stringify({ owner: this.owner, pid: process.pid, at: this.now() }));
+        await handle.close();
+        return true;
+      } catch (error) {
+        if (!isExists(error)) throw error;
+      }
+      if (!(await this.leaseIsAbandoned())) return false;
+      this.log('warn', `outbox: taking over an abandoned drain lease (${this.leaseFile})`);
+      await fs.rm(this.leaseFile, { force: true });
+    }
+    return false;
+  }
+
+  private async leaseIsAbandoned(): Promise<boolean> {
+    let holder: { owner?: string; pid?: number } = {};
+    let modifiedAt: number;
+    try {
+      const [text, stat] = await Promise.all([fs.readFile(this.leaseFile, 'utf8'), fs.stat(this.leaseFile)]);
+      modifiedAt = stat.mtimeMs;
+      try {
+        holder = JSON.parse(text) as typeof holder;
+      } catch {
+        // Its writer died between creating and filling it: judge by age alone.
+      }
+    } catch (error) {
+      return isNoEntry(error);
+    }
+    if (holder.owner === this.owner) return true;
+    if (typeof holder.pid === 'number' && !processIsAlive(holder.pid)) return true;
+    return Date.now() - modifiedAt > this.leaseStaleMs;
+  }
+
+  private async touchLease(): Promise<void> {
+    const now = new Date();
+    await fs.utimes(this.leaseFile, now, now).catch(() => undefined);
+  }
+
+  private async releaseLease(): Promise<void> {
+    try {
+      const holder = JSON.parse(await fs.readFile(this.leaseFile, 'utf8')) as { owner?: string };
+      if (holder.owner === this.owner) await fs.rm(this.leaseFile, { force: true });
+    } catch {
+      // Already gone or taken over: nothing of ours to release.
+    }
+  }
+}
+
+/** Sends one write through the backend: one CLI process. */
+async function send(backend: BeadsBackend, write: BeadsWrite): Promise<void> {
+  switch (write.kind) {
+    case 'comment':
+      return backend.addComment(write.issueId, write.text);
+    case 'claim':
+      return backend.claim(write.issueId);
+    case 'close':
+      return backend.close(write.issueId, write.reason);
+  }
+}
+
+/** Whether beads already shows the effect of a write whose earlier attempt may have landed. */
+export function alreadyApplied(write: BeadsWrite, issue: IssueDetails): boolean {
+  switch (write.kind) {
+    case 'comment': {
+      const text = write.text.trim();
+      return issue.comments.some((comment) => comment.text.trim() === text);
+    }
+    case 'claim':
+      return issue.status === 'in_progress';
+    case 'close':
+      return isTerminal(issue.status);
+  }
+}
+
+export function toWriteFailure(error: unknown): WriteFailure {
+  if (error instanceof CliError) {
+    const kind = error.kind === 'canceled' ? 'timeout' : error.kind;
+    return { kind, message: error.cliMessage ?? error.message, exitCode: error.exitCode, cliCode: error.cliCode, stderr: error.stderr };
+  }
+  if (error instanceof ReadOnlyError) return { kind: 'readOnly', message: error.message };
+  return { kind: 'other', message: errorMessage(error) };
+}
+
+export function describeWrite(write: BeadsWrite): string {
+  switch (write.kind) {
+    case 'comment':
+      return `comment on ${write.issueId} (${write.key})`;
+    case 'claim':
+      return `claim of ${write.issueId}`;
+    case 'close':
+      return `close of ${write.issueId}`;
+  }
+}
+
+function affectsEveryWrite(decision: FailureDecision): boolean {
+  return decision.action === 'retry' && (decision.reason === 'cli-missing' || decision.reason === 'locked' || decision.reason === 'timeout' || decision.reason === 'read-only');
+}
+
+function knownKey(state: OutboxState, key: string): boolean {
+  return (
+    state.pending.some((entry) => entry.write.key === key) ||
+    state.failed.some((entry) => entry.write.key === key) ||
+    state.done.some((entry) => entry.key === key)
+  );
+}
+
+function findPending(state: OutboxState, key: string): PendingWrite | undefined {
+  return state.pending.find((entry) => entry.write.key === key);
+}
+
+function parseState(text: string): OutboxState | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Partial<OutboxState>;
+  if (record.version !== 1) return undefined;
+  return {
+    version: 1,
+    pending: Array.isArray(record.pending) ? record.pending.filter(isPendingWrite) : [],
+    failed: Array.isArray(record.failed) ? record.failed.filter((entry) => isBeadsWrite(entry?.write)) : [],
+    done: Array.isArray(record.done) ? record.done.filter((entry) => typeof entry?.key === 'string') : [],
+  };
+}
+
+function isPendingWrite(entry: PendingWrite | undefined): entry is PendingWrite {
+  return isBeadsWrite(entry?.write) && typeof entry?.root === 'string' && typeof entry.nextAttemptAt === 'number';
+}
+
+function isBeadsWrite(write: unknown): write is BeadsWrite {
+  if (typeof write !== 'object' || write === null) return false;
+  const record = write as Record<string, unknown>;
+  if (typeof record.key !== 'string' || typeof record.issueId !== 'string') return false;
+  switch (record.kind) {
+    case 'comment':
+      return typeof record.text === 'string';
+    case 'claim':
+      return true;
+    case 'close':
+      return typeof record.reason === 'string';
+    default:
+      return false;
+  }
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  await fs.mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  const handle = await fs.open(temp, 'w');
+  try {
+    await handle.writeFile(text);
+    // The rename must not reach the disk before the bytes: a crash would leave an empty outbox.
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+const processLocks = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `critical` holding `lockPath` (O_EXCL create, removed after). Callers in this process queue
+ * on a promise; other processes poll. A lock older than FILE_LOCK_STALE_MS belongs to a process
+ * that died inside its (milliseconds-long) critical section and is broken.
+ */
+async function withFileLock<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
+  const previous = processLocks.get(lockPath) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(async () => {
+    await acquireFileLock(lockPath);
+    try {
+      return await critical();
+    } finally {
+      await fs.rm(lockPath, { force: true });
+    }
+  });
+  processLocks.set(lockPath, run);
+  try {
+    return await run;
+  } finally {
+    if (processLocks.get(lockPath) === run) processLocks.delete(lockPath);
+  }
+}
+
+async function acquireFileLock(lockPath: string): Promise<void> {
+  await fs.mkdir(dirname(lockPath), { recursive: true });
+  const deadline = Date.now() + FILE_LOCK_WAIT_MS;
+  let delay = 5;
+  for (;;) {
+    try {
+      const handle = await fs.open(lockPath, 'wx');
+      await handle.close();
+      return;
+    } catch (error) {
+      if (!isExists(error)) throw error;
+    }
+    const stat = await fs.stat(lockPath).catch(() => undefined);
+    if (stat && (Date.now() - stat.mtimeMs > FILE_LOCK_STALE_MS || Date.now() > deadline)) {
+      await fs.rm(lockPath, { force: true });
+      continue;
+    }
+    await sleep(delay);
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function textHash(text: string): string {
+  let hash = 0x811c9dc5;
+  const trimmed = text.trim();
+  for (let index = 0; index < trimmed.length; index++) {
+    hash ^= trimmed.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${hash.toString(16).padStart(8, '0')}:${trimmed.length}`;
+}
+
+function subscribe<T>(listeners: Set<Listener<T>>, listener: Listener<T>): Subscription {
+  listeners.add(listener);
+  return { dispose: () => listeners.delete(listener) };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function isNoEntry(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+function isExists(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'EEXIST';
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

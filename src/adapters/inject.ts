@@ -14,6 +14,7 @@ const BRACKETED_PASTE_START = '\x1b[200~';
 const BRACKETED_PASTE_END = '\x1b[201~';
 // Control characters other than tab and newline, including ESC and the 8-bit CSI: untrusted issue
 // text must not be able to end the bracketed paste early and type commands into a shell.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const TERMINAL_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export interface InjectOutcome {

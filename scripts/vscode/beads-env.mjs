@@ -1,0 +1,36 @@
+// The beads side of a run: a workspace made by the test fixtures, and the PATH that decides which
+// beads CLI the extension finds (the stand-ins under test/fixtures/bin, or none at all).
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot, standInBinDir } from './runtime.mjs';
+
+export async function makeBeadsWorkspace(dir, { dialect = 'br', data = 'scenario' } = {}) {
+  const fixtures = pathToFileURL(path.join(repoRoot, 'test/fixtures/make-workspace.mjs')).href;
+  const { makeWorkspace } = await import(fixtures);
+  await makeWorkspace({ dir, dialect, data, git: true });
+  return dir;
+}
+
+export function pathWithStandIns() {
+  return [standInBinDir, ...pathEntries()].join(path.delimiter);
+}
+
+// Drops every directory holding a `bd` or `br`, so no beads CLI can be found at all.
+export function pathWithoutBeadsCli() {
+  const hasBeadsCli = (dir) => ['bd', 'br'].some((name) => fs.existsSync(path.join(dir, name)));
+  return pathEntries().filter((dir) => !hasBeadsCli(dir)).join(path.delimiter);
+}
+
+function pathEntries() {
+  return (process.env.PATH ?? '').split(path.delimiter)
+    .filter((dir) => dir && path.resolve(dir) !== standInBinDir);
+}
+
+/** Environment for the stand-in CLIs: a fault file the tests may write, and a log of every call. */
+export function standInEnv(dir) {
+  return {
+    BEADS_STANDIN_FAULT_FILE: path.join(dir, 'standin-fault'),
+    BEADS_STANDIN_LOG: path.join(dir, 'standin-calls.jsonl'),
+  };
+}

@@ -1,0 +1,39 @@
+// What the driver (scripts/run-vscode.mjs --integration) tells the tests about the current run,
+// and helpers shared by the test files.
+const fs = require('node:fs');
+const path = require('node:path');
+const vscode = require('vscode');
+
+const repoRoot = path.resolve(__dirname, '../..');
+const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const extensionId = `${packageJson.publisher}.${packageJson.name}`;
+
+/** The run's scenario (br, bd or readonly), its workspace and the stand-in CLIs' fault and call-log files. */
+const run = {
+  scenario: process.env.BEADS_IT_SCENARIO,
+  workspace: process.env.BEADS_IT_WORKSPACE,
+  faultFile: process.env.BEADS_STANDIN_FAULT_FILE,
+  callLog: process.env.BEADS_STANDIN_LOG,
+};
+
+/** Registers a Mocha suite only when the current scenario is one of `scenarios`. */
+function describeIn(scenarios, title, body) {
+  if (scenarios.includes(run.scenario)) describe(`${title} [${run.scenario}]`, body);
+}
+
+/**
+ * Waits for the extension to activate by itself (no activate() call, so the activation events are
+ * what is tested) and returns the API object activate() returned.
+ */
+async function activatedApi(timeoutMs = 20_000) {
+  const extension = vscode.extensions.getExtension(extensionId);
+  if (!extension) throw new Error(`${extensionId} is not installed in this extension host`);
+  const deadline = Date.now() + timeoutMs;
+  while (!extension.isActive) {
+    if (Date.now() > deadline) throw new Error(`${extensionId} did not activate within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return extension.exports;
+}
+
+module.exports = { run, packageJson, describeIn, activatedApi };

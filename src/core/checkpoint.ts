@@ -1,0 +1,260 @@
+// The words of checkpoints: the summary offered when the user checkpoints, the comments the
+// extension writes (`Checkpoint: …`, `Auto-checkpoint (…): …`, `Files modified: …`), and the
+// reading back of comments and terminal commands that tell a checkpoint was made elsewhere.
+// Pure: time comes in as a number, and nothing here knows where the activity came from (the
+// ledger in VS Code, git on the command line).
+
+import type { Comment } from './model';
+import { oneLine, truncate } from './markdown';
+import { parseTimestamp } from './time';
+
+export interface CommitRef {
+  hash: string;
+  subject: string;
+}
+
+/** Work on one issue since its last checkpoint. */
+export interface CheckpointActivity {
+  issueId: string;
+  /** Paths relative to the workspace folder. */
+  files: readonly string[];
+  commits: readonly CommitRef[];
+  /** Saves and file events; undefined when unknown (the command line only sees git). */
+  edits?: number;
+  /** Epoch ms of the last checkpoint; undefined when none is known. */
+  lastCheckpointAt?: number;
+}
+
+/** Why an automatic checkpoint is written; named in the comment so a reader knows what it was. */
+export type AutoCheckpointTrigger = 'before-recovery' | 'issue-switch' | 'shutdown' | 'pre-compaction' | 'agent-hook';
+
+const TRIGGER_WORDS: Record<AutoCheckpointTrigger, string> = {
+  'before-recovery': 'before recovery',
+  'issue-switch': 'issue switch',
+  shutdown: 'window closed',
+  'pre-compaction': 'pre-compaction',
+  'agent-hook': 'agent hook',
+};
+
+export const CHECKPOINT_PREFIX = 'Checkpoint: ';
+export const AUTO_CHECKPOINT_PREFIX = 'Auto-checkpoint';
+export const FILES_MODIFIED_PREFIX = 'Files modified: ';
+
+const FILES_IN_SUMMARY = 5;
+const FILES_IN_AUTO_CHECKPOINT = 20;
+const FILES_IN_CLOSE_COMMENT = 200;
+const COMMITS_IN_SUMMARY = 3;
+const COMMITS_IN_AUTO_CHECKPOINT = 10;
+const SUBJECT_CHARS = 72;
+const PATH_CHARS = 160;
+const SUMMARY_CHARS = 500;
+
+export function hasNewActivity(activity: CheckpointActivity): boolean {
+  return activity.files.length > 0 || activity.commits.length > 0 || (activity.edits ?? 0) > 0;
+}
+
+/**
+ * One line for the checkpoint input box, e.g. "Changed 3 files (src/a.ts, src/b.ts, src/c.ts);
+ * 2 commits (abc1234 feat: parser; def5678 fix: escapes); 14 edits in 35 min". The user edits it
+ * into what was done, so it leads with facts and stays short.
+ */
+export function summarizeActivity(activity: CheckpointActivity, now: number): string {
+  const parts: string[] = [];
+  const files = sortedUnique(activity.files);
+  if (files.length > 0) parts.push(`Changed ${plural(files.length, 'file')} (${listWithMore(files.map(cleanPath), FILES_IN_SUMMARY)})`);
+  if (activity.commits.length > 0) {
+    parts.push(`${plural(activity.commits.length, 'commit')} (${listWithMore(activity.commits.map(formatCommit), COMMITS_IN_SUMMARY, '; ')})`);
+  }
+  if (activity.edits !== undefined && activity.edits > 0) parts.push(plural(activity.edits, 'edit'));
+  if (parts.length === 0) parts.push('No recorded changes');
+  const span = elapsedPhrase(activity.lastCheckpointAt, now);
+  return truncate(`${parts.join('; ')}${span ? ` ${span}` : ''}`, SUMMARY_CHARS);
+}
+
+/** `Checkpoint: <text>`; a prefix the user typed is not doubled, and the text stays on one line. */
+export function checkpointComment(text: string): string {
+  const body = oneLine(text).replace(/^checkpoint:\s*/i, '');
+  return `${CHECKPOINT_PREFIX}${body}`;
+}
+
+/**
+ * ```
+ * Auto-checkpoint (before recovery): 14 edits, 3 files, 2 commits in 35 min
+ * - Files: src/a.ts, src/b.ts, src/c.ts
+ * - Commits: abc1234 feat: parser; def5678 fix: escapes
+ * ```
+ * The first line alone says what happened, because recovery trails show comments cut short.
+ */
+export function autoCheckpointComment(activity: CheckpointActivity, trigger: AutoCheckpointTrigger, now: number): string {
+  const files = sortedUnique(activity.files);
+  const counts: string[] = [];
+  if (activity.edits !== undefined && activity.edits > 0) counts.push(plural(activity.edits, 'edit'));
+  counts.push(plural(files.length, 'file'), plural(activity.commits.length, 'commit'));
+  const span = elapsedPhrase(activity.lastCheckpointAt, now);
+  const lines = [`${AUTO_CHECKPOINT_PREFIX} (${TRIGGER_WORDS[trigger]}): ${counts.join(', ')}${span ? ` ${span}` : ''}`];
+  if (files.length > 0) lines.push(`- Files: ${listWithMore(files.map(cleanPath), FILES_IN_AUTO_CHECKPOINT)}`);
+  if (activity.commits.length > 0) lines.push(`- Commits: ${listWithMore(activity.commits.map(formatCommit), COMMITS_IN_AUTO_CHECKPOINT, '; ')}`);
+  return lines.join('\n');
+}
+
+/** `Files modified: a, b, c` (V3), or undefined when there is nothing to list. */
+export function filesModifiedComment(files: readonly string[]): string | undefined {
+  const list = sortedUnique(files);
+  if (list.length === 0) return undefined;
+  return `${FILES_MODIFIED_PREFIX}${listWithMore(list.map(cleanPath), FILES_IN_CLOSE_COMMENT)}`;
+}
+
+/**
+ * Names one state of activity. An automatic checkpoint is keyed by it, so the same state is never
+ * written twice, even when the process died after queueing it and before the ledger noted it.
+ */
+export function activityFingerprint(activity: CheckpointActivity): string {
+  const canonical = [
+    activity.issueId,
+    sortedUnique(activity.files).join('\n'),
+    activity.commits.map((commit) => commit.hash).join(','),
+    String(activity.edits ?? ''),
+    String(activity.lastCheckpointAt ?? ''),
+  ].join('\u0000');
+  return `${fnv1a(canonical)}-${activity.files.length}.${activity.commits.length}.${activity.edits ?? 0}`;
+}
+
+/** Comments that mark progress: checkpoints (manual or automatic), commit links, closing file lists. */
+export function isCheckpointLike(text: string): boolean {
+  return /^\s*(?:auto-)?checkpoint\b|^\s*commit:\s|^\s*files modified:/i.test(text);
+}
+
+/** Epoch ms of the newest checkpoint-like comment, if any. */
+export function latestCheckpointAt(comments: readonly Comment[]): number | undefined {
+  let latest: number | undefined;
+  for (const comment of comments) {
+    if (!isCheckpointLike(comment.text)) continue;
+    const at = parseTimestamp(comment.createdAt);
+    if (at !== undefined && (latest === undefined || at > latest)) latest = at;
+  }
+  return latest;
+}
+
+/**
+ * The newest comment written after `after` that is not one of ours: someone checkpointed in a
+ * terminal or another tool. Our own comments are recognised by the caller (it knows what it sent),
+ * since a user may well type "Checkpoint: …" by hand.
+ */
+export function newestForeignComment(
+  comments: readonly Comment[],
+  after: number | undefined,
+  isOwn: (text: string) => boolean,
+): { at: number; comment: Comment } | undefined {
+  let newest: { at: number; comment: Comment } | undefined;
+  for (const comment of comments) {
+    const at = parseTimestamp(comment.createdAt);
+    if (at === undefined || (after !== undefined && at <= after) || isOwn(comment.text)) continue;
+    if (!newest || at > newest.at) newest = { at, comment };
+  }
+  return newest;
+}
+
+/**
+ * Files named by the file lines of earlier comments (`- Files: …`, `Files modified: …`): what the
+ * issue touched before its last checkpoint, which the ledger no longer holds.
+ */
+export function filesFromComments(comments: readonly Comment[]): string[] {
+  const files: string[] = [];
+  for (const comment of comments) {
+    for (const line of comment.text.split(/\r?\n/)) {
+      const match = /^\s*(?:-\s*)?files(?: modified)?:\s*(.+)$/i.exec(line);
+      if (!match?.[1]) continue;
+      for (const name of match[1].split(', ')) {
+        const trimmed = name.trim();
+        if (trimmed && !/^\(?\+\d+ more\)?$/.test(trimmed)) files.push(trimmed);
+      }
+    }
+  }
+  return sortedUnique(files);
+}
+
+// Words that run the command after them, so the CLI need not be the first word.
+const COMMAND_WRAPPERS = new Set(['sudo', 'command', 'exec', 'time', 'env', 'nohup', 'npx']);
+// Flags of bd/br that take a value, before or after the subcommand; their value is not an id.
+const FLAGS_WITH_VALUE = new Set(['--actor', '--db', '-C', '--directory', '--lock-timeout', '-a', '--author', '-f', '--file', '-m', '--message', '--content', '--format']);
+
+/**
+ * Issue ids that a shell command line adds comments to with `bd|br comments add <id> …` or bd's
+ * `comment <id> …`, in any segment of a `&&`/`;`/`|` chain, behind env assignments, a wrapper
+ * such as `sudo`, or a path. The CLI must be the segment's command: `echo br comments add` is not.
+ */
+export function commentCommandIssueIds(commandLine: string): string[] {
+  const ids: string[] = [];
+  for (const segment of commandLine.split(/&&|\|\||[;|\n]/)) {
+    const words = shellWords(segment);
+    let index = 0;
+    while (index < words.length && (/^[A-Za-z_]\w*=/.test(words[index] as string) || COMMAND_WRAPPERS.has(words[index] as string))) index++;
+    if (!/^(?:.*[\\/])?b[dr](?:\.exe)?$/.test(words[index] ?? '')) continue;
+    index = skipFlags(words, index + 1);
+    const command = words[index];
+    if (command === 'comments' && words[index + 1] === 'add') index += 2;
+    else if (command === 'comment') index += 1;
+    else continue;
+    const id = words[skipFlags(words, index)];
+    if (id && /^[A-Za-z0-9][\w.-]*$/.test(id)) ids.push(id);
+  }
+  return [...new Set(ids)];
+}
+
+function skipFlags(words: readonly string[], start: number): number {
+  let index = start;
+  while (index < words.length && (words[index] as string).startsWith('-')) {
+    const flag = words[index] as string;
+    index += FLAGS_WITH_VALUE.has(flag) ? 2 : 1;
+  }
+  return index;
+}
+
+/** Enough of shell word splitting for command recognition: quotes group, nothing expands. */
+function shellWords(text: string): string[] {
+  const words: string[] = [];
+  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (const match of text.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  return words;
+}
+
+function formatCommit(commit: CommitRef): string {
+  const subject = truncate(oneLine(commit.subject), SUBJECT_CHARS);
+  return subject ? `${commit.hash.slice(0, 7)} ${subject}` : commit.hash.slice(0, 7);
+}
+
+function cleanPath(path: string): string {
+  return truncate(oneLine(path), PATH_CHARS);
+}
+
+function listWithMore(items: readonly string[], limit: number, separator = ', '): string {
+  const shown = items.slice(0, limit).join(separator);
+  return items.length > limit ? `${shown}${separator}+${items.length - limit} more` : shown;
+}
+
+function elapsedPhrase(since: number | undefined, now: number): string | undefined {
+  if (since === undefined || !Number.isFinite(since)) return undefined;
+  const minutes = Math.max(0, Math.round((now - since) / 60_000));
+  if (minutes < 60) return `in ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `in ${hours} h` : `in ${hours} h ${rest} min`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function sortedUnique(items: readonly string[]): string[] {
+  return [...new Set(items.filter((item) => item.trim() !== ''))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** 32-bit FNV-1a over UTF-16 code units, as 8 hex digits: stable across runs and machines. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activityFingerprint,
+  autoCheckpointComment,
+  checkpointComment,
+  commentCommandIssueIds,
+  filesFromComments,
+  filesModifiedComment,
+  hasNewActivity,
+  isCheckpointLike,
+  latestCheckpointAt,
+  newestForeignComment,
+  summarizeActivity,
+  type CheckpointActivity,
+} from '../../src/core/checkpoint';
+import type { Comment } from '../../src/core/model';
+
+const now = Date.parse('2026-03-01T12:00:00Z');
+const activity: CheckpointActivity = {
+  issueId: 'demo-1',
+  files: ['src/parser.ts', 'src/tokenizer.ts', 'test/parser.test.ts'],
+  commits: [
+    { hash: 'a1b2c3d4e5f6', subject: 'feat: add bracket tokenizer' },
+    { hash: '0badc0ffee11', subject: 'fix: escapes' },
+  ],
+  edits: 14,
+  lastCheckpointAt: now - 35 * 60_000,
+};
+
+function comment(text: string, createdAt: string, id = text): Comment {
+  return { id, author: 'agent', text, createdAt };
+}
+
+describe('summarizeActivity', () => {
+  it('states files, commits, edits and the time since the last checkpoint on one line', () => {
+    expect(summarizeActivity(activity, now)).toBe(
+      'Changed 3 files (src/parser.ts, src/tokenizer.ts, test/parser.test.ts); 2 commits (a1b2c3d feat: add bracket tokenizer; 0badc0f fix: escapes); 14 edits in 35 min',
+    );
+  });
+
+  it('shortens long lists and says how many it left out', () => {
+    const many = { ...activity, files: Array.from({ length: 12 }, (_, index) => `f${String(index).padStart(2, '0')}.ts`), commits: [], edits: 1 };
+    expect(summarizeActivity(many, now)).toBe('Changed 12 files (f00.ts, f01.ts, f02.ts, f03.ts, f04.ts, +7 more); 1 edit in 35 min');
+  });
+
+  it('says when nothing was recorded and leaves out an unknown span', () => {
+    expect(summarizeActivity({ issueId: 'demo-1', files: [], commits: [] }, now)).toBe('No recorded changes');
+  });
+
+  it('gives long spans in hours', () => {
+    expect(summarizeActivity({ ...activity, lastCheckpointAt: now - 125 * 60_000 }, now)).toMatch(/in 2 h 5 min$/);
+    expect(summarizeActivity({ ...activity, lastCheckpointAt: now - 120 * 60_000 }, now)).toMatch(/in 2 h$/);
+  });
+
+  it('keeps hostile file names and subjects on one line', () => {
+    const hostile = { ...activity, files: ['a\nb.ts'], commits: [{ hash: 'abcdef0123', subject: 'line one\nline two\u0007' }] };
+    const summary = summarizeActivity(hostile, now);
+    expect(summary.includes('\n') || summary.includes('\u0007')).toBe(false);
+    expect(summary).toContain('a b.ts');
+    expect(summary).toContain('abcdef0 line one line two');
+  });
+});
+
+describe('comments', () => {
+  it('prefixes a manual checkpoint once', () => {
+    expect(checkpointComment('parser done, next escapes')).toBe('Checkpoint: parser done, next escapes');
+    expect(checkpointComment('Checkpoint: already prefixed')).toBe('Checkpoint: already prefixed');
+    expect(checkpointComment('  two\nlines ')).toBe('Checkpoint: two lines');
+  });
+
+  it('writes an automatic checkpoint with its reason, counts, files and commits', () => {
+    expect(autoCheckpointComment(activity, 'before-recovery', now)).toBe(
+      [
+        'Auto-checkpoint (before recovery): 14 edits, 3 files, 2 commits in 35 min',
+        '- Files: src/parser.ts, src/tokenizer.ts, test/parser.test.ts',
+        '- Commits: a1b2c3d feat: add bracket tokenizer; 0badc0f fix: escapes',
+      ].join('\n'),
+    );
+  });
+
+  it('writes the pre-compaction variant the command line uses, without edits it cannot know', () => {
+    const fromGit = { issueId: 'demo-1', files: ['b.ts', 'a.ts', 'a.ts'], commits: [], lastCheckpointAt: now - 60 * 60_000 };
+    expect(autoCheckpointComment(fromGit, 'pre-compaction', now)).toBe(
+      ['Auto-checkpoint (pre-compaction): 2 files, 0 commits in 1 h', '- Files: a.ts, b.ts'].join('\n'),
+    );
+  });
+
+  it('lists modified files sorted and unique, or nothing when there are none', () => {
+    expect(filesModifiedComment(['src/b.ts', 'src/a.ts', 'src/b.ts'])).toBe('Files modified: src/a.ts, src/b.ts');
+    expect(filesModifiedComment([])).toBeUndefined();
+  });
+});
+
+describe('hasNewActivity and activityFingerprint', () => {
+  it('sees nothing new in an empty ledger', () => {
+    expect(hasNewActivity({ issueId: 'x', files: [], commits: [], edits: 0 })).toBe(false);
+    expect(hasNewActivity({ issueId: 'x', files: [], commits: [], edits: 1 })).toBe(true);
+  });
+
+  it('gives the same state the same fingerprint whatever the file order, and a changed state a new one', () => {
+    const reordered = { ...activity, files: [...activity.files].reverse() };
+    expect(activityFingerprint(reordered)).toBe(activityFingerprint(activity));
+    expect(activityFingerprint({ ...activity, edits: 15 })).not.toBe(activityFingerprint(activity));
+    expect(activityFingerprint({ ...activity, issueId: 'demo-2' })).not.toBe(activityFingerprint(activity));
+    expect(activityFingerprint({ ...activity, lastCheckpointAt: now })).not.toBe(activityFingerprint(activity));
+  });
+});
+
+describe('reading comments back', () => {
+  const comments = [
+    comment('Started on the parser', '2026-03-01T09:00:00Z'),
+    comment('Checkpoint: parser skeleton', '2026-03-01T10:00:00Z'),
+    comment('commit: a1b2c3d feat: tokenizer', '2026-03-01T10:30:00.123456789Z'),
+    comment('Auto-checkpoint (issue switch): 3 edits, 2 files, 0 commits\n- Files: src/x.ts, src/y.ts', '2026-03-01T09:30:00Z'),
+    comment('Files modified: src/z.ts, +2 more', '2026-02-01T00:00:00Z'),
+  ];
+
+  it('recognises checkpoint-like comments', () => {
+    expect(comments.map((entry) => isCheckpointLike(entry.text))).toEqual([false, true, true, true, true]);
+  });
+
+  it('finds the newest checkpoint-like comment, comparing times not strings', () => {
+    expect(latestCheckpointAt(comments)).toBe(Date.parse('2026-03-01T10:30:00.123Z'));
+    expect(latestCheckpointAt([comment('just a note', '2026-03-01T10:00:00Z')])).toBeUndefined();
+  });
+
+  it('finds the newest comment after the last checkpoint that we did not write', () => {
+    const after = Date.parse('2026-03-01T09:45:00Z');
+    const own = (text: string) => text.startsWith('commit:');
+    expect(newestForeignComment(comments, after, own)?.comment.text).toBe('Checkpoint: parser skeleton');
+    expect(newestForeignComment(comments, Date.parse('2026-03-01T11:00:00Z'), own)).toBeUndefined();
+    expect(newestForeignComment([comment('late', '2026-03-01T11:00:00-02:00')], Date.parse('2026-03-01T12:00:00Z'), own)?.at).toBe(
+      Date.parse('2026-03-01T13:00:00Z'),
+    );
+  });
+
+  it('collects the files earlier comments listed, without the "+N more" marker', () => {
+    expect(filesFromComments(comments)).toEqual(['src/x.ts', 'src/y.ts', 'src/z.ts']);
+  });
+});
+
+describe('commentCommandIssueIds', () => {
+  it.each([
+    ['br comments add demo-1 "Checkpoint: parser done"', ['demo-1']],
+    ["bd comments add bd-5og.1 'done'", ['bd-5og.1']],
+    ['bd comment bd-a1b progress', ['bd-a1b']],
+    ['BD_ACTOR=agent /usr/local/bin/br --actor agent comments add demo-2 -m "x"', ['demo-2']],
+    ['git commit -m "x" && br comments add demo-3 "commit done"; echo ok', ['demo-3']],
+    ['br comments add --author me demo-4 text', ['demo-4']],
+    ['br comments demo-1', []],
+    ['br show demo-1', []],
+    ['echo br comments add demo-1', []],
+    ['sudo br comments add demo-5 x | tee log', ['demo-5']],
+    ['abr comments add demo-1 x', []],
+  ])('%s', (commandLine, expected) => {
+    expect(commentCommandIssueIds(commandLine)).toEqual(expected);
+  });
+});

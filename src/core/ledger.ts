@@ -1,0 +1,471 @@
+// The activity ledger: per in-progress issue, what happened since its last checkpoint — files
+// touched, commits made, edits counted — plus the memory that keeps commit linking exactly-once.
+// Pure: every transition takes the time as a number and returns a new state. The state is shared
+// by every window on a folder (src/services/ledgerStore.ts), so it also knows how to merge two
+// copies of itself without losing either side's updates (`mergeLedgerStates`).
+
+import type { LedgerSummary } from './recovery';
+import type { ReflogCursor } from './reflog';
+import { oneLine, truncate } from './markdown';
+
+export interface LedgerCommit {
+  hash: string;
+  subject: string;
+  /** Epoch ms when the commit was recorded. */
+  at: number;
+}
+
+export interface Ledger {
+  issueId: string;
+  /** Paths relative to the workspace folder touched since the last checkpoint, sorted; the most recently touched MAX_FILES. */
+  files: string[];
+  /** Files touched since the last checkpoint that the cap left out of `files`. */
+  moreFiles: number;
+  /** When each file in `files` was last touched (epoch ms): the cap keeps the newest, and edits within EDIT_COALESCE_MS count once. */
+  touchedAt: Record<string, number>;
+  /** Commits recorded since the last checkpoint, oldest first. */
+  commits: LedgerCommit[];
+  /** File changes and saves since the last checkpoint (repeats of one file within EDIT_COALESCE_MS count once). */
+  edits: number;
+  /** When this ledger was first written. */
+  startedAt: number;
+  lastCheckpointAt?: number;
+  lastActivityAt?: number;
+  /** The first change after the last checkpoint: "minutes with changes" count from here. */
+  changesSince?: number;
+}
+
+/** A subject already linked to an issue: a rebased or amended commit with the same subject is not linked again. */
+export interface LinkedSubject {
+  issueId: string;
+  subject: string;
+}
+
+export interface LedgerState {
+  version: 1;
+  /** The issue work is attributed to: the user's pick while it is in progress, else the most recently updated in-progress issue. */
+  focusedId?: string;
+  /** True when the user picked `focusedId` (Beads: Focus Issue…) rather than it being derived. */
+  focusPinned?: boolean;
+  /** When the focus last changed: between windows, the later choice wins. */
+  focusedAt?: number;
+  ledgers: Record<string, Ledger>;
+  /** Full hashes of commits already handled (linked, or recognised as copies of linked work), oldest first, the newest MAX_LINKED_COMMITS. */
+  linkedCommits: string[];
+  linkedSubjects: LinkedSubject[];
+  /** Where the reflog reader of this repository stopped. */
+  reflog?: ReflogCursor;
+}
+
+export const MAX_FILES = 200;
+export const MAX_COMMITS = 50;
+export const MAX_LEDGERS = 50;
+export const MAX_LINKED_COMMITS = 500;
+export const MAX_LINKED_SUBJECTS = 200;
+/** Repeated events for one file within this window are one edit: a save is also seen by the file watcher, and one write can raise several events. */
+export const EDIT_COALESCE_MS = 1_000;
+const SUBJECT_CHARS = 200;
+
+export function emptyLedgerState(): LedgerState {
+  return { version: 1, ledgers: {}, linkedCommits: [], linkedSubjects: [] };
+}
+
+export function emptyLedger(issueId: string, now: number): Ledger {
+  return { issueId, files: [], moreFiles: 0, touchedAt: {}, commits: [], edits: 0, startedAt: now };
+}
+
+/**
+ * A file under `path` was created, changed, deleted or saved. This is the hot path of a burst of
+ * file events: a repeat of a file within EDIT_COALESCE_MS only moves `lastActivityAt`.
+ */
+export function recordFileChange(state: LedgerState, issueId: string, path: string, now: number): LedgerState {
+  const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
+  const previous = ledger.touchedAt[path];
+  let next: Ledger;
+  if (previous !== undefined && now - previous < EDIT_COALESCE_MS) {
+    next = { ...ledger, lastActivityAt: Math.max(ledger.lastActivityAt ?? now, now) };
+  } else {
+    next = {
+      ...ledger,
+      files: previous === undefined ? insertSorted(ledger.files, path) : ledger.files,
+      touchedAt: { ...ledger.touchedAt, [path]: now },
+      edits: ledger.edits + 1,
+      lastActivityAt: now,
+      changesSince: ledger.changesSince ?? now,
+    };
+    if (next.files.length > MAX_FILES) next = capFiles(next);
+  }
+  return { ...state, ledgers: { ...state.ledgers, [issueId]: next } };
+}
+
+/** A commit was linked to the issue. It is a checkpoint too: the caller follows it with `markCheckpoint`. */
+export function recordCommit(state: LedgerState, issueId: string, commit: LedgerCommit, now: number): LedgerState {
+  const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
+  const subject = cleanSubject(commit.subject);
+  const commits = ledger.commits.some((known) => known.hash === commit.hash)
+    ? ledger.commits
+    : [...ledger.commits, { ...commit, subject }].slice(-MAX_COMMITS);
+  const next: Ledger = { ...ledger, commits, lastActivityAt: now };
+  return {
+    ...rememberLinked(state, commit.hash),
+    ledgers: { ...state.ledgers, [issueId]: next },
+    linkedSubjects: appendCapped(state.linkedSubjects, { issueId, subject }, MAX_LINKED_SUBJECTS, sameSubject),
+  };
+}
+
+/** Remembers a commit as handled without writing anything for it (a rebased copy of linked work). */
+export function rememberLinked(state: LedgerState, hash: string): LedgerState {
+  if (state.linkedCommits.includes(hash)) return state;
+  return { ...state, linkedCommits: [...state.linkedCommits, hash].slice(-MAX_LINKED_COMMITS) };
+}
+
+export function isLinked(state: LedgerState, hash: string): boolean {
+  return state.linkedCommits.includes(hash);
+}
+
+export function isSubjectLinked(state: LedgerState, issueId: string, subject: string): boolean {
+  const wanted = { issueId, subject: cleanSubject(subject) };
+  return state.linkedSubjects.some((known) => sameSubject(known, wanted));
+}
+
+/** A checkpoint was written: the counters of the issue start again from zero. */
+export function markCheckpoint(state: LedgerState, issueId: string, now: number): LedgerState {
+  const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
+  const next: Ledger = {
+    issueId,
+    files: [],
+    moreFiles: 0,
+    touchedAt: {},
+    commits: [],
+    edits: 0,
+    startedAt: ledger.startedAt,
+    lastCheckpointAt: Math.max(now, ledger.lastCheckpointAt ?? now),
+    lastActivityAt: ledger.lastActivityAt,
+  };
+  return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: next } });
+}
+
+/** The user (pinned) or the extension (derived) chose the issue work is attributed to. */
+export function setFocus(state: LedgerState, issueId: string | undefined, now: number, pinned = true): LedgerState {
+  return { ...state, focusedId: issueId, focusPinned: issueId !== undefined && pinned, focusedAt: now };
+}
+
+/**
+ * Brings the focus in line with the in-progress issues (most recently updated first): a pinned
+ * focus stays while its issue is in progress; otherwise the most recently updated one is focused.
+ * Returns the same object when nothing changes, so callers can skip a write.
+ */
+export function reconcileFocus(state: LedgerState, inProgressIds: readonly string[], now: number): LedgerState {
+  const keepPin = state.focusPinned === true && state.focusedId !== undefined && inProgressIds.includes(state.focusedId);
+  const focusedId = keepPin ? state.focusedId : inProgressIds[0];
+  if (focusedId === state.focusedId && (keepPin || !state.focusPinned)) return state;
+  return setFocus(state, focusedId, now, keepPin);
+}
+
+export function focusedLedger(state: LedgerState): Ledger | undefined {
+  return state.focusedId === undefined ? undefined : state.ledgers[state.focusedId];
+}
+
+export function toLedgerSummary(ledger: Ledger): LedgerSummary {
+  return {
+    issueId: ledger.issueId,
+    files: ledger.files,
+    commits: ledger.commits.map(({ hash, subject }) => ({ hash, subject })),
+    edits: ledger.edits,
+    lastCheckpointAt: ledger.lastCheckpointAt,
+  };
+}
+
+/** One line of a commit subject: newlines, controls and runs of spaces collapsed, length capped. */
+export function cleanSubject(subject: string): string {
+  return truncate(oneLine(subject), SUBJECT_CHARS);
+}
+
+/**
+ * Two copies of the state (this window's and the file's, written by another window or the
+ * command line) as one, losing neither side's updates. Within one checkpoint period, file sets
+ * are united and counters take the larger value (every window watches the same disk, so both
+ * counted the same events); a later checkpoint wins over what was recorded before it. Commutative
+ * and idempotent, so windows may merge in any order, any number of times.
+ */
+export function mergeLedgerStates(a: LedgerState, b: LedgerState): LedgerState {
+  const ledgers: Record<string, Ledger> = { ...a.ledgers };
+  for (const [id, ledger] of Object.entries(b.ledgers)) {
+    const mine = ledgers[id];
+    ledgers[id] = mine ? mergeLedgers(mine, ledger) : ledger;
+  }
+  const focus = (b.focusedAt ?? -Infinity) > (a.focusedAt ?? -Infinity) ? b : a;
+  return capLedgers({
+    version: 1,
+    focusedId: focus.focusedId,
+    focusPinned: focus.focusPinned,
+    focusedAt: focus.focusedAt,
+    ledgers,
+    linkedCommits: unite(a.linkedCommits, b.linkedCommits, (x, y) => x === y).slice(-MAX_LINKED_COMMITS),
+    linkedSubjects: unite(a.linkedSubjects, b.linkedSubjects, sameSubject).slice(-MAX_LINKED_SUBJECTS),
+    reflog: laterCursor(a.reflog, b.reflog),
+  });
+}
+
+function mergeLedgers(a: Ledger, b: Ledger): Ledger {
+  const epochA = a.lastCheckpointAt ?? -Infinity;
+  const epochB = b.lastCheckpointAt ?? -Infinity;
+  if (epochA !== epochB) {
+    const [newer, older] = epochA > epochB ? [a, b] : [b, a];
+    return absorbLater(newer, older);
+  }
+  const touchedAt: Record<string, number> = { ...a.touchedAt };
+  for (const [path, time] of Object.entries(b.touchedAt)) touchedAt[path] = Math.max(time, touchedAt[path] ?? time);
+  return capFiles({
+    issueId: a.issueId,
+    files: Object.keys(touchedAt).sort(compareStrings),
+    moreFiles: Math.max(a.moreFiles, b.moreFiles),
+    touchedAt,
+    commits: uniteCommits(a.commits, b.commits),
+    edits: Math.max(a.edits, b.edits),
+    startedAt: Math.min(a.startedAt, b.startedAt),
+    lastCheckpointAt: a.lastCheckpointAt,
+    lastActivityAt: maxDefined(a.lastActivityAt, b.lastActivityAt),
+    changesSince: minDefined(a.changesSince, b.changesSince),
+  });
+}
+
+/**
+ * `newer` saw a checkpoint that `older` did not: keep what `older` recorded after that checkpoint.
+ * Its edit count cannot be split by time, so `newer`'s stands (it watched the same events).
+ */
+function absorbLater(newer: Ledger, older: Ledger): Ledger {
+  const epoch = newer.lastCheckpointAt ?? -Infinity;
+  const touchedAt: Record<string, number> = { ...newer.touchedAt };
+  for (const [path, time] of Object.entries(older.touchedAt)) {
+    if (time > epoch) touchedAt[path] = Math.max(time, touchedAt[path] ?? time);
+  }
+  const laterCommits = older.commits.filter((commit) => commit.at > epoch);
+  const laterChanges = Object.values(touchedAt);
+  return capFiles({
+    ...newer,
+    files: Object.keys(touchedAt).sort(compareStrings),
+    touchedAt,
+    commits: uniteCommits(newer.commits, laterCommits),
+    startedAt: Math.min(newer.startedAt, older.startedAt),
+    lastActivityAt: maxDefined(newer.lastActivityAt, older.lastActivityAt),
+    changesSince: newer.changesSince ?? (laterChanges.length > 0 ? Math.min(...laterChanges) : undefined),
+  });
+}
+
+/** Keeps the MAX_FILES most recently touched files; the rest are counted in `moreFiles`. */
+function capFiles(ledger: Ledger): Ledger {
+  if (ledger.files.length <= MAX_FILES) return ledger;
+  const newestFirst = [...ledger.files].sort((x, y) => (ledger.touchedAt[y] ?? 0) - (ledger.touchedAt[x] ?? 0) || compareStrings(x, y));
+  const kept = newestFirst.slice(0, MAX_FILES);
+  const touchedAt: Record<string, number> = {};
+  for (const path of kept) touchedAt[path] = ledger.touchedAt[path] ?? 0;
+  return { ...ledger, files: kept.sort(compareStrings), touchedAt, moreFiles: ledger.moreFiles + (ledger.files.length - MAX_FILES) };
+}
+
+/** Keeps the MAX_LEDGERS most recently active ledgers, and always the focused one. */
+function capLedgers(state: LedgerState): LedgerState {
+  const ids = Object.keys(state.ledgers);
+  if (ids.length <= MAX_LEDGERS) return state;
+  const activity = (id: string) => {
+    const ledger = state.ledgers[id];
+    return Math.max(ledger?.lastActivityAt ?? 0, ledger?.lastCheckpointAt ?? 0, ledger?.startedAt ?? 0);
+  };
+  const keep = new Set(ids.sort((x, y) => activity(y) - activity(x)).slice(0, MAX_LEDGERS));
+  if (state.focusedId !== undefined) keep.add(state.focusedId);
+  const ledgers: Record<string, Ledger> = {};
+  for (const id of keep) {
+    const ledger = state.ledgers[id];
+    if (ledger) ledgers[id] = ledger;
+  }
+  return { ...state, ledgers };
+}
+
+function laterCursor(a: ReflogCursor | undefined, b: ReflogCursor | undefined): ReflogCursor | undefined {
+  if (!a || !b) return a ?? b;
+  if (a.lastTimestamp !== b.lastTimestamp) return a.lastTimestamp > b.lastTimestamp ? a : b;
+  return b.offset > a.offset ? b : a;
+}
+
+function uniteCommits(a: readonly LedgerCommit[], b: readonly LedgerCommit[]): LedgerCommit[] {
+  return unite(a, b, (x, y) => x.hash === y.hash)
+    .sort((x, y) => x.at - y.at)
+    .slice(-MAX_COMMITS);
+}
+
+/** `a` in its order, then what only `b` has, in `b`'s order. */
+function unite<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): T[] {
+  const result = [...a];
+  for (const item of b) if (!result.some((known) => same(known, item))) result.push(item);
+  return result;
+}
+
+function appendCapped<T>(list: readonly T[], item: T, cap: number, same: (x: T, y: T) => boolean): T[] {
+  return [...list.filter((known) => !same(known, item)), item].slice(-cap);
+}
+
+function sameSubject(x: LinkedSubject, y: LinkedSubject): boolean {
+  return x.issueId === y.issueId && x.subject === y.subject;
+}
+
+function insertSorted(sorted: readonly string[], value: string): string[] {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareStrings(sorted[middle] as string, value) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return [...sorted.slice(0, low), value, ...sorted.slice(low)];
+}
+
+/** Code-unit order: the same on every machine, unlike localeCompare. */
+function compareStrings(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function maxDefined(x: number | undefined, y: number | undefined): number | undefined {
+  if (x === undefined) return y;
+  return y === undefined ? x : Math.max(x, y);
+}
+
+function minDefined(x: number | undefined, y: number | undefined): number | undefined {
+  if (x === undefined) return y;
+  return y === undefined ? x : Math.min(x, y);
+}
+
+/**
+ * The state as read from disk: anything that is not the expected shape (a hand-edited or
+ * half-written file, a future version) is dropped field by field rather than trusted.
+ */
+export function normalizeLedgerState(value: unknown): LedgerState {
+  const state = emptyLedgerState();
+  if (!isRecord(value) || value.version !== 1) return state;
+  if (typeof value.focusedId === 'string') state.focusedId = value.focusedId;
+  if (value.focusPinned === true) state.focusPinned = true;
+  if (isTime(value.focusedAt)) state.focusedAt = value.focusedAt;
+  if (isRecord(value.ledgers)) {
+    for (const [id, raw] of Object.entries(value.ledgers)) {
+      const ledger = normalizeLedger(id, raw);
+      if (ledger) state.ledgers[id] = ledger;
+    }
+  }
+  if (Array.isArray(value.linkedCommits)) {
+    state.linkedCommits = value.linkedCommits.filter((hash): hash is string => typeof hash === 'string').slice(-MAX_LINKED_COMMITS);
+  }
+  if (Array.isArray(value.linkedSubjects)) {
+    state.linkedSubjects = value.linkedSubjects
+      .filter((item): item is LinkedSubject => isRecord(item) && typeof item.issueId === 'string' && typeof item.subject === 'string')
+      .map(({ issueId, subject }) => ({ issueId, subject }))
+      .slice(-MAX_LINKED_SUBJECTS);
+  }
+  const cursor = value.reflog;
+  if (isRecord(cursor) && isCount(cursor.offset) && isCount(cursor.inode) && typeof cursor.head === 'string' && isCount(cursor.lastTimestamp)) {
+    state.reflog = { offset: cursor.offset, inode: cursor.inode, head: cursor.head, lastTimestamp: cursor.lastTimestamp };
+  }
+  return state;
+}
+
+function normalizeLedger(id: string, raw: unknown): Ledger | undefined {
+  if (!isRecord(raw) || !isTime(raw.startedAt)) return undefined;
+  const touchedAt: Record<string, number> = {};
+  if (isRecord(raw.touchedAt)) {
+    for (const [path, time] of Object.entries(raw.touchedAt)) if (isTime(time)) touchedAt[path] = time;
+  }
+  const commits = Array.isArray(raw.commits)
+    ? raw.commits
+        .filter((c): c is LedgerCommit => isRecord(c) && typeof c.hash === 'string' && typeof c.subject === 'string' && isTime(c.at))
+        .map(({ hash, subject, at }) => ({ hash, subject: cleanSubject(subject), at }))
+    : [];
+  return capFiles({
+    issueId: id,
+    files: Object.keys(touchedAt).sort(compareStrings),
+    moreFiles: isCount(raw.moreFiles) ? raw.moreFiles : 0,
+    touchedAt,
+    commits: commits.slice(-MAX_COMMITS),
+    edits: isCount(raw.edits) ? raw.edits : 0,
+    startedAt: raw.startedAt,
+    lastCheckpointAt: isTime(raw.lastCheckpointAt) ? raw.lastCheckpointAt : undefined,
+    lastActivityAt: isTime(raw.lastActivityAt) ? raw.lastActivityAt : undefined,
+    changesSince: isTime(raw.changesSince) ? raw.changesSince : undefined,
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+// Which paths are work. The ledger records files a person or an agent changed, not the
+// repository's machinery, the tracker's own files or installed dependencies.
+const ALWAYS_IGNORED = /(?:^|\/)(?:\.git|\.beads|node_modules)(?:\/|$)/;
+
+/**
+ * A test for paths relative to the workspace folder (with `/` separators): false for `.git/`,
+ * `.beads/`, `node_modules/` and anything matching one of `excludes` (the `files.watcherExclude`
+ * globs, which VS Code does not apply to every watcher).
+ */
+export function trackedPathFilter(excludes: readonly string[]): (relativePath: string) => boolean {
+  const patterns = excludes.map(globToRegExp);
+  return (relativePath) => relativePath !== '' && !ALWAYS_IGNORED.test(relativePath) && !patterns.some((pattern) => pattern.test(relativePath));
+}
+
+/** A VS Code glob (`**`, `*`, `?`, `{a,b}`, `[abc]`) as an anchored regular expression over `/`-separated paths. */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  let index = 0;
+  let inBraces = false;
+  const pattern = glob.replace(/\\/g, '/').replace(/^\.\//, '');
+  while (index < pattern.length) {
+    const char = pattern[index] as string;
+    if (pattern.startsWith('**/', index)) {
+      source += '(?:[^/]*/)*';
+      index += 3;
+    } else if (pattern.startsWith('/**', index) && index + 3 === pattern.length) {
+      source += '(?:/.*)?';
+      index += 3;
+    } else if (pattern.startsWith('**', index)) {
+      source += '.*';
+      index += 2;
+    } else if (char === '*') {
+      source += '[^/]*';
+      index += 1;
+    } else if (char === '?') {
+      source += '[^/]';
+      index += 1;
+    } else if (char === '{' && !inBraces) {
+      source += '(?:';
+      inBraces = true;
+      index += 1;
+    } else if (char === '}' && inBraces) {
+      source += ')';
+      inBraces = false;
+      index += 1;
+    } else if (char === ',' && inBraces) {
+      source += '|';
+      index += 1;
+    } else if (char === '[') {
+      const close = pattern.indexOf(']', index + 1);
+      if (close === -1) {
+        source += '\\[';
+        index += 1;
+      } else {
+        const body = pattern.slice(index + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        source += `[${body}]`;
+        index = close + 1;
+      }
+    } else {
+      source += char.replace(/[.+^${}()|\\]/g, '\\$&');
+      index += 1;
+    }
+  }
+  if (inBraces) source += ')';
+  return new RegExp(`^${source}$`);
+}

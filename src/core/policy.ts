@@ -1,0 +1,118 @@
+// When to ask for a checkpoint and when an in-progress issue looks stalled (slice V6 with edits
+// and minutes in place of turns). Pure: the ledger, the settings and the time come in; what to
+// show and whether to notify come out, with a small memory so that each due period is announced
+// once and each stall is warned about once.
+
+import type { Ledger } from './ledger';
+
+export interface CheckpointPolicy {
+  /** Edits since the last checkpoint that make one due; 0 turns this trigger off. */
+  editThreshold: number;
+  /** Minutes with changes (since the first change after the last checkpoint) that make one due; 0 turns it off. */
+  minutesThreshold: number;
+  /** Minutes without activity after which an in-progress issue is stalled; 0 turns the warning off. */
+  stalledMinutes: number;
+  /** How long "Snooze" silences the reminder. */
+  snoozeMinutes: number;
+}
+
+export const DEFAULT_POLICY: CheckpointPolicy = { editThreshold: 20, minutesThreshold: 30, stalledMinutes: 120, snoozeMinutes: 30 };
+
+const MINUTE = 60_000;
+
+export interface DueState {
+  due: boolean;
+  reason?: 'edits' | 'minutes';
+  edits: number;
+  /** Whole minutes since the first change after the last checkpoint; 0 without changes. */
+  minutesWithChanges: number;
+  /** Names the stretch of work between two checkpoints: one reminder per period. */
+  period?: string;
+}
+
+export function checkpointDue(ledger: Ledger | undefined, now: number, policy: CheckpointPolicy): DueState {
+  if (!ledger) return { due: false, edits: 0, minutesWithChanges: 0 };
+  const edits = ledger.edits;
+  const minutesWithChanges = edits > 0 && ledger.changesSince !== undefined ? Math.max(0, Math.floor((now - ledger.changesSince) / MINUTE)) : 0;
+  const period = `${ledger.issueId}@${ledger.lastCheckpointAt ?? ledger.startedAt}`;
+  if (policy.editThreshold > 0 && edits >= policy.editThreshold) return { due: true, reason: 'edits', edits, minutesWithChanges, period };
+  if (policy.minutesThreshold > 0 && edits > 0 && minutesWithChanges >= policy.minutesThreshold) {
+    return { due: true, reason: 'minutes', edits, minutesWithChanges, period };
+  }
+  return { due: false, edits, minutesWithChanges, period };
+}
+
+/** What the reminders remember between evaluations (kept per window, across reloads). */
+export interface NudgeMemory {
+  /** The due period last announced. */
+  period?: string;
+  /** When a snoozed reminder may be shown again in that period. */
+  notifyAgainAt?: number;
+  /** Stalls already warned about, newest last. */
+  stalls: string[];
+}
+
+export const EMPTY_NUDGE_MEMORY: NudgeMemory = { stalls: [] };
+const REMEMBERED_STALLS = 50;
+
+export function shouldNotifyDue(due: DueState, memory: NudgeMemory, now: number): boolean {
+  if (!due.due || due.period === undefined) return false;
+  if (memory.period !== due.period) return true;
+  return memory.notifyAgainAt !== undefined && now >= memory.notifyAgainAt;
+}
+
+export function dueNotified(memory: NudgeMemory, period: string): NudgeMemory {
+  return { ...memory, period, notifyAgainAt: undefined };
+}
+
+export function snoozed(memory: NudgeMemory, period: string, now: number, policy: CheckpointPolicy): NudgeMemory {
+  return { ...memory, period, notifyAgainAt: now + Math.max(1, policy.snoozeMinutes) * MINUTE };
+}
+
+export interface StallCandidate {
+  issueId: string;
+  /** Epoch ms of the issue's last sign of life (ledger activity, checkpoint or the tracker's updated_at). */
+  lastActivityAt: number;
+}
+
+export interface Stall {
+  issueId: string;
+  idleMinutes: number;
+  /** One stall of one issue: activity after it starts a new one. */
+  key: string;
+}
+
+export function findStalls(candidates: readonly StallCandidate[], now: number, policy: CheckpointPolicy): Stall[] {
+  if (policy.stalledMinutes <= 0) return [];
+  return candidates
+    .filter((candidate) => Number.isFinite(candidate.lastActivityAt) && now - candidate.lastActivityAt >= policy.stalledMinutes * MINUTE)
+    .map((candidate) => ({
+      issueId: candidate.issueId,
+      idleMinutes: Math.floor((now - candidate.lastActivityAt) / MINUTE),
+      key: `${candidate.issueId}@${candidate.lastActivityAt}`,
+    }));
+}
+
+/** Stalls not warned about yet. */
+export function unwarnedStalls(stalls: readonly Stall[], memory: NudgeMemory): Stall[] {
+  return stalls.filter((stall) => !memory.stalls.includes(stall.key));
+}
+
+export function stallsWarned(memory: NudgeMemory, stalls: readonly Stall[]): NudgeMemory {
+  const keys = [...memory.stalls.filter((key) => !stalls.some((stall) => stall.key === key)), ...stalls.map((stall) => stall.key)];
+  return { ...memory, stalls: keys.slice(-REMEMBERED_STALLS) };
+}
+
+/** The last sign of life of an in-progress issue: what the ledger saw, or the tracker's updated_at when it says later. */
+export function lastSignOfLife(ledger: Ledger | undefined, updatedAt: number | undefined): number | undefined {
+  const times = [ledger?.lastActivityAt, ledger?.lastCheckpointAt, updatedAt].filter((time): time is number => time !== undefined && Number.isFinite(time));
+  return times.length > 0 ? Math.max(...times) : undefined;
+}
+
+/** "25m", "2h 5m": how long work has gone on since the last checkpoint, for the status bar. */
+export function formatDuration(minutes: number): string {
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`;
+}

@@ -5,7 +5,7 @@ import { produceRecoveryContext } from '../services/recovery';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import { inject } from './inject';
-import type { ProjectRegistry } from './projects';
+import type { Project, ProjectRegistry } from './projects';
 
 const NOT_BEADS = 'Beads: no beads project in this workspace (no .beads directory). Run `bd init` or `br init` to start one.';
 
@@ -15,7 +15,11 @@ export class RecoveryProvider {
 
   /** The recovery context of the picked project, or undefined when the user cancelled the pick. */
   async produce(token?: vscode.CancellationToken): Promise<RecoveryResult | undefined> {
-    const project = await this.projects.pickProject();
+    return this.produceFor(await this.projects.pickProject(), token);
+  }
+
+  /** The recovery context of `project`, chosen by the caller (agent surfaces never ask); undefined: no beads project. */
+  async produceFor(project: Project | undefined, token?: vscode.CancellationToken): Promise<RecoveryResult> {
     const folderUri = project?.folder.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     const settings = readSettings(folderUri);
     return produceRecoveryContext({

@@ -165,7 +165,7 @@ export function buildRecoveryContext(input: RecoveryInput): RecoveryResult {
   const project = input.project;
   const inProgress = input.inProgress.ok ? byMostRecentlyUpdated(input.inProgress.value) : [];
   const focused = inProgress.find((issue) => issue.id === input.focusedId) ?? inProgress[0];
-  const common = commonPlan(project.cli, project.readOnly, focused?.id);
+  const common = commonPart(project.cli, project.readOnly, focused?.id);
   if (!focused) {
     const plan = noneState(input, common);
     return { ...fitPlan(plan, budget), state: 'none' };
@@ -178,35 +178,29 @@ export function buildRecoveryContext(input: RecoveryInput): RecoveryResult {
 export function buildContinuePrompt(input: ContinueInput): BoundedMarkdown {
   const budget = sanitizeBudget(input.budget ?? DEFAULT_BUDGET_BYTES);
   const ready = uniqueReady(input.ready);
+  const readyList = readyListLines(ready);
   const unblocked = uniqueById(input.unblocked);
-  const full: Kept = {
-    ready: Math.min(READY_ENTRIES, ready.length),
-    unblocked: Math.min(LINKS_NAMED, unblocked.length),
-    hint: 1,
-  };
+  const unblockedNames = unblocked.slice(0, LINKS_NAMED).map((issue) => issueName(issue, LINK_TITLE_CHARS));
+  const closedLine = `## Closed: ${issueName(input.closed, HEADER_TITLE_CHARS)}`;
+  const hint =
+    ready.length > 0
+      ? `Claim the next one with ${inlineCode(`${input.cli} update <id> --claim`, 80)} and checkpoint with comments as you go.`
+      : 'Nothing is ready: summarize what was accomplished and ask the user what is next.';
+  const full: Kept = { ready: readyList.entries.length, unblocked: unblockedNames.length, hint: 1 };
   const render = (kept: Kept): string => {
-    const lines = [`## Closed: ${issueName(input.closed, HEADER_TITLE_CHARS)}`];
+    const lines = [closedLine];
     if (unblocked.length === 0) lines.push('Closing it unblocked nothing.');
-    else {
-      const named = unblocked.slice(0, kept.unblocked).map((issue) => issueName(issue, LINK_TITLE_CHARS));
-      lines.push(`**Unblocked:** ${withMore(named, unblocked.length)}`);
-    }
-    lines.push('', '## Next Ready Work', ...readyLines(ready, kept.ready ?? 0));
-    if (kept.hint) {
-      lines.push(
-        '',
-        ready.length > 0
-          ? `Claim the next one with ${inlineCode(`${input.cli} update <id> --claim`, 80)} and checkpoint with comments as you go.`
-          : 'Nothing is ready: summarize what was accomplished and ask the user what is next.',
-      );
-    }
+    else lines.push(`**Unblocked:** ${withMore(unblockedNames.slice(0, kept.unblocked), unblocked.length)}`);
+    lines.push('', '## Next Ready Work', ...readyList.render(kept.ready ?? 0));
+    if (kept.hint) lines.push('', hint);
     return lines.join('\n');
   };
   return fitPlan({ full, steps: CONTINUE_DROP_ORDER, render }, budget);
 }
 
 // ---------------------------------------------------------------------------------------------
-// States
+// States. Each formats every line once, up front; `render` only assembles the lines the budget
+// keeps, since the fitter calls it once per dropped unit.
 
 interface Plan {
   full: Kept;
@@ -214,115 +208,100 @@ interface Plan {
   render(kept: Kept): string;
 }
 
-interface CommonPlan {
-  readOnly: boolean;
-  rules: string[];
-  commands: string[];
-  cli: Dialect;
+interface Common {
+  full: Record<string, number>;
+  render(kept: Kept): string[];
 }
 
-function commonPlan(cli: Dialect, readOnly: boolean, focusedId: string | undefined): CommonPlan {
-  return { cli, readOnly, rules: CORE_RULES, commands: essentialCommands(cli, focusedId) };
+function commonPart(cli: Dialect, readOnly: boolean, focusedId: string | undefined): Common {
+  const commands = essentialCommands(cli, focusedId);
+  const readOnlyLine = `**Read-only here:** this was read from ${inlineCode('.beads/issues.jsonl', 40)}, which may lag behind the store; run writes with ${inlineCode(cli, 4)} where it is installed.`;
+  return {
+    full: { readOnly: readOnly ? 1 : 0, rules: 1, commands: 1 },
+    render: (kept) => {
+      const lines = ['# Beads Workflow Context'];
+      if (kept.readOnly) lines.push('', readOnlyLine);
+      if (kept.rules) lines.push('', '## Core Rules', ...CORE_RULES);
+      if (kept.commands) lines.push('', '## Essential Commands', ...commands);
+      return lines;
+    },
+  };
 }
 
-function renderCommon(common: CommonPlan, kept: Kept): string[] {
-  const lines = ['# Beads Workflow Context'];
-  if (common.readOnly && kept.readOnly) {
-    lines.push(
-      '',
-      `**Read-only here:** this was read from ${inlineCode('.beads/issues.jsonl', 40)}, which may lag behind the store; run writes with ${inlineCode(common.cli, 4)} where it is installed.`,
-    );
-  }
-  if (kept.rules) lines.push('', '## Core Rules', ...common.rules);
-  if (kept.commands) lines.push('', '## Essential Commands', ...common.commands);
-  return lines;
-}
-
-function commonFull(common: CommonPlan): Record<string, number> {
-  return { readOnly: common.readOnly ? 1 : 0, rules: 1, commands: 1 };
-}
-
-function resumeState(input: RecoveryInput, common: CommonPlan, focused: Issue, inProgress: Issue[]): Plan {
+function resumeState(input: RecoveryInput, common: Common, focused: Issue, inProgress: Issue[]): Plan {
   const detailsById = input.details.ok ? indexDetails(input.details.value) : new Map<string, IssueDetails>();
   const details = detailsById.get(focused.id);
   const detailsError = !input.details.ok ? input.details.error : details ? undefined : `no details for ${focused.id}`;
   const issue: Issue = details ?? focused;
+  const cli = input.project?.cli ?? 'bd';
 
+  const header = [
+    `## Resuming: ${issueName(issue, HEADER_TITLE_CHARS)}`,
+    `**Status:** ${word(issue.status)} | **Type:** ${word(issue.issueType)} | **Priority:** ${priorityLabel(issue.priority)}`,
+    ...(detailsError === undefined ? [] : [`**Dependencies:** ${unavailable(detailsError)}`]),
+  ];
   const parent = details ? parentOf(details) : undefined;
   const blockers = details ? openBlockersOf(details) : [];
   const unblocks = details && input.details.ok ? unblocksOf(details, input.details.value) : [];
   const others = inProgress.filter((other) => other.id !== focused.id);
   const description = oneLine(issue.description ?? '');
-  const comments = details ? chronological(details.comments) : [];
-  const ledger = input.ledger && input.ledger.issueId === focused.id ? input.ledger : undefined;
-  const files = ledger ? [...new Set(ledger.files.map(String))].sort(compareText) : [];
-  const commits = ledger ? ledger.commits : [];
-  const changes = input.uncommitted.ok ? sortedChanges(input.uncommitted.value) : [];
+  const optional = {
+    parent: parent ? `**Parent:** ${linkName(parent)}` : undefined,
+    blockers: blockers.length > 0 ? `**Blocked by (open):** ${withMore(blockers.slice(0, LINKS_NAMED).map(blockerName), blockers.length)}` : undefined,
+    unblocks: unblocks.length > 0 ? `**Unblocks:** ${withMore(unblocks.slice(0, LINKS_NAMED).map(unblockedName), unblocks.length)}` : undefined,
+    others: others.length > 0 ? `**Also in progress:** ${withMore(others.slice(0, OTHERS_NAMED).map((other) => issueName(other, LINK_TITLE_CHARS)), others.length)}` : undefined,
+    description: description ? `**Description:** ${inlineText(description, DESCRIPTION_CHARS)}` : undefined,
+  };
+
+  const trail = detailsError === undefined ? trailPart(chronological(details?.comments), input.now, cli, focused.id) : undefined;
+  const ledger = input.ledger && input.ledger.issueId === focused.id ? ledgerPart(input.ledger, input.now) : undefined;
+  const changes = input.uncommitted.ok ? sortedChanges(input.uncommitted.value).map(changeLine) : [];
 
   const full: Kept = {
-    ...commonFull(common),
-    description: description ? 1 : 0,
-    others: others.length > 0 ? 1 : 0,
-    parent: parent ? 1 : 0,
-    blockers: blockers.length > 0 ? 1 : 0,
-    unblocks: unblocks.length > 0 ? 1 : 0,
-    trail: Math.min(TRAIL_ENTRIES, comments.length),
-    files: Math.min(LEDGER_FILES, files.length),
-    commits: Math.min(LEDGER_COMMITS, commits.length),
+    ...common.full,
+    ...Object.fromEntries(Object.entries(optional).map(([part, line]) => [part, line ? 1 : 0])),
+    trail: trail?.entries.length ?? 0,
+    files: ledger?.files.length ?? 0,
+    commits: ledger?.commits.length ?? 0,
     uncommitted: Math.min(UNCOMMITTED_ENTRIES, changes.length),
   };
 
   const render = (kept: Kept): string => {
-    const lines = renderCommon(common, kept);
-    lines.push(
-      '',
-      `## Resuming: ${issueName(issue, HEADER_TITLE_CHARS)}`,
-      `**Status:** ${word(issue.status)} | **Type:** ${word(issue.issueType)} | **Priority:** ${priorityLabel(issue.priority)}`,
-    );
-    if (detailsError !== undefined) lines.push(`**Dependencies:** ${unavailable(detailsError)}`);
-    if (parent && kept.parent) lines.push(`**Parent:** ${linkName(parent)}`);
-    if (blockers.length > 0 && kept.blockers) lines.push(`**Blocked by (open):** ${withMore(blockers.slice(0, LINKS_NAMED).map(blockerName), blockers.length)}`);
-    if (unblocks.length > 0 && kept.unblocks) lines.push(`**Unblocks:** ${withMore(unblocks.slice(0, LINKS_NAMED).map(unblockedName), unblocks.length)}`);
-    if (others.length > 0 && kept.others) {
-      const named = others.slice(0, OTHERS_NAMED).map((other) => issueName(other, LINK_TITLE_CHARS));
-      lines.push(`**Also in progress:** ${withMore(named, others.length)}`);
+    const lines = common.render(kept);
+    lines.push('', ...header);
+    for (const part of ['parent', 'blockers', 'unblocks', 'others', 'description'] as const) {
+      const line = optional[part];
+      if (line && kept[part]) lines.push(line);
     }
-    if (description && kept.description) lines.push(`**Description:** ${inlineText(description, DESCRIPTION_CHARS)}`);
-
-    lines.push('', '### Checkpoint Trail');
-    if (detailsError !== undefined) lines.push(unavailable(detailsError));
-    else lines.push(...trailLines(comments, kept.trail ?? 0, input.now, common.cli, focused.id));
-
-    if (ledger) lines.push('', ...ledgerLines(ledger, files, commits, kept, input.now));
-
+    lines.push('', '### Checkpoint Trail', ...(trail ? trail.render(kept.trail ?? 0) : [unavailable(detailsError ?? '')]));
+    if (ledger) lines.push('', ...ledger.render(kept.files ?? 0, kept.commits ?? 0));
     lines.push('', '### Uncommitted Changes');
     if (!input.uncommitted.ok) lines.push(unavailable(input.uncommitted.error));
     else if (changes.length === 0) lines.push('- none: the working tree is clean');
-    else lines.push(...changes.slice(0, kept.uncommitted).map(changeLine), ...moreLine(changes.length - (kept.uncommitted ?? 0)));
+    else lines.push(...changes.slice(0, kept.uncommitted), ...moreLine(changes.length - (kept.uncommitted ?? 0)));
     return lines.join('\n');
   };
   return { full, steps: RECOVERY_DROP_ORDER, render };
 }
 
-function noneState(input: RecoveryInput, common: CommonPlan): Plan {
-  const ready = input.ready.ok ? readyItems(input.ready.value, input.details.ok ? input.details.value : []) : [];
-  const full: Kept = {
-    ...commonFull(common),
-    ready: Math.min(READY_ENTRIES, ready.length),
-    hint: ready.length > 0 ? 1 : 0,
-  };
+function noneState(input: RecoveryInput, common: Common): Plan {
+  const cli = input.project?.cli ?? 'bd';
+  const queue = input.ready.ok ? uniqueById(input.ready.value) : [];
+  // Only the listed items need their parent and unblocks; the rest are counted.
+  const listed = readyItems(queue.slice(0, READY_ENTRIES), input.details.ok ? input.details.value : []);
+  const readyList = readyListLines(listed, queue.length);
+  const hint = `Claim one with ${inlineCode(`${cli} update <id> --claim`, 80)}, then checkpoint with comments as you go.`;
+  const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0 };
   const render = (kept: Kept): string => {
-    const lines = renderCommon(common, kept);
+    const lines = common.render(kept);
     if (!input.inProgress.ok) lines.push('', `**In progress:** ${unavailable(input.inProgress.error)}`);
     lines.push('', '## Next Ready Work');
     if (!input.ready.ok) lines.push(unavailable(input.ready.error));
     else {
-      lines.push(...readyLines(ready, kept.ready ?? 0));
-      if (!input.details.ok && ready.length > 0) lines.push(`Parents and unblocks ${unavailable(input.details.error)}`);
+      lines.push(...readyList.render(kept.ready ?? 0));
+      if (!input.details.ok && queue.length > 0) lines.push(`Parents and unblocks ${unavailable(input.details.error)}`);
     }
-    if (kept.hint) {
-      lines.push('', `Claim one with ${inlineCode(`${common.cli} update <id> --claim`, 80)}, then checkpoint with comments as you go.`);
-    }
+    if (kept.hint) lines.push('', hint);
     return lines.join('\n');
   };
   return { full, steps: RECOVERY_DROP_ORDER, render };
@@ -366,46 +345,63 @@ function essentialCommands(cli: Dialect, focusedId: string | undefined): string[
 // ---------------------------------------------------------------------------------------------
 // Sections
 
-function trailLines(comments: Comment[], kept: number, now: number, cli: Dialect, id: string): string[] {
-  if (comments.length === 0) {
-    return [`- none yet: checkpoint with ${inlineCode(`${cli} comments add ${id} "…"`, 120)}`];
-  }
-  const shown = comments.slice(comments.length - kept);
-  const hidden = comments.length - shown.length;
-  const earlier = shown.length > 0 ? ' earlier' : '';
-  const lines = hidden > 0 ? [`- (${hidden}${earlier} ${hidden === 1 ? 'entry' : 'entries'} not shown)`] : [];
-  for (const comment of shown) {
+/** The newest comments, at most TRAIL_ENTRIES of them; the budget removes the oldest first. */
+function trailPart(comments: Comment[], now: number, cli: Dialect, id: string): { entries: string[]; render(kept: number): string[] } {
+  const entries = comments.slice(-TRAIL_ENTRIES).map((comment) => {
     const at = parseTimestamp(comment.createdAt);
-    const age = at === undefined ? 'time unknown' : formatAge(at, now);
     const text = inlineText(comment.text ?? '', COMMENT_CHARS);
-    lines.push(`- [${age}] ${text === '' ? '(empty)' : text}`);
-  }
-  return lines;
+    return `- [${at === undefined ? 'time unknown' : formatAge(at, now)}] ${text === '' ? '(empty)' : text}`;
+  });
+  const empty = `- none yet: checkpoint with ${inlineCode(`${cli} comments add ${id} "…"`, 120)}`;
+  return {
+    entries,
+    render: (kept) => {
+      if (comments.length === 0) return [empty];
+      const shown = kept > 0 ? entries.slice(-kept) : [];
+      const hidden = comments.length - shown.length;
+      const earlier = shown.length > 0 ? ' earlier' : '';
+      return [...(hidden > 0 ? [`- (${hidden}${earlier} ${hidden === 1 ? 'entry' : 'entries'} not shown)`] : []), ...shown];
+    },
+  };
 }
 
-function ledgerLines(ledger: LedgerSummary, files: string[], commits: LedgerSummary['commits'], kept: Kept, now: number): string[] {
+interface LedgerPart {
+  files: string[];
+  commits: string[];
+  render(keptFiles: number, keptCommits: number): string[];
+}
+
+function ledgerPart(ledger: LedgerSummary, now: number): LedgerPart {
   const since = ledger.lastCheckpointAt === undefined ? 'no checkpoint yet' : formatAge(ledger.lastCheckpointAt, now);
-  const lines = [`### Since Last Checkpoint (${since})`];
+  const heading = `### Since Last Checkpoint (${since})`;
+  const allFiles = [...new Set((ledger.files ?? []).map(String))].sort(compareText);
+  const allCommits = ledger.commits ?? [];
+  const files = allFiles.slice(0, LEDGER_FILES).map((file) => inlineCode(file, PATH_CHARS));
+  // The newest commits matter most: the cap and the budget remove the oldest first.
+  const commits = allCommits.slice(-LEDGER_COMMITS).map((commit) => `- commit ${commitHash(commit.hash)} ${inlineText(commit.subject ?? '', TITLE_CHARS)}`);
   const edits = Number.isFinite(ledger.edits) ? Math.max(0, Math.floor(ledger.edits)) : 0;
-  if (edits === 0 && files.length === 0 && commits.length === 0) return [...lines, '- nothing recorded yet'];
-  const fileCount = files.length === 1 ? '1 file' : `${files.length} files`;
-  const keptFiles = kept.files ?? 0;
-  const activity = `- ${edits === 1 ? '1 edit' : `${edits} edits`}, ${fileCount}`;
-  if (files.length === 0 || keptFiles === 0) lines.push(activity);
-  else lines.push(`${activity}: ${withMore(files.slice(0, keptFiles).map((file) => inlineCode(file, PATH_CHARS)), files.length, ', ')}`);
-  const keptCommits = kept.commits ?? 0;
-  // The newest commits matter most: the oldest ones are the first to go.
-  const shown = keptCommits > 0 ? commits.slice(-keptCommits) : [];
-  const hidden = commits.length - shown.length;
-  if (hidden > 0) lines.push(`- ${hidden} earlier ${hidden === 1 ? 'commit' : 'commits'}`);
-  for (const commit of shown) lines.push(`- commit ${commitHash(commit.hash)} ${inlineText(commit.subject ?? '', TITLE_CHARS)}`);
-  return lines;
+  const activity = `- ${edits === 1 ? '1 edit' : `${edits} edits`}, ${allFiles.length === 1 ? '1 file' : `${allFiles.length} files`}`;
+  return {
+    files,
+    commits,
+    render: (keptFiles, keptCommits) => {
+      if (edits === 0 && allFiles.length === 0 && allCommits.length === 0) return [heading, '- nothing recorded yet'];
+      const lines = [heading, keptFiles > 0 ? `${activity}: ${withMore(files.slice(0, keptFiles), allFiles.length, ', ')}` : activity];
+      const shown = keptCommits > 0 ? commits.slice(-keptCommits) : [];
+      const hidden = allCommits.length - shown.length;
+      if (hidden > 0) lines.push(`- ${hidden} earlier ${hidden === 1 ? 'commit' : 'commits'}`);
+      return [...lines, ...shown];
+    },
+  };
 }
 
-function readyLines(items: ReadyItem[], kept: number): string[] {
-  if (items.length === 0) return ['- nothing is ready right now'];
-  const lines = items.slice(0, kept).map(readyLine);
-  return [...lines, ...moreLine(items.length - lines.length, 'ready')];
+/** The first READY_ENTRIES items as lines, and a count of the rest of the queue (`total` items). */
+function readyListLines(items: readonly ReadyItem[], total = items.length): { entries: string[]; render(kept: number): string[] } {
+  const entries = items.slice(0, READY_ENTRIES).map(readyLine);
+  return {
+    entries,
+    render: (kept) => (total === 0 ? ['- nothing is ready right now'] : [...entries.slice(0, kept), ...moreLine(total - Math.min(kept, entries.length), 'ready')]),
+  };
 }
 
 function readyLine(item: ReadyItem): string {

@@ -62,6 +62,7 @@ describe('inlineCode', () => {
 describe('oneLine and truncate', () => {
   it('never leave a line break, whatever the input', () => {
     for (const text of ['\n', '\r', 'a\u000bb', 'a\u000cb', 'a\u2028b', '\u0085']) {
+      // eslint-disable-next-line no-control-regex -- asserting that no line-breaking control survives
       expect(oneLine(text)).not.toMatch(/[\n\r\u000b\u000c\u2028\u2029\u0085]/);
     }
   });

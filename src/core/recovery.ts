@@ -255,7 +255,8 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
 
   const trail = detailsError === undefined ? trailPart(chronological(details?.comments), input.now, cli, focused.id) : undefined;
   const ledger = input.ledger && input.ledger.issueId === focused.id ? ledgerPart(input.ledger, input.now) : undefined;
-  const changes = input.uncommitted.ok ? sortedChanges(input.uncommitted.value).map(changeLine) : [];
+  const allChanges = input.uncommitted.ok ? sortedChanges(input.uncommitted.value) : [];
+  const changes = allChanges.slice(0, UNCOMMITTED_ENTRIES).map(changeLine);
 
   const full: Kept = {
     ...common.full,
@@ -263,7 +264,7 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     trail: trail?.entries.length ?? 0,
     files: ledger?.files.length ?? 0,
     commits: ledger?.commits.length ?? 0,
-    uncommitted: Math.min(UNCOMMITTED_ENTRIES, changes.length),
+    uncommitted: changes.length,
   };
 
   const render = (kept: Kept): string => {
@@ -277,8 +278,8 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     if (ledger) lines.push('', ...ledger.render(kept.files ?? 0, kept.commits ?? 0));
     lines.push('', '### Uncommitted Changes');
     if (!input.uncommitted.ok) lines.push(unavailable(input.uncommitted.error));
-    else if (changes.length === 0) lines.push('- none: the working tree is clean');
-    else lines.push(...changes.slice(0, kept.uncommitted), ...moreLine(changes.length - (kept.uncommitted ?? 0)));
+    else if (allChanges.length === 0) lines.push('- none: the working tree is clean');
+    else lines.push(...changes.slice(0, kept.uncommitted), ...moreLine(allChanges.length - (kept.uncommitted ?? 0)));
     return lines.join('\n');
   };
   return { full, steps: RECOVERY_DROP_ORDER, render };

@@ -200,3 +200,35 @@ describe('recovery context golden files', () => {
     expect(later.markdown).toContain('- [1d ago] Files modified');
   });
 });
+
+describe('recovery context caps', () => {
+  it('lists at most 15 uncommitted changes, sorted by path, then counts the rest', () => {
+    const changes = Array.from({ length: 40 }, (_, index) => ({ path: `src/file${String(index).padStart(2, '0')}.ts`, status: ' M' }));
+    const result = buildRecoveryContext(resumeInput({ uncommitted: { ok: true, value: [...changes].reverse() }, budget: 65536 }));
+    const section = result.markdown.split('### Uncommitted Changes\n')[1]?.split('\n') ?? [];
+    expect(section).toHaveLength(16);
+    expect(section[0]).toBe('- `src/file00.ts` (M)');
+    expect(section[14]).toBe('- `src/file14.ts` (M)');
+    expect(section[15]).toBe('- …and 25 more');
+  });
+
+  it('shows the last five comments, each cut to 200 characters', () => {
+    const comments = Array.from({ length: 9 }, (_, index) => comment(String(index + 1), `${index + 1} ${'y'.repeat(300)}`, 100 - index));
+    const result = buildRecoveryContext(resumeInput({ details: { ok: true, value: [details(parser, { comments })] }, budget: 65536 }));
+    const trail = result.markdown.split('### Checkpoint Trail\n')[1]?.split('\n\n')[0]?.split('\n') ?? [];
+    expect(trail[0]).toBe('- (4 earlier entries not shown)');
+    expect(trail.slice(1).map((line) => line.split(' ')[3])).toEqual(['5', '6', '7', '8', '9']);
+    for (const line of trail.slice(1)) expect(Array.from(line.replace(/^- \[\d+h ago\] /, ''))).toHaveLength(200);
+  });
+
+  it('names at most five other in-progress issues', () => {
+    const others = Array.from({ length: 8 }, (_, index) => issue(`bd-o${index}`, `Other ${index}`, { status: 'in_progress', updatedAt: minutesAgo(100 + index) }));
+    const result = buildRecoveryContext(resumeInput({ inProgress: { ok: true, value: [parser, ...others] }, budget: 65536 }));
+    expect(result.markdown).toContain('**Also in progress:** bd-o0 — Other 0; bd-o1 — Other 1; bd-o2 — Other 2; bd-o3 — Other 3; bd-o4 — Other 4; …and 3 more');
+  });
+
+  it('ignores a ledger kept for another issue', () => {
+    const result = buildRecoveryContext(resumeInput({ ledger: { issueId: 'bd-other', files: ['x.ts'], commits: [], edits: 3 } }));
+    expect(result.markdown).not.toContain('Since Last Checkpoint');
+  });
+});

@@ -105,7 +105,11 @@ function makeHelpers(page, { workspace, BEADS_STANDIN_FAULT_FILE: faultFile, BEA
     },
 
     readClipboard() {
-      return page.evaluate(() => navigator.clipboard.readText());
+      return page.evaluate('navigator.clipboard.readText()');
+    },
+
+    writeClipboard(text) {
+      return page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(text)})`);
     },
 
     /** Polls `probe` until it returns a truthy value, and returns that value. */

@@ -2,8 +2,8 @@
 export const workspace = { dialect: 'br', data: 'scenario' };
 
 export const tests = {
-  async 'Beads: Copy Recovery Context from the palette puts the demo-1 block on the clipboard'({ page, runPalette, readClipboard, waitFor, screenshot }) {
-    await page.evaluate(() => navigator.clipboard.writeText(''));
+  async 'Beads: Copy Recovery Context from the palette puts the demo-1 block on the clipboard'({ runPalette, readClipboard, writeClipboard, waitFor, screenshot }) {
+    await writeClipboard('');
     await runPalette('Beads: Copy Recovery Context');
     const copied = await waitFor(async () => {
       const text = await readClipboard();

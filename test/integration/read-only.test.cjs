@@ -1,4 +1,5 @@
 const assert = require('node:assert/strict');
+const { before, it } = require('mocha');
 const vscode = require('vscode');
 const { describeIn, activatedApi } = require('./scenario.cjs');
 

@@ -2,6 +2,7 @@
 // and helpers shared by the test files.
 const fs = require('node:fs');
 const path = require('node:path');
+const { describe } = require('mocha');
 const vscode = require('vscode');
 
 const repoRoot = path.resolve(__dirname, '../..');

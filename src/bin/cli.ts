@@ -2,7 +2,9 @@
 // such as Claude Code hooks. Same core and backends as the extension, no vscode.
 import { parseArgs } from 'node:util';
 import { detectProject } from '../beads/detect';
+import { contextHookOutput } from '../core/claudeHooks';
 import { produceRecoveryContext } from '../services/recovery';
+import { HOOKS_USAGE, HookUsageError, hooksCommand, readHookInput } from './hooks';
 
 const USAGE = `Usage:
   beads-recovery context [--cwd DIR] [--json] [--budget N] [--format markdown|claude-hook]
@@ -12,11 +14,15 @@ Prints the recovery context of the beads project that contains DIR (default: the
   --budget N             upper bound in bytes (default 2048)
   --format claude-hook   print Claude Code SessionStart hook output (hookSpecificOutput.additionalContext)
 Environment: BEADS_RECOVERY_CLI=bd|br picks the CLI, BEADS_RECOVERY_CLI_PATH names its executable,
-BEADS_RECOVERY_TIMEOUT_MS bounds each CLI call (default 10000).`;
+BEADS_RECOVERY_TIMEOUT_MS bounds each CLI call (default 10000).
+With --format claude-hook, the JSON Claude Code writes to a hook's stdin is read for its cwd.
+
+${HOOKS_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'context') return contextCommand(rest);
+  if (command === 'hooks') return hooksCommand(rest);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
@@ -41,7 +47,8 @@ async function contextCommand(args: string[]): Promise<number> {
   const budget = values.budget === undefined ? 2048 : Number(values.budget);
   if (!Number.isInteger(budget) || budget < 256) throw new UsageError('--budget takes a whole number of bytes, at least 256');
 
-  const cwd = values.cwd ?? process.cwd();
+  const hookInput = format === 'claude-hook' ? await readHookInput() : undefined;
+  const cwd = values.cwd ?? hookInput?.cwd ?? process.cwd();
   const timeoutMs = Number(process.env.BEADS_RECOVERY_TIMEOUT_MS) || 10_000;
   const preferred = process.env.BEADS_RECOVERY_CLI === 'bd' || process.env.BEADS_RECOVERY_CLI === 'br' ? process.env.BEADS_RECOVERY_CLI : 'auto';
   const detection = await detectProject(cwd, {
@@ -59,9 +66,7 @@ async function contextCommand(args: string[]): Promise<number> {
     timeoutMs,
   });
   if (format === 'claude-hook') {
-    // Claude Code reads SessionStart hook output as JSON; additionalContext is added to the session.
-    const hook = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: result.markdown } };
-    process.stdout.write(`${JSON.stringify(hook)}\n`);
+    process.stdout.write(`${contextHookOutput(result.markdown, hookInput?.event)}\n`);
   } else if (values.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
@@ -79,7 +84,8 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`beads-recovery: ${message}\n`);
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`${USAGE}\n`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
+    const usage = error instanceof UsageError || error instanceof HookUsageError;
+    if (usage || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`${USAGE}\n`);
+    process.exitCode = usage ? 2 : 1;
   },
 );

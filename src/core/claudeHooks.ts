@@ -20,6 +20,15 @@ export interface HookLauncher {
   electron: boolean;
 }
 
+/**
+ * The launcher for the runtime this code runs on. Claude Code runs hooks with bash, Git Bash on
+ * Windows, where forward slashes are the dependable spelling of a Windows path.
+ */
+export function launcherFor(runtime: { execPath: string; electron: boolean; windows: boolean }, script: string): HookLauncher {
+  const spell = (path: string) => (runtime.windows ? path.replace(/\\/g, '/') : path);
+  return { runtime: spell(runtime.execPath), script: spell(script), electron: runtime.electron };
+}
+
 export type HookEvent = 'SessionStart' | 'PreCompact';
 
 export interface HookSpec {

@@ -1,0 +1,100 @@
+import * as vscode from 'vscode';
+import type { ReadyItem } from '../core/graph';
+import { inlineCode, inlineText } from '../core/markdown';
+import type { AgentContext } from './agentContext';
+import { describeCheckpoint, toAbortSignal } from './lmTools';
+
+// `@beads` in VS Code chat: /recover, /ready and /checkpoint, answered from beads and git alone,
+// without a language model, so it works (and answers the same) whichever model the user picked.
+
+export const PARTICIPANT_ID = 'beadsRecovery.beads';
+const CHECKPOINT_COMMAND = 'beadsRecovery.checkpoint';
+const CLAIM_COMMAND = 'beadsRecovery.claim';
+const TITLE_CHARS = 80;
+
+/** The parts of a chat response stream the participant writes to (a test can pass a recorder). */
+export type BeadsChatStream = Pick<vscode.ChatResponseStream, 'markdown' | 'reference' | 'button' | 'progress'>;
+
+export type BeadsChatHandler = (
+  request: Pick<vscode.ChatRequest, 'command' | 'prompt'>,
+  context: unknown,
+  stream: BeadsChatStream,
+  token: vscode.CancellationToken,
+) => Promise<vscode.ChatResult>;
+
+export function createBeadsChatHandler(agents: AgentContext): BeadsChatHandler {
+  return async (request, _context, stream, token) => {
+    const command = request.command ?? 'recover';
+    switch (command) {
+      case 'ready':
+        await answerReady(agents, stream, token);
+        break;
+      case 'checkpoint':
+        await answerCheckpoint(agents, request.prompt, stream, token);
+        break;
+      default:
+        await answerRecover(agents, stream, token);
+    }
+    return { metadata: { command } };
+  };
+}
+
+export function registerChatParticipant(handler: BeadsChatHandler): vscode.Disposable {
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
+  participant.iconPath = new vscode.ThemeIcon('history');
+  return participant;
+}
+
+async function answerRecover(agents: AgentContext, stream: BeadsChatStream, token: vscode.CancellationToken): Promise<void> {
+  stream.progress('Reading beads and git…');
+  const project = await agents.project();
+  const result = await agents.recovery(project, token);
+  stream.markdown(result.markdown);
+  if (!project || result.state === 'not-beads') return;
+  for (const uri of await agents.files(project, result.focusedId, toAbortSignal(token))) stream.reference(uri);
+  stream.button({ command: 'beadsRecovery.copyRecoveryContext', title: 'Copy Recovery Context' });
+}
+
+async function answerReady(agents: AgentContext, stream: BeadsChatStream, token: vscode.CancellationToken): Promise<void> {
+  const project = await agents.project();
+  if (!project) {
+    stream.markdown('No beads project in this workspace (no `.beads` directory).');
+    return;
+  }
+  stream.progress('Reading the ready queue…');
+  const { items, error } = await agents.ready(project, toAbortSignal(token));
+  if (error !== undefined) {
+    stream.markdown(`The ready queue could not be read: ${inlineText(error, 200)}`);
+    return;
+  }
+  stream.markdown(readyMarkdown(items));
+  if (items.length > 0 && (await vscode.commands.getCommands(true)).includes(CLAIM_COMMAND)) {
+    stream.button({ command: CLAIM_COMMAND, title: 'Claim…' });
+  }
+}
+
+async function answerCheckpoint(agents: AgentContext, prompt: string, stream: BeadsChatStream, token: vscode.CancellationToken): Promise<void> {
+  const summary = prompt.trim();
+  if (summary === '') {
+    stream.markdown('Say what was done and what is next after the command, for example `@beads /checkpoint parser done; next: escapes`.');
+    if ((await vscode.commands.getCommands(true)).includes(CHECKPOINT_COMMAND)) {
+      stream.button({ command: CHECKPOINT_COMMAND, title: 'Checkpoint with a Summary of the Activity…' });
+    }
+    return;
+  }
+  const report = await agents.checkpoint(await agents.project(), summary, toAbortSignal(token));
+  stream.markdown(inlineText(describeCheckpoint(report), 1200));
+}
+
+/** The ready queue with each item's parent and what it unblocks (seed V7). Titles are untrusted text. */
+export function readyMarkdown(items: readonly ReadyItem[]): string {
+  if (items.length === 0) return 'Nothing is ready right now.';
+  const lines = [`**Ready work** (${items.length === 1 ? '1 issue' : `${items.length} issues`}):`, ''];
+  for (const { issue, parent, unblocks } of items) {
+    let line = `- ${inlineCode(issue.id, 60)} ${inlineText(issue.title, TITLE_CHARS)} (P${issue.priority}, ${inlineText(issue.issueType, 20)})`;
+    if (parent) line += ` · parent ${inlineCode(parent.id, 60)} ${inlineText(parent.title, TITLE_CHARS / 2)}`;
+    if (unblocks.length > 0) line += ` · unblocks ${unblocks.map((issue) => inlineCode(issue.id, 60)).join(', ')}`;
+    lines.push(line);
+  }
+  return lines.join('\n');
+}

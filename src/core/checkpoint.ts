@@ -71,10 +71,19 @@ export function summarizeActivity(activity: CheckpointActivity, now: number): st
   return truncate(`${parts.join('; ')}${span ? ` ${span}` : ''}`, SUMMARY_CHARS);
 }
 
-/** `Checkpoint: <text>`; a prefix the user typed is not doubled, and the text stays on one line. */
-export function checkpointComment(text: string): string {
+/**
+ * `Checkpoint: <text>`; a prefix the user typed is not doubled, and the text stays on one line.
+ * When the text does not name every file changed since the last checkpoint, a `- Files:` line
+ * follows: the ledger forgets its files at each checkpoint, and the closing file list (V3) is
+ * rebuilt from these lines.
+ */
+export function checkpointComment(text: string, files: readonly string[] = []): string {
   const body = oneLine(text).replace(/^checkpoint:\s*/i, '');
-  return `${CHECKPOINT_PREFIX}${body}`;
+  const list = sortedUnique(files).map(cleanPath);
+  const unnamed = list.some((file) => !body.includes(file));
+  const lines = [`${CHECKPOINT_PREFIX}${body}`];
+  if (unnamed) lines.push(`- Files: ${listWithMore(list, FILES_IN_AUTO_CHECKPOINT)}`);
+  return lines.join('\n');
 }
 
 /**
@@ -171,6 +180,16 @@ export function filesFromComments(comments: readonly Comment[]): string[] {
     }
   }
   return sortedUnique(files);
+}
+
+/** Hashes named by commit-link comments (`commit: <hash> <subject>`), oldest comment first. */
+export function commitHashesFromComments(comments: readonly Comment[]): string[] {
+  const hashes: string[] = [];
+  for (const comment of comments) {
+    const hash = /^\s*commit:\s+([0-9a-f]{7,40})\b/i.exec(comment.text)?.[1];
+    if (hash) hashes.push(hash.toLowerCase());
+  }
+  return [...new Set(hashes)];
 }
 
 // Words that run the command after them, so the CLI need not be the first word.

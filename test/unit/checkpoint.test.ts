@@ -4,6 +4,7 @@ import {
   autoCheckpointComment,
   checkpointComment,
   commentCommandIssueIds,
+  commitHashesFromComments,
   filesFromComments,
   filesModifiedComment,
   hasNewActivity,
@@ -66,6 +67,11 @@ describe('comments', () => {
     expect(checkpointComment('parser done, next escapes')).toBe('Checkpoint: parser done, next escapes');
     expect(checkpointComment('Checkpoint: already prefixed')).toBe('Checkpoint: already prefixed');
     expect(checkpointComment('  two\nlines ')).toBe('Checkpoint: two lines');
+  });
+
+  it('adds the files of the period unless the text already names them all', () => {
+    expect(checkpointComment('parser done', ['src/b.ts', 'src/a.ts'])).toBe('Checkpoint: parser done\n- Files: src/a.ts, src/b.ts');
+    expect(checkpointComment(summarizeActivity(activity, now), activity.files)).toBe(`Checkpoint: ${summarizeActivity(activity, now)}`);
   });
 
   it('writes an automatic checkpoint with its reason, counts, files and commits', () => {
@@ -132,6 +138,11 @@ describe('reading comments back', () => {
     expect(newestForeignComment([comment('late', '2026-03-01T11:00:00-02:00')], Date.parse('2026-03-01T12:00:00Z'), own)?.at).toBe(
       Date.parse('2026-03-01T13:00:00Z'),
     );
+  });
+
+  it('collects the hashes of commit links, once each', () => {
+    const links = [...comments, comment('commit: A1B2C3D again', '2026-03-01T11:00:00Z'), comment('commit: nothex subject', '2026-03-01T11:00:00Z')];
+    expect(commitHashesFromComments(links)).toEqual(['a1b2c3d']);
   });
 
   it('collects the files earlier comments listed, without the "+N more" marker', () => {

@@ -1,0 +1,145 @@
+// Checkpoints: the ledger's activity written into the issue as a comment, through the outbox, and
+// the ledger's counters started again. Manual ones (`Checkpoint: …`), automatic ones
+// (`Auto-checkpoint (…): …`, V4) and the recognition of checkpoints made elsewhere (a comment
+// written from a terminal or another tool). No vscode: the adapters decide when.
+
+import {
+  activityFingerprint,
+  autoCheckpointComment,
+  checkpointComment,
+  hasNewActivity,
+  newestForeignComment,
+  summarizeActivity,
+  type AutoCheckpointTrigger,
+  type CheckpointActivity,
+} from '../core/checkpoint';
+import type { Ledger, LedgerState } from '../core/ledger';
+import type { IssueDetails } from '../core/model';
+import type { BeadsWrite } from './writeQueue';
+
+/** What checkpoints need of the ledger store (src/services/ledgerStore.ts). */
+export interface CheckpointLedger {
+  readonly state: LedgerState;
+  markCheckpoint(issueId: string, now: number): Promise<unknown>;
+}
+
+/** What checkpoints need of the outbox (src/services/outbox.ts). */
+export interface CheckpointQueue {
+  enqueue(write: BeadsWrite): Promise<void>;
+  drain(signal?: AbortSignal): Promise<void>;
+  isOwnComment(issueId: string, text: string): boolean;
+}
+
+export type AutoCheckpointOutcome =
+  | { written: true; issueId: string; key: string; comment: string }
+  | { written: false; reason: 'no-issue' | 'nothing-new' };
+
+export interface CheckpointsOptions {
+  queue: CheckpointQueue;
+  ledger: CheckpointLedger;
+  now?: () => number;
+}
+
+export class Checkpoints {
+  private readonly queue: CheckpointQueue;
+  private readonly ledger: CheckpointLedger;
+  private readonly now: () => number;
+
+  constructor(options: CheckpointsOptions) {
+    this.queue = options.queue;
+    this.ledger = options.ledger;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The issue work is attributed to, if any. */
+  get focusedId(): string | undefined {
+    return this.ledger.state.focusedId;
+  }
+
+  /** Activity of `issueId` (default: the focused issue) since its last checkpoint. */
+  activity(issueId = this.focusedId): CheckpointActivity | undefined {
+    if (issueId === undefined) return undefined;
+    const ledger = this.ledger.state.ledgers[issueId];
+    return ledger ? activityOf(ledger) : { issueId, files: [], commits: [], edits: 0 };
+  }
+
+  /** The text the checkpoint input box starts with. */
+  suggestion(issueId = this.focusedId): string {
+    const activity = this.activity(issueId);
+    return activity ? summarizeActivity(activity, this.now()) : '';
+  }
+
+  /** `Checkpoint: <text>` on the issue, queued durably; the counters start again. */
+  async checkpoint(issueId: string, text: string): Promise<{ key: string; comment: string }> {
+    const now = this.now();
+    const activity = this.activity(issueId);
+    const comment = checkpointComment(text, activity?.files ?? []);
+    const key = `checkpoint:${issueId}:${now}`;
+    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment });
+    await this.ledger.markCheckpoint(issueId, now);
+    return { key, comment };
+  }
+
+  /**
+   * `Auto-checkpoint (<trigger>): …` when there is activity since the last checkpoint. The write's
+   * key is the activity's fingerprint, so one state is never written twice, even by a process that
+   * died between queueing it and resetting the ledger.
+   */
+  async autoCheckpoint(trigger: AutoCheckpointTrigger, issueId = this.focusedId): Promise<AutoCheckpointOutcome> {
+    if (issueId === undefined) return { written: false, reason: 'no-issue' };
+    const activity = this.activity(issueId);
+    if (!activity || !hasNewActivity(activity)) return { written: false, reason: 'nothing-new' };
+    const now = this.now();
+    const comment = autoCheckpointComment(activity, trigger, now);
+    const key = `auto:${issueId}:${activityFingerprint(activity)}`;
+    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment });
+    await this.ledger.markCheckpoint(issueId, now);
+    return { written: true, issueId, key, comment };
+  }
+
+  /**
+   * Before a recovery context is produced: checkpoint what is new and wait (bounded by `signal`)
+   * for the queue to land, so that the context, read from beads, includes it.
+   */
+  async flushBeforeRecovery(signal: AbortSignal): Promise<AutoCheckpointOutcome> {
+    const outcome = await this.autoCheckpoint('before-recovery');
+    await this.queue.drain(signal);
+    return outcome;
+  }
+
+  /** See `noticeExternalCheckpoint`; our own comments are told apart through the queue. */
+  noticeExternalCheckpoint(details: IssueDetails): Promise<boolean> {
+    return noticeExternalCheckpoint(details, this.ledger, (issueId, text) => this.queue.isOwnComment(issueId, text));
+  }
+}
+
+/**
+ * A checkpoint made elsewhere: a comment on the issue newer than its last checkpoint (or, before
+ * the first one, than the ledger itself) that the extension did not write. The counters start
+ * again from that comment's time. Call it wherever refreshed issue details are at hand; returns
+ * whether it reset anything.
+ */
+export async function noticeExternalCheckpoint(
+  details: IssueDetails,
+  ledgerStore: CheckpointLedger,
+  isOwn: (issueId: string, text: string) => boolean = () => false,
+): Promise<boolean> {
+  const ledger = ledgerStore.state.ledgers[details.id];
+  if (!ledger) return false;
+  const after = ledger.lastCheckpointAt ?? ledger.startedAt;
+  const newest = newestForeignComment(details.comments, after, (text) => isOwn(details.id, text));
+  if (!newest) return false;
+  await ledgerStore.markCheckpoint(details.id, newest.at);
+  return true;
+}
+
+export function activityOf(ledger: Ledger): CheckpointActivity {
+  return {
+    issueId: ledger.issueId,
+    files: ledger.files,
+    commits: ledger.commits.map(({ hash, subject }) => ({ hash, subject })),
+    edits: ledger.edits,
+    // Before the first checkpoint, the span runs from when the ledger started recording.
+    lastCheckpointAt: ledger.lastCheckpointAt ?? ledger.startedAt,
+  };
+}

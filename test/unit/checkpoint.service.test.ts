@@ -21,16 +21,16 @@ class MemoryLedger implements CheckpointLedger {
 class CommentStore {
   readonly comments = new Map<string, string[]>();
   backend(): BeadsBackend {
-    const store = this;
+    const comments = this.comments;
     return {
       kind: 'br',
       readOnly: false,
       root: '/p',
       listInProgress: async () => [],
       listReady: async () => [],
-      show: async (ids) => ids.map((id) => details(id, (store.comments.get(id) ?? []).map((text) => ({ text, createdAt: new Date(T0).toISOString() })))),
+      show: async (ids) => ids.map((id) => details(id, (comments.get(id) ?? []).map((text) => ({ text, createdAt: new Date(T0).toISOString() })))),
       addComment: async (id, text) => {
-        store.comments.set(id, [...(store.comments.get(id) ?? []), text]);
+        comments.set(id, [...(comments.get(id) ?? []), text]);
       },
       claim: async () => undefined,
       close: async () => undefined,

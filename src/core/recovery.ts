@@ -28,6 +28,8 @@ export type Section<T> = { ok: true; value: T } | { ok: false; error: string };
 export interface LedgerSummary {
   issueId: string;
   files: string[];
+  /** Files touched beyond `files`, when the ledger caps its list. */
+  moreFiles?: number;
   commits: { hash: string; subject: string }[];
   edits: number;
   lastCheckpointAt?: number;
@@ -380,14 +382,15 @@ function ledgerPart(ledger: LedgerSummary, now: number): LedgerPart {
   const files = allFiles.slice(0, LEDGER_FILES).map((file) => inlineCode(file, PATH_CHARS));
   // The newest commits matter most: the cap and the budget remove the oldest first.
   const commits = allCommits.slice(-LEDGER_COMMITS).map((commit) => `- commit ${commitHash(commit.hash)} ${inlineText(commit.subject ?? '', TITLE_CHARS)}`);
-  const edits = Number.isFinite(ledger.edits) ? Math.max(0, Math.floor(ledger.edits)) : 0;
-  const activity = `- ${edits === 1 ? '1 edit' : `${edits} edits`}, ${allFiles.length === 1 ? '1 file' : `${allFiles.length} files`}`;
+  const edits = wholeNumber(ledger.edits);
+  const fileCount = allFiles.length + wholeNumber(ledger.moreFiles);
+  const activity = `- ${edits === 1 ? '1 edit' : `${edits} edits`}, ${fileCount === 1 ? '1 file' : `${fileCount} files`}`;
   return {
     files,
     commits,
     render: (keptFiles, keptCommits) => {
-      if (edits === 0 && allFiles.length === 0 && allCommits.length === 0) return [heading, '- nothing recorded yet'];
-      const lines = [heading, keptFiles > 0 ? `${activity}: ${withMore(files.slice(0, keptFiles), allFiles.length, ', ')}` : activity];
+      if (edits === 0 && fileCount === 0 && allCommits.length === 0) return [heading, '- nothing recorded yet'];
+      const lines = [heading, keptFiles > 0 ? `${activity}: ${withMore(files.slice(0, keptFiles), fileCount, ', ')}` : activity];
       const shown = keptCommits > 0 ? commits.slice(-keptCommits) : [];
       const hidden = allCommits.length - shown.length;
       if (hidden > 0) lines.push(`- ${hidden} earlier ${hidden === 1 ? 'commit' : 'commits'}`);
@@ -507,6 +510,10 @@ function compareText(a: string | undefined, b: string | undefined): number {
   const left = a ?? '';
   const right = b ?? '';
   return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function wholeNumber(value: number | undefined): number {
+  return value !== undefined && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : 0;
 }
 
 function compareNumbers(a: number, b: number): number {

@@ -232,3 +232,18 @@ describe('recovery context caps', () => {
     expect(result.markdown).not.toContain('Since Last Checkpoint');
   });
 });
+
+describe('since last checkpoint', () => {
+  it('counts the files the ledger left out of its list', () => {
+    const files = Array.from({ length: 12 }, (_, index) => `src/f${String(index).padStart(2, '0')}.ts`);
+    const result = buildRecoveryContext(resumeInput({ ledger: { issueId: 'bd-a1b', files, moreFiles: 30, commits: [], edits: 90 }, budget: 65536 }));
+    expect(result.markdown).toContain(
+      '- 90 edits, 42 files: `src/f00.ts`, `src/f01.ts`, `src/f02.ts`, `src/f03.ts`, `src/f04.ts`, `src/f05.ts`, `src/f06.ts`, `src/f07.ts`, `src/f08.ts`, `src/f09.ts`, …and 32 more',
+    );
+  });
+
+  it('says when nothing was recorded', () => {
+    const result = buildRecoveryContext(resumeInput({ ledger: { issueId: 'bd-a1b', files: [], commits: [], edits: 0 } }));
+    expect(result.markdown).toContain('### Since Last Checkpoint (no checkpoint yet)\n- nothing recorded yet');
+  });
+});

@@ -281,8 +281,10 @@ function capLedgers(state: LedgerState): LedgerState {
   return { ...state, ledgers };
 }
 
+/** The cursor that has read further: after more rewrites, then newer entries, then more bytes. */
 function laterCursor(a: ReflogCursor | undefined, b: ReflogCursor | undefined): ReflogCursor | undefined {
   if (!a || !b) return a ?? b;
+  if (a.rewrites !== b.rewrites) return a.rewrites > b.rewrites ? a : b;
   if (a.lastTimestamp !== b.lastTimestamp) return a.lastTimestamp > b.lastTimestamp ? a : b;
   return b.offset > a.offset ? b : a;
 }
@@ -361,7 +363,8 @@ export function normalizeLedgerState(value: unknown): LedgerState {
   }
   const cursor = value.reflog;
   if (isRecord(cursor) && isCount(cursor.offset) && isCount(cursor.inode) && typeof cursor.head === 'string' && isCount(cursor.lastTimestamp)) {
-    state.reflog = { offset: cursor.offset, inode: cursor.inode, head: cursor.head, lastTimestamp: cursor.lastTimestamp };
+    const rewrites = isCount(cursor.rewrites) ? cursor.rewrites : 0;
+    state.reflog = { offset: cursor.offset, inode: cursor.inode, head: cursor.head, lastTimestamp: cursor.lastTimestamp, rewrites };
   }
   return state;
 }

@@ -137,6 +137,8 @@ export interface ReflogCursor {
   head: string;
   /** Epoch seconds of the newest entry read: after a rewrite, entries up to it were already seen. */
   lastTimestamp: number;
+  /** How many rewrites the reader has seen: a cursor made after a rewrite supersedes one made before it. */
+  rewrites: number;
 }
 
 /** FNV-1a (32 bit) of a string, as 8 hex digits: cheap, stable, enough to tell two first lines apart. */

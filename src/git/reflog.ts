@@ -28,7 +28,7 @@ export interface ReflogRead {
 }
 
 /** The cursor of a reflog that does not exist yet: when it appears, every line in it is new. */
-export const NO_REFLOG: ReflogCursor = { offset: 0, inode: 0, head: '', lastTimestamp: 0 };
+export const NO_REFLOG: ReflogCursor = { offset: 0, inode: 0, head: '', lastTimestamp: 0, rewrites: 0 };
 
 const HEAD_PROBE_BYTES = 512;
 const FIRST_READ_TAIL_BYTES = 4096;
@@ -71,7 +71,7 @@ export async function readReflogTail(file: string, cursor: ReflogCursor | undefi
       return {
         mode: 'append',
         entries: tail.entries,
-        cursor: { offset: tail.end, inode, head, lastTimestamp: latest(cursor.lastTimestamp, tail.entries) },
+        cursor: { ...cursor, offset: tail.end, inode, head, lastTimestamp: latest(cursor.lastTimestamp, tail.entries) },
         bytesRead: bytesRead + tail.bytesRead,
         size,
       };
@@ -81,7 +81,7 @@ export async function readReflogTail(file: string, cursor: ReflogCursor | undefi
     return {
       mode: 'rewritten',
       entries: fresh,
-      cursor: { offset: whole.end, inode, head: whole.head, lastTimestamp: latest(cursor.lastTimestamp, whole.entries) },
+      cursor: { offset: whole.end, inode, head: whole.head, lastTimestamp: latest(cursor.lastTimestamp, whole.entries), rewrites: cursor.rewrites + 1 },
       bytesRead: bytesRead + whole.bytesRead,
       size,
     };
@@ -102,7 +102,7 @@ async function readFirst(handle: FileHandle, size: number, inode: number): Promi
     head = probe.head;
   }
   // Starting mid-file, the first "line" of the tail may be a fragment; parseReflogLine rejects it.
-  return { mode: 'first', entries: [], cursor: { offset: tail.end, inode, head, lastTimestamp: latest(0, tail.entries) }, bytesRead, size };
+  return { mode: 'first', entries: [], cursor: { offset: tail.end, inode, head, lastTimestamp: latest(0, tail.entries), rewrites: 0 }, bytesRead, size };
 }
 
 interface Lines {

@@ -182,18 +182,25 @@ describe('mergeLedgerStates', () => {
   });
 
   it('keeps the later reflog cursor', () => {
-    const a = { ...emptyLedgerState(), reflog: { offset: 100, inode: 5, head: 'x', lastTimestamp: 10 } };
-    const b = { ...emptyLedgerState(), reflog: { offset: 300, inode: 5, head: 'x', lastTimestamp: 12 } };
+    const a = { ...emptyLedgerState(), reflog: { offset: 100, inode: 5, head: 'x', lastTimestamp: 10, rewrites: 0 } };
+    const b = { ...emptyLedgerState(), reflog: { offset: 300, inode: 5, head: 'x', lastTimestamp: 12, rewrites: 0 } };
     expect(mergeLedgerStates(a, b).reflog?.offset).toBe(300);
     expect(mergeLedgerStates(b, a).reflog?.offset).toBe(300);
     expect(mergeLedgerStates(a, emptyLedgerState()).reflog).toEqual(a.reflog);
+  });
+
+  it('prefers a cursor made after a rewrite, though the rewritten file is shorter', () => {
+    const before = { ...emptyLedgerState(), reflog: { offset: 9000, inode: 5, head: 'x', lastTimestamp: 12, rewrites: 0 } };
+    const after = { ...emptyLedgerState(), reflog: { offset: 400, inode: 6, head: 'y', lastTimestamp: 12, rewrites: 1 } };
+    expect(mergeLedgerStates(before, after).reflog).toEqual(after.reflog);
+    expect(mergeLedgerStates(after, before).reflog).toEqual(after.reflog);
   });
 });
 
 describe('normalizeLedgerState', () => {
   it('round-trips through JSON', () => {
     const state = setFocus(recordCommit(touch(emptyLedgerState(), ['a.ts']), 'demo-1', { hash: 'd'.repeat(40), subject: 's', at: T0 }, T0), 'demo-1', T0);
-    const withCursor = { ...state, reflog: { offset: 1, inode: 2, head: 'h', lastTimestamp: 3 } };
+    const withCursor = { ...state, reflog: { offset: 1, inode: 2, head: 'h', lastTimestamp: 3, rewrites: 4 } };
     expect(normalizeLedgerState(JSON.parse(JSON.stringify(withCursor)))).toEqual(withCursor);
   });
 

@@ -1,0 +1,259 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import * as path from 'node:path';
+import {
+  emptyLedgerState,
+  focusedLedger,
+  markCheckpoint,
+  mergeLedgerStates,
+  normalizeLedgerState,
+  type Ledger,
+  type LedgerState,
+} from '../core/ledger';
+import { findRepository, type GitRepository } from '../git/repo';
+import type { GitOptions } from '../git/runGit';
+
+export interface LedgerLocation {
+  /** The JSON file of the ledger. */
+  file: string;
+  /** The repository around the folder; undefined outside git (files are tracked, commits are not linked). */
+  repository?: GitRepository;
+}
+
+const LEDGER_DIR = 'beads-recovery';
+const LEDGER_FILE = 'ledger.json';
+
+/**
+ * Where the ledger of `folder` lives: inside the work tree's own git dir
+ * (`<git-dir>/beads-recovery/ledger.json`), which git never tracks and every window, the
+ * command line and a reloaded window find again; outside git, in `fallbackDir` (the extension's
+ * workspace storage). A linked worktree has its own git dir, so each checkout keeps its own
+ * ledger and its own reflog cursor. Undefined when neither exists.
+ */
+export async function locateLedger(folder: string, fallbackDir: string | undefined, options: GitOptions): Promise<LedgerLocation | undefined> {
+  const repository = await findRepository(folder, options);
+  if (repository) return { file: path.join(repository.gitDir, LEDGER_DIR, LEDGER_FILE), repository };
+  return fallbackDir ? { file: path.join(fallbackDir, LEDGER_FILE) } : undefined;
+}
+
+export interface LedgerStoreOptions {
+  /** How long file events gather in memory before one write. */
+  persistDelayMs?: number;
+  /** A lock file older than this belongs to a writer that died: it is broken. */
+  staleLockMs?: number;
+  log?: (message: string) => void;
+}
+
+export interface Subscription {
+  dispose(): void;
+}
+
+type Transition = (state: LedgerState) => LedgerState | Promise<LedgerState>;
+
+/**
+ * The ledger state of one folder, in memory and in one JSON file shared by every window on the
+ * folder and by the command line. Writes are atomic (a temporary file renamed over the ledger)
+ * and made under a lock file, after merging whatever another writer put there
+ * (`mergeLedgerStates` loses no one's updates), so a reload, a crash or a second window never
+ * loses or repeats what was recorded. Free of `vscode`: src/bin uses it too.
+ */
+export class LedgerStore {
+  private value: LedgerState = emptyLedgerState();
+  private dirty = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Every disk operation runs on this chain, one at a time. */
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<() => void>();
+  private readonly persistDelayMs: number;
+  private readonly staleLockMs: number;
+  /** What the store did, for benchmarks and tests. */
+  readonly stats = { reads: 0, writes: 0, changes: 0 };
+
+  constructor(readonly file: string, private readonly options: LedgerStoreOptions = {}) {
+    this.persistDelayMs = options.persistDelayMs ?? 500;
+    this.staleLockMs = options.staleLockMs ?? 10_000;
+  }
+
+  get state(): LedgerState {
+    return this.value;
+  }
+
+  /** The focused issue's ledger. */
+  current(): Ledger | undefined {
+    return focusedLedger(this.value);
+  }
+
+  /** Reads the file (missing or unreadable: an empty ledger) and merges it into memory. */
+  load(): Promise<void> {
+    return this.enqueue(async () => {
+      this.value = mergeLedgerStates(this.value, await this.readDisk());
+    });
+  }
+
+  /**
+   * Applies a transition in memory only and writes later, once for a whole burst: the path for
+   * file events, which must stay cheap. Listeners hear of it when it is written.
+   */
+  record(transition: (state: LedgerState) => LedgerState): void {
+    const next = transition(this.value);
+    if (next === this.value) return;
+    this.value = next;
+    this.dirty = true;
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.flush().catch((error: unknown) => this.options.log?.(`could not write the ledger: ${String(error)}`));
+      }, this.persistDelayMs);
+    }
+  }
+
+  /**
+   * Applies a transition to the freshest state (the file merged in, under the lock) and writes it
+   * before resolving. Transitions run one at a time, across windows too. Anything recorded while
+   * an asynchronous transition ran is merged back in, not overwritten.
+   */
+  update(transition: Transition): Promise<void> {
+    return this.enqueue(() =>
+      this.withLock(async () => {
+        const base = mergeLedgerStates(this.value, await this.readDisk());
+        this.value = base;
+        const next = await transition(base);
+        this.value = this.value === base ? next : mergeLedgerStates(next, this.value);
+        await this.writeDisk(this.value);
+        this.dirty = false;
+        this.notify();
+      }),
+    );
+  }
+
+  markCheckpoint(issueId: string, now: number): Promise<void> {
+    return this.update((state) => markCheckpoint(state, issueId, now));
+  }
+
+  /** Writes what `record` gathered now rather than after the delay; resolves when every queued write is done. */
+  flush(): Promise<void> {
+    this.clearTimer();
+    return this.enqueue(async () => {
+      if (!this.dirty) return;
+      this.dirty = false;
+      try {
+        await this.withLock(async () => {
+          this.value = mergeLedgerStates(this.value, await this.readDisk());
+          await this.writeDisk(this.value);
+        });
+      } catch (error) {
+        this.dirty = true;
+        throw error;
+      }
+      this.notify();
+    });
+  }
+
+  /** Merges in what another writer put in the file; listeners hear of it when that changed anything. */
+  reload(): Promise<boolean> {
+    return this.enqueue(async () => {
+      const merged = mergeLedgerStates(this.value, await this.readDisk());
+      if (JSON.stringify(merged) === JSON.stringify(this.value)) return false;
+      this.value = merged;
+      this.notify();
+      return true;
+    });
+  }
+
+  onDidChange(listener: () => void): Subscription {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Stops the pending delayed write; call `flush` first to keep what it held. */
+  dispose(): void {
+    this.clearTimer();
+    this.listeners.clear();
+  }
+
+  private notify(): void {
+    this.stats.changes += 1;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.options.log?.(`ledger listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private enqueue<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(operation, operation);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async readDisk(): Promise<LedgerState> {
+    this.stats.reads += 1;
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyLedgerState();
+      throw error;
+    }
+    try {
+      return normalizeLedgerState(JSON.parse(text));
+    } catch {
+      // A file that is not JSON was not written by this store (its writes are atomic): start afresh.
+      this.options.log?.(`ignoring an unreadable ledger file: ${this.file}`);
+      return emptyLedgerState();
+    }
+  }
+
+  private async writeDisk(state: LedgerState): Promise<void> {
+    this.stats.writes += 1;
+    await mkdir(path.dirname(this.file), { recursive: true });
+    const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(`${JSON.stringify(state)}\n`, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temporary, this.file);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Holds `<file>.lock` (created exclusively) around a read-merge-write, so two writers cannot interleave. */
+  private async withLock<T>(work: () => Promise<T>): Promise<T> {
+    const lock = `${this.file}.lock`;
+    await mkdir(path.dirname(this.file), { recursive: true });
+    for (;;) {
+      try {
+        const handle = await open(lock, 'wx');
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
+      if (age > this.staleLockMs) {
+        this.options.log?.(`breaking a stale ledger lock (${Math.round(age / 1000)} s old): ${lock}`);
+        await unlink(lock).catch(() => undefined);
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    try {
+      return await work();
+    } finally {
+      await unlink(lock).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,256 @@
+import { constants } from 'node:fs';
+import { access, readFile, readdir, stat } from 'node:fs/promises';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import type { Dialect } from '../core/model';
+import { parseWhere, type WhereInfo } from '../core/parse';
+import type { BeadsBackend } from './backend';
+import { createCliBackend } from './cliBackend';
+import { CliError } from './errors';
+import { createJsonlBackend } from './jsonlBackend';
+import { runCliJson } from './runCli';
+
+export interface DetectOptions {
+  /** An executable named by the user. Honoured only when `trusted`. */
+  cliPath?: string;
+  preferred?: 'auto' | Dialect;
+  /** Workspace Trust: an untrusted folder never gets a process started for it. */
+  trusted: boolean;
+  timeoutMs: number;
+  /** The PATH to search; the process's own by default. */
+  pathEnv?: string;
+  /** Windows executable extensions; the process's PATHEXT by default. */
+  pathExtEnv?: string;
+  /** Added to the CLI's environment (tests use it for the stand-ins' switches). */
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export type ReadOnlyReason = 'cli-missing' | 'untrusted' | 'cli-failed';
+
+export type Detection =
+  | { kind: 'cli'; backend: BeadsBackend; cli: Dialect; beadsDir: string; where: WhereInfo }
+  | { kind: 'readonly'; backend: BeadsBackend; cli: Dialect; beadsDir: string; reason: ReadOnlyReason; message: string }
+  | { kind: 'none' };
+
+const INSTALL_HINT =
+  'Install beads (bd: https://github.com/steveyegge/beads, br: https://github.com/Dicklesworthstone/beads_rust) ' +
+  'or set the user setting beadsRecovery.cliPath to the executable.';
+
+/**
+ * Finds the beads project that contains `folder` and picks a backend for it, starting at most
+ * one process (`where --json`, which also confirms the CLI really is a beads CLI).
+ *
+ * The dialect comes from the user's choice, else from which of `bd`/`br` is on PATH (looked up
+ * in the file system, nothing is run), else — when both are — from the store's files.
+ * Without a usable CLI the project is served read-only from `.beads/issues.jsonl`.
+ */
+export async function detectProject(folder: string, options: DetectOptions): Promise<Detection> {
+  const found = await findBeadsDir(folder);
+  if (!found) return { kind: 'none' };
+  const { root, beadsDir } = found;
+  const storeDialect = await dialectFromStore(beadsDir);
+  const preferred = options.preferred === 'bd' || options.preferred === 'br' ? options.preferred : undefined;
+
+  const readOnly = async (cli: Dialect, reason: ReadOnlyReason, why: string): Promise<Detection> => {
+    const jsonlPath = await jsonlPathOf(beadsDir);
+    const backend = createJsonlBackend({ root, beadsDir, jsonlPath, dialect: cli, reason: readOnlyReasonText(reason) });
+    return { kind: 'readonly', backend, cli, beadsDir, reason, message: `${why} Showing ${jsonlPath} read-only.` };
+  };
+
+  if (!options.trusted) {
+    return readOnly(preferred ?? storeDialect ?? 'br', 'untrusted', 'This workspace is not trusted, so no beads CLI is run for it.');
+  }
+
+  const choice = await chooseCli(options, preferred, storeDialect);
+  if (!choice) {
+    const missing = preferred ? `'${preferred}' was not found on PATH.` : 'Neither bd nor br was found on PATH.';
+    return readOnly(preferred ?? storeDialect ?? 'br', 'cli-missing', `${missing} ${INSTALL_HINT}`);
+  }
+
+  let where: WhereInfo | undefined;
+  let whereJson: unknown;
+  try {
+    whereJson = await runCliJson(choice.command, ['where', '--json'], {
+      cwd: folder,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      env: options.env,
+    });
+    where = parseWhere(whereJson);
+  } catch (error) {
+    if (error instanceof CliError && error.kind === 'canceled') throw error;
+    if (error instanceof CliError && error.kind === 'notFound') {
+      return readOnly(choice.dialect, 'cli-missing', `${error.message}. ${INSTALL_HINT}`);
+    }
+    return readOnly(choice.dialect, 'cli-failed', `${error instanceof Error ? error.message : String(error)}.`);
+  }
+  if (!where) {
+    return readOnly(choice.dialect, 'cli-failed', `'${basename(choice.command)} where --json' did not report a beads project.`);
+  }
+  // Only bd adds schema_version to objects: it tells which CLI a user-named executable is.
+  const dialect = choice.certain ? choice.dialect : hasSchemaVersion(whereJson) ? 'bd' : 'br';
+  const activeDir = isAbsolute(where.path) ? where.path : resolve(folder, where.path);
+  const backend = createCliBackend({ dialect, command: choice.command, root: dirname(activeDir), timeoutMs: options.timeoutMs, env: options.env });
+  return { kind: 'cli', backend, cli: dialect, beadsDir: activeDir, where };
+}
+
+interface CliChoice {
+  dialect: Dialect;
+  command: string;
+  /** False when the user named an executable whose name does not say which CLI it is. */
+  certain: boolean;
+}
+
+async function chooseCli(options: DetectOptions, preferred: Dialect | undefined, storeDialect: Dialect | undefined): Promise<CliChoice | undefined> {
+  if (options.cliPath) {
+    const named = dialectFromName(options.cliPath);
+    const dialect = preferred ?? named ?? storeDialect ?? 'bd';
+    return { dialect, command: options.cliPath, certain: preferred !== undefined || named !== undefined };
+  }
+  const search = (name: Dialect) => findOnPath(name, options.pathEnv ?? process.env.PATH ?? '', options.pathExtEnv ?? process.env.PATHEXT);
+  if (preferred) {
+    const command = await search(preferred);
+    return command ? { dialect: preferred, command, certain: true } : undefined;
+  }
+  const [bd, br] = await Promise.all([search('bd'), search('br')]);
+  if (bd && br) {
+    const dialect = storeDialect ?? 'bd';
+    return { dialect, command: dialect === 'bd' ? bd : br, certain: true };
+  }
+  if (bd) return { dialect: 'bd', command: bd, certain: true };
+  if (br) return { dialect: 'br', command: br, certain: true };
+  return undefined;
+}
+
+function dialectFromName(path: string): Dialect | undefined {
+  const name = basename(path).toLowerCase().replace(/\.(exe|cmd|bat)$/, '');
+  return name === 'bd' || name === 'br' ? name : undefined;
+}
+
+/** The executable `name` in a PATH entry, without starting anything. */
+export async function findOnPath(name: string, pathEnv: string, pathExtEnv?: string): Promise<string | undefined> {
+  const extensions = process.platform === 'win32' ? (pathExtEnv ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean) : [''];
+  for (const entry of pathEnv.split(delimiter)) {
+    if (!entry) continue;
+    for (const extension of extensions) {
+      const candidate = join(entry, name + extension.toLowerCase());
+      if (await isExecutableFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return false;
+    if (process.platform !== 'win32') await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Walks up from `folder` to the first `.beads` (or br's `_beads`) that holds a project,
+ * following a one-level `redirect` file the way bd does: the first non-comment line, relative
+ * to the folder that holds `.beads`, ignored when it does not name a folder.
+ */
+export async function findBeadsDir(folder: string): Promise<{ root: string; beadsDir: string } | undefined> {
+  let current = resolve(folder);
+  for (;;) {
+    for (const name of ['.beads', '_beads']) {
+      const candidate = join(current, name);
+      if (!(await isDirectory(candidate))) continue;
+      const active = await followRedirect(candidate);
+      if (await holdsProject(active)) return { root: dirname(active), beadsDir: active };
+    }
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+async function followRedirect(beadsDir: string): Promise<string> {
+  let content: string;
+  try {
+    content = await readFile(join(beadsDir, 'redirect'), 'utf8');
+  } catch {
+    return beadsDir;
+  }
+  const target = content
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .find((line) => line.length > 0 && !line.startsWith('#'));
+  if (!target) return beadsDir;
+  const resolved = isAbsolute(target) ? target : resolve(dirname(beadsDir), target);
+  return (await isDirectory(resolved)) ? resolved : beadsDir;
+}
+
+/** A `.beads` with project files, not a leftover registry such as `~/.beads/registry.json`. */
+async function holdsProject(beadsDir: string): Promise<boolean> {
+  let entries: string[];
+  try {
+    entries = await readdir(beadsDir);
+  } catch {
+    return false;
+  }
+  const markers = ['metadata.json', 'config.yaml', 'issues.jsonl', 'dolt', 'embeddeddolt'];
+  return entries.some((entry) => markers.includes(entry) || (entry.endsWith('.db') && entry !== 'vc.db'));
+}
+
+/** Which CLI's store this is, from its files (CONTRACT §0, §3): br keeps SQLite, bd v1 Dolt. */
+export async function dialectFromStore(beadsDir: string): Promise<Dialect | undefined> {
+  let entries: string[];
+  try {
+    entries = await readdir(beadsDir);
+  } catch {
+    return undefined;
+  }
+  if (entries.includes('embeddeddolt') || entries.includes('dolt')) return 'bd';
+  const metadata = await readMetadata(beadsDir);
+  if (metadata?.backend === 'dolt' || typeof metadata?.dolt_mode === 'string') return 'bd';
+  if (entries.includes('beads.db')) return 'br';
+  if (typeof metadata?.jsonl_export === 'string') return 'br';
+  return undefined;
+}
+
+async function jsonlPathOf(beadsDir: string): Promise<string> {
+  const metadata = await readMetadata(beadsDir);
+  const exported = metadata?.jsonl_export;
+  // br names its export in metadata.json; only a plain file name inside .beads is accepted.
+  if (typeof exported === 'string' && exported.length > 0 && basename(exported) === exported) return join(beadsDir, exported);
+  return join(beadsDir, 'issues.jsonl');
+}
+
+async function readMetadata(beadsDir: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const value: unknown = JSON.parse(await readFile(join(beadsDir, 'metadata.json'), 'utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function hasSchemaVersion(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && 'schema_version' in json;
+}
+
+function readOnlyReasonText(reason: ReadOnlyReason): string {
+  switch (reason) {
+    case 'untrusted':
+      return 'the workspace is not trusted';
+    case 'cli-missing':
+      return 'no beads CLI was found';
+    case 'cli-failed':
+      return 'the beads CLI failed when the project was opened';
+  }
+}

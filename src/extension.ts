@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { checkpointThroughCommand } from './adapters/agentContext';
+import { registerAgents, type AgentsApi } from './adapters/agents';
 import { Commands } from './adapters/commandIds';
 import { onSettingsChanged } from './adapters/config';
 import { createLog } from './adapters/log';
@@ -9,16 +11,20 @@ import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryC
 export interface BeadsRecoveryApi {
   recoveryContext(): Promise<{ markdown: string; state: string } | undefined>;
   backendKind(): Promise<string | undefined>;
+  /** Injection, the @beads participant's handler and the agent hook commands (issue 5). */
+  agents: AgentsApi;
 }
 
 export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
   const log = createLog();
   const projects = new ProjectRegistry(log);
   const recovery = new RecoveryProvider(projects);
+  const agents = registerAgents(context, { projects, recovery, log, checkpoint: checkpointThroughCommand });
   context.subscriptions.push(
     log,
     projects,
     ...registerRecoveryCommands(recovery, log),
+    ...agents.disposables,
     vscode.commands.registerCommand(Commands.refresh, () => projects.reset()),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     onSettingsChanged(() => projects.reset()),
@@ -28,5 +34,6 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
   return {
     recoveryContext: () => recovery.produce(),
     backendKind: async () => (await projects.pickProject())?.backend.kind,
+    agents: agents.api,
   };
 }

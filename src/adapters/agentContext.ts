@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { checkpointComment } from '../core/checkpoint';
 import { readyItems, type ReadyItem } from '../core/graph';
 import type { Dialect } from '../core/model';
 import type { RecoveryResult } from '../core/recovery';
@@ -25,6 +26,17 @@ export type CheckpointWriter = (project: Project, summary: string, signal?: Abor
 
 /** Files the focused issue touched since its last checkpoint (relative to the project root), when activity is tracked. */
 export type LedgerFiles = (project: Project, issueId: string) => readonly string[];
+
+/**
+ * A checkpoint through the `beadsRecovery.checkpoint` command, which takes the summary as its
+ * message and skips its input box; for hosts that do not pass a checkpoint service in.
+ */
+export const checkpointThroughCommand: CheckpointWriter = async (project, summary, signal) => {
+  const focused = (await project.backend.listInProgress(signal))[0];
+  if (!focused) return { kind: 'nothing-in-progress', cli: project.cli };
+  await vscode.commands.executeCommand('beadsRecovery.checkpoint', { message: summary });
+  return { kind: 'written', issueId: focused.id, comment: checkpointComment(summary), queued: false };
+};
 
 export interface AgentContextDeps {
   projects: ProjectRegistry;

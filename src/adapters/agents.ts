@@ -1,0 +1,38 @@
+import * as vscode from 'vscode';
+import { AgentContext, type AgentContextDeps } from './agentContext';
+import { currentHookCommands, registerAgentHookCommands, repairAgentHooks } from './agentHooks';
+import { createBeadsChatHandler, registerChatParticipant, type BeadsChatHandler } from './chatParticipant';
+import { inject } from './inject';
+import { registerLanguageModelTools } from './lmTools';
+
+/** The agent surfaces as the extension's API exposes them (integration tests call the participant's handler directly). */
+export interface AgentsApi {
+  inject: typeof inject;
+  chatHandler: BeadsChatHandler;
+  hookCommands(): { event: string; command: string }[];
+}
+
+/**
+ * Everything issue 5 adds: the language-model tools, the @beads participant, the agent hook and
+ * AGENTS.md commands, and the repair of hook paths after an update (in the background: it only
+ * reads two small files per folder, and activation must not wait for it).
+ */
+export function registerAgents(
+  context: vscode.ExtensionContext,
+  deps: AgentContextDeps & { log: vscode.LogOutputChannel },
+): { disposables: vscode.Disposable[]; api: AgentsApi } {
+  const agents = new AgentContext(deps);
+  const chatHandler = createBeadsChatHandler(agents);
+  const disposables = [
+    ...registerLanguageModelTools(agents),
+    registerChatParticipant(chatHandler),
+    ...registerAgentHookCommands(context, deps.projects, deps.log),
+  ];
+  const repair = () => void repairAgentHooks(context.extensionUri, deps.log).catch((error: unknown) => deps.log.warn(`Agent hook repair: ${String(error)}`));
+  repair();
+  disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(repair));
+  return {
+    disposables,
+    api: { inject, chatHandler, hookCommands: () => currentHookCommands(context.extensionUri) },
+  };
+}

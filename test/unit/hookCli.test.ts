@@ -1,0 +1,170 @@
+// The command line as Claude Code's hooks run it: the built dist/cli.js, installed into a project's
+// settings by `beads-recovery hooks install`, then run through a shell exactly as the settings
+// file says, with the JSON Claude Code writes to a hook's stdin.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ourCommands, parseHookCommand } from '../../src/core/claudeHooks';
+
+const repo = path.resolve(__dirname, '../..');
+const cli = path.join(repo, 'dist', 'cli.js');
+const scratch = mkdtempSync(path.join(tmpdir(), 'beads-hook-cli-'));
+
+/** Builds dist/cli.js when it is missing or older than any source file, so the test runs what the sources say. */
+function ensureBuilt(): void {
+  const newestSource = (dir: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((entry) => {
+        const full = path.join(dir, entry.name);
+        return entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs;
+      }),
+    );
+  if (existsSync(cli) && statSync(cli).mtimeMs >= newestSource(path.join(repo, 'src'))) return;
+  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: repo, stdio: 'pipe' });
+}
+
+function runCli(args: string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }) {
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    cwd: options.cwd,
+    input: options.input ?? '',
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs a hook command the way Claude Code does: through a shell, in the project, JSON on stdin. */
+function runHook(command: string, cwd: string, input: object, env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync('/bin/sh', ['-c', command], {
+    cwd,
+    input: JSON.stringify(input),
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function project(name: string): string {
+  const dir = path.join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+beforeAll(() => {
+  ensureBuilt();
+}, 120_000);
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('beads-recovery hooks', () => {
+  it('installs into .claude/settings.local.json next to other settings, twice without change, and uninstalls', () => {
+    const dir = project('install');
+    mkdirSync(path.join(dir, '.claude'));
+    const settings = path.join(dir, '.claude', 'settings.local.json');
+    const original = `${JSON.stringify({ permissions: { allow: ['Bash(ls)'] }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } }, null, 2)}\n`;
+    writeFileSync(settings, original);
+
+    const first = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('Added the SessionStart and PreCompact hooks to .claude/settings.local.json');
+    const installed = JSON.parse(readFileSync(settings, 'utf8'));
+    expect(installed.permissions).toEqual({ allow: ['Bash(ls)'] });
+    expect(installed.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'echo bye' }] }]);
+    expect(installed.hooks.SessionStart[0].matcher).toBe('startup|resume|clear|compact');
+    expect(installed.hooks.PreCompact[0].matcher).toBe('auto|manual');
+    const [sessionStart, preCompact] = ourCommands(readFileSync(settings, 'utf8'));
+    expect(parseHookCommand(sessionStart!.command)).toEqual({
+      launcher: { runtime: process.execPath, script: cli, electron: false },
+      args: ['context', '--format', 'claude-hook'],
+    });
+    expect(parseHookCommand(preCompact!.command)?.args).toEqual(['checkpoint', '--auto', '--pre-compact']);
+
+    const afterFirst = readFileSync(settings, 'utf8');
+    const second = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    expect(second.stdout).toContain('already in .claude/settings.local.json');
+    expect(readFileSync(settings, 'utf8')).toBe(afterFirst);
+
+    const status = runCli(['hooks', 'status', '--dir', dir], { cwd: dir });
+    expect(status.stdout.split('\n').filter(Boolean)).toEqual([`SessionStart: ${sessionStart!.command}`, `PreCompact: ${preCompact!.command}`]);
+
+    const removed = runCli(['hooks', 'uninstall', '--dir', dir], { cwd: dir });
+    expect(removed.status).toBe(0);
+    expect(readFileSync(settings, 'utf8')).toBe(original);
+  });
+
+  it('writes .claude/settings.json with --shared, and prints without writing with --dry-run', () => {
+    const dir = project('shared');
+    const dry = runCli(['hooks', 'install', '--shared', '--dry-run', '--dir', dir], { cwd: dir });
+    expect(dry.status).toBe(0);
+    expect(ourCommands(dry.stdout)).toHaveLength(2);
+    expect(existsSync(path.join(dir, '.claude'))).toBe(false);
+    expect(runCli(['hooks', 'install', '--shared', '--dir', dir], { cwd: dir }).status).toBe(0);
+    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toHaveLength(2);
+  });
+
+  it('reports a malformed settings file and changes nothing', () => {
+    const dir = project('malformed');
+    mkdirSync(path.join(dir, '.claude'));
+    const settings = path.join(dir, '.claude', 'settings.local.json');
+    writeFileSync(settings, '{ "hooks": { "SessionStart": [ }');
+    const result = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/settings\.local\.json is not valid JSON .*nothing was changed/);
+    expect(readFileSync(settings, 'utf8')).toBe('{ "hooks": { "SessionStart": [ }');
+  });
+
+  it('reports a read-only settings file and changes nothing', () => {
+    const dir = project('readonly');
+    mkdirSync(path.join(dir, '.claude'));
+    const settings = path.join(dir, '.claude', 'settings.local.json');
+    writeFileSync(settings, '{}\n');
+    chmodSync(settings, 0o444);
+    // Root may write any file, so as root the command runs as nobody, to whom the file is read-only.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) for (const entry of [scratch, dir, path.join(dir, '.claude')]) chmodSync(entry, 0o755);
+    const command = asRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath] : [process.execPath];
+    const result = spawnSync(command[0]!, [...command.slice(1), cli, 'hooks', 'install', '--dir', dir], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/read-only \(EACCES\); nothing was changed/);
+    expect(readFileSync(settings, 'utf8')).toBe('{}\n');
+  });
+
+  it('rejects an unknown action with usage and exit code 2', () => {
+    const result = runCli(['hooks', 'reinstall'], { cwd: scratch });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('beads-recovery hooks install|uninstall|status');
+  });
+});
+
+describe('the installed SessionStart command', () => {
+  it('runs through a shell and answers with hook JSON, taking the project from the stdin cwd', () => {
+    const dir = project('not-beads');
+    runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    const [sessionStart] = ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'));
+    const result = runHook(sessionStart!.command, scratch, { session_id: 's1', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Not a beads project: no .beads directory found here.' },
+    });
+  });
+
+  it('does not wait for a stdin that never closes', async () => {
+    const dir = project('open-stdin');
+    const started = Date.now();
+    // stdin stays an open pipe that nobody writes to or closes.
+    const child = spawn(process.execPath, [cli, 'context', '--format', 'claude-hook'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(JSON.parse(stdout).hookSpecificOutput.additionalContext).toMatch(/^Not a beads project/);
+  }, 15_000);
+});

@@ -27,7 +27,8 @@ export interface BackoffPolicy {
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 5 * 60_000, maxUnrecognisedAttempts: 8 };
 
 export type RetryReason = 'cli-missing' | 'locked' | 'timeout' | 'read-only' | 'garbled' | 'failed';
-export type ParkReason = 'gone' | 'rejected' | 'gave-up';
+/** `moot`: the CLI says there was nothing to do (br NOTHING_TO_DO: already closed, or gone). */
+export type ParkReason = 'gone' | 'rejected' | 'gave-up' | 'moot';
 
 export type FailureDecision =
   /**
@@ -72,6 +73,7 @@ export function decideAfterFailure(failure: WriteFailure, attempts: number, now:
   // A process that ended without an exit code was killed: it may have committed its write first.
   const killed = failure.kind === 'exit' && failure.exitCode === undefined;
   if (LOCKED_TEXT.test(text)) return retry('locked', killed);
+  if (/NOTHING_TO_DO/.test(failure.cliCode ?? '')) return { action: 'park', reason: 'moot' };
   if (failure.exitCode === BR_NOT_FOUND_EXIT || NOT_FOUND_TEXT.test(text)) return { action: 'park', reason: 'gone' };
   if (failure.exitCode !== undefined && BR_REFUSED_EXITS.has(failure.exitCode)) return { action: 'park', reason: 'rejected' };
   if (attempts >= policy.maxUnrecognisedAttempts) return { action: 'park', reason: 'gave-up' };
@@ -94,6 +96,8 @@ export function describeDecision(decision: FailureDecision): string {
         return 'beads refused it';
       case 'gave-up':
         return 'it kept failing';
+      case 'moot':
+        return 'there was nothing left to do';
     }
   }
   switch (decision.reason) {

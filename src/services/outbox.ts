@@ -412,6 +412,12 @@ export class Outbox implements WriteQueue {
     const now = this.now();
     const decision = decideAfterFailure(toWriteFailure(error), attempts, now, this.policy);
     const message = errorMessage(error);
+    if (decision.action === 'park' && decision.reason === 'moot') {
+      // Nothing left to do (br: already closed, or gone): the write's purpose holds or cannot be had.
+      this.log('info', `outbox: ${describeWrite(write)}: ${message}; counted as done`);
+      await this.markDone(write);
+      return 'next';
+    }
     if (decision.action === 'park') {
       await this.park(write.key, decision.reason, message);
       return 'next';

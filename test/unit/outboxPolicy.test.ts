@@ -52,6 +52,13 @@ describe('decideAfterFailure', () => {
     });
   });
 
+  it("counts br's NOTHING_TO_DO (exit 3, like not-found) as moot, not as a deleted issue", () => {
+    expect(decideAfterFailure({ kind: 'exit', message: 'Nothing to do: all 1 issue(s) skipped', exitCode: 3, cliCode: 'NOTHING_TO_DO' }, 1, now, policy)).toEqual({
+      action: 'park',
+      reason: 'moot',
+    });
+  });
+
   it('parks what br refuses (validation, dependency)', () => {
     expect(decideAfterFailure({ kind: 'exit', message: 'issue is blocked', exitCode: 5 }, 1, now, policy)).toEqual({ action: 'park', reason: 'rejected' });
     expect(decideAfterFailure({ kind: 'exit', message: 'invalid status', exitCode: 4 }, 1, now, policy)).toEqual({ action: 'park', reason: 'rejected' });

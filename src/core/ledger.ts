@@ -119,6 +119,15 @@ export function rememberLinked(state: LedgerState, hash: string): LedgerState {
   return { ...state, linkedCommits: [...state.linkedCommits, hash].slice(-MAX_LINKED_COMMITS) };
 }
 
+/**
+ * Moves the reflog cursor forward; a cursor behind the stored one (another window read further)
+ * is ignored. One as far as the stored one replaces it: it may know the file's new inode.
+ */
+export function advanceReflog(state: LedgerState, cursor: ReflogCursor): LedgerState {
+  if (state.reflog && compareCursors(cursor, state.reflog) < 0) return state;
+  return { ...state, reflog: cursor };
+}
+
 export function isLinked(state: LedgerState, hash: string): boolean {
   return state.linkedCommits.includes(hash);
 }
@@ -284,9 +293,11 @@ function capLedgers(state: LedgerState): LedgerState {
 /** The cursor that has read further: after more rewrites, then newer entries, then more bytes. */
 function laterCursor(a: ReflogCursor | undefined, b: ReflogCursor | undefined): ReflogCursor | undefined {
   if (!a || !b) return a ?? b;
-  if (a.rewrites !== b.rewrites) return a.rewrites > b.rewrites ? a : b;
-  if (a.lastTimestamp !== b.lastTimestamp) return a.lastTimestamp > b.lastTimestamp ? a : b;
-  return b.offset > a.offset ? b : a;
+  return compareCursors(b, a) > 0 ? b : a;
+}
+
+function compareCursors(a: ReflogCursor, b: ReflogCursor): number {
+  return a.rewrites - b.rewrites || a.lastTimestamp - b.lastTimestamp || a.offset - b.offset;
 }
 
 function uniteCommits(a: readonly LedgerCommit[], b: readonly LedgerCommit[]): LedgerCommit[] {

@@ -151,7 +151,11 @@ export function hashText(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
-/** Entries a reader should act on after re-reading a rewritten file from its start: only those newer than what it had seen. */
-export function newerThan(entries: readonly ReflogEntry[], lastTimestamp: number): ReflogEntry[] {
-  return entries.filter((entry) => entry.timestamp > lastTimestamp);
+/**
+ * The entries of a rewritten log a reader may not have seen: those from the second of the newest
+ * entry it had read. That second is included because git stamps in whole seconds; an entry seen
+ * before is then offered again, and the caller's memory of linked commits drops it.
+ */
+export function entriesAfterRewrite(entries: readonly ReflogEntry[], lastTimestamp: number): ReflogEntry[] {
+  return entries.filter((entry) => entry.timestamp >= lastTimestamp);
 }

@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { hashText, parseReflogLine, type ReflogCursor, type ReflogEntry } from '../core/reflog';
+import { entriesAfterRewrite, hashText, parseReflogLine, type ReflogCursor, type ReflogEntry } from '../core/reflog';
 
 /** A reflog entry with the byte offset just past its line: a reader may stop after any entry. */
 export interface TailedEntry extends ReflogEntry {
@@ -10,7 +10,7 @@ export interface TailedEntry extends ReflogEntry {
  * - `first`: no cursor yet; the reader starts at the end (history before it is not ours to link);
  * - `append`: the same file, read from the cursor;
  * - `rewritten`: git rewrote or truncated the file (reflog expire, gc), read again from the
- *   start, and only entries newer than the cursor's last timestamp are returned;
+ *   start, and only entries from the cursor's last timestamp on are returned;
  * - `unchanged`: nothing new; `missing`: no reflog (a repository without commits yet).
  */
 export type ReflogReadMode = 'first' | 'append' | 'rewritten' | 'unchanged' | 'missing';
@@ -77,7 +77,7 @@ export async function readReflogTail(file: string, cursor: ReflogCursor | undefi
       };
     }
     const whole = await readLines(handle, 0, size);
-    const fresh = whole.entries.filter((entry) => entry.timestamp > cursor.lastTimestamp);
+    const fresh = entriesAfterRewrite(whole.entries, cursor.lastTimestamp) as TailedEntry[];
     return {
       mode: 'rewritten',
       entries: fresh,

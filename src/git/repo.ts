@@ -41,11 +41,17 @@ export interface CommitDescription {
   subject: string;
 }
 
-/** The abbreviated hash and subject of one commit (`git log -1 --format=%h%x00%s`). */
-export async function describeCommit(repositoryRoot: string, hash: string, options: GitOptions): Promise<CommitDescription> {
-  const { stdout } = await runGit(repositoryRoot, ['log', '-1', '--no-show-signature', '--format=%h%x00%s', hash, '--'], options);
-  const text = stdout.replace(/\r?\n$/, '');
-  const separator = text.indexOf('\0');
-  if (separator === -1) throw new Error(`git log printed no subject for ${hash}`);
-  return { shortHash: text.slice(0, separator), subject: text.slice(separator + 1) };
+/**
+ * The abbreviated hash and subject of each commit, with one git process for all of them
+ * (`git log --no-walk --format=%H%x00%h%x00%s`). Rejects when any of them is unknown.
+ */
+export async function describeCommits(repositoryRoot: string, hashes: readonly string[], options: GitOptions): Promise<Map<string, CommitDescription>> {
+  const described = new Map<string, CommitDescription>();
+  if (hashes.length === 0) return described;
+  const { stdout } = await runGit(repositoryRoot, ['log', '--no-walk=unsorted', '--no-show-signature', '--format=%H%x00%h%x00%s', ...hashes, '--'], options);
+  for (const line of stdout.split('\n')) {
+    const [hash, shortHash, subject] = line.split('\0');
+    if (hash && shortHash !== undefined && subject !== undefined) described.set(hash, { shortHash, subject });
+  }
+  return described;
 }

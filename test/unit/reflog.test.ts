@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyReflogMessage, hashText, newerThan, parseReflog, parseReflogLine } from '../../src/core/reflog';
+import { classifyReflogMessage, entriesAfterRewrite, hashText, parseReflog, parseReflogLine } from '../../src/core/reflog';
 
 const A = 'e689d08c236ad900950f8b3f52dfaa9561479b5c';
 const B = '8f8dfa83f9b92007df9f16393205bcad600c81f7';
@@ -111,15 +111,15 @@ describe('classifyReflogMessage', () => {
   });
 });
 
-describe('hashText and newerThan', () => {
+describe('hashText and entriesAfterRewrite', () => {
   it('tells two first lines apart and is stable', () => {
     expect(hashText(line('commit (initial): first'))).toBe(hashText(line('commit (initial): first')));
     expect(hashText(line('commit (initial): first'))).not.toBe(hashText(line('commit: second line')));
     expect(hashText('')).toMatch(/^[0-9a-f]{8}$/);
   });
 
-  it('keeps only entries after what was already seen', () => {
+  it('keeps the entries from the last second seen on: git stamps whole seconds', () => {
     const entries = parseReflog([line('commit: old', { at: 100 }), line('commit: same second', { at: 200 }), line('commit: new', { at: 201 })].join('\n'));
-    expect(newerThan(entries, 200).map((entry) => entry.subject)).toEqual(['new']);
+    expect(entriesAfterRewrite(entries, 200).map((entry) => entry.subject)).toEqual(['same second', 'new']);
   });
 });

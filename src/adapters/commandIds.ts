@@ -4,4 +4,8 @@ export const Commands = {
   injectRecoveryContext: 'beadsRecovery.injectRecoveryContext',
   refresh: 'beadsRecovery.refresh',
   showLog: 'beadsRecovery.showLog',
+  checkpoint: 'beadsRecovery.checkpoint',
+  claim: 'beadsRecovery.claim',
+  close: 'beadsRecovery.close',
+  retryPendingWrites: 'beadsRecovery.retryPendingWrites',
 } as const;

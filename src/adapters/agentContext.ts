@@ -6,6 +6,7 @@ import type { Dialect } from '../core/model';
 import type { RecoveryResult } from '../core/recovery';
 import { gitStatus } from '../git/status';
 import { loadSnapshot } from '../services/snapshot';
+import { Commands } from './commandIds';
 import { readSettings } from './config';
 import type { Project, ProjectRegistry } from './projects';
 import type { RecoveryProvider } from './recoveryCommands';
@@ -34,7 +35,7 @@ export type LedgerFiles = (project: Project, issueId: string) => readonly string
 export const checkpointThroughCommand: CheckpointWriter = async (project, summary, signal) => {
   const focused = (await project.backend.listInProgress(signal))[0];
   if (!focused) return { kind: 'nothing-in-progress', cli: project.cli };
-  await vscode.commands.executeCommand('beadsRecovery.checkpoint', { message: summary });
+  await vscode.commands.executeCommand(Commands.checkpoint, { message: summary });
   return { kind: 'written', issueId: focused.id, comment: checkpointComment(summary), queued: false };
 };
 

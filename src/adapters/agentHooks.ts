@@ -15,6 +15,7 @@ import {
   type HookLauncher,
 } from '../core/claudeHooks';
 import { runGit } from '../git/runGit';
+import { Commands } from './commandIds';
 import type { Project, ProjectRegistry } from './projects';
 
 // "Beads: Install Agent Hooks…", its uninstall, the path repair after an extension update, and
@@ -33,12 +34,6 @@ const SETTINGS_FILES = {
   shared: path.join('.claude', 'settings.json'),
 } as const;
 type SettingsScope = keyof typeof SETTINGS_FILES;
-
-export const AgentHookCommands = {
-  install: 'beadsRecovery.installAgentHooks',
-  uninstall: 'beadsRecovery.uninstallAgentHooks',
-  addInstructions: 'beadsRecovery.addAgentInstructions',
-} as const;
 
 /** The launcher hooks should use now: this extension's CLI on the runtime running this extension host. */
 export function currentLauncher(extensionUri: vscode.Uri): HookLauncher {
@@ -77,12 +72,12 @@ export function registerAgentHookCommands(
     previews,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     vscode.commands.registerCommand(
-      AgentHookCommands.install,
+      Commands.installAgentHooks,
       guarded('Install Agent Hooks', () => installCommand(context.extensionUri, projects, previews, log)),
     ),
-    vscode.commands.registerCommand(AgentHookCommands.uninstall, guarded('Uninstall Agent Hooks', () => uninstallCommand(projects, log))),
+    vscode.commands.registerCommand(Commands.uninstallAgentHooks, guarded('Uninstall Agent Hooks', () => uninstallCommand(projects, log))),
     vscode.commands.registerCommand(
-      AgentHookCommands.addInstructions,
+      Commands.addAgentInstructions,
       guarded('Add Agent Instructions', () => addInstructionsCommand(projects, previews, log)),
     ),
   ];

@@ -2,14 +2,13 @@ import * as vscode from 'vscode';
 import type { ReadyItem } from '../core/graph';
 import { inlineCode, inlineText } from '../core/markdown';
 import type { AgentContext } from './agentContext';
+import { Commands } from './commandIds';
 import { describeCheckpoint, toAbortSignal } from './lmTools';
 
 // `@beads` in VS Code chat: /recover, /ready and /checkpoint, answered from beads and git alone,
 // without a language model, so it works (and answers the same) whichever model the user picked.
 
 export const PARTICIPANT_ID = 'beadsRecovery.beads';
-const CHECKPOINT_COMMAND = 'beadsRecovery.checkpoint';
-const CLAIM_COMMAND = 'beadsRecovery.claim';
 const TITLE_CHARS = 80;
 
 /** The parts of a chat response stream the participant writes to (a test can pass a recorder). */
@@ -52,7 +51,7 @@ async function answerRecover(agents: AgentContext, stream: BeadsChatStream, toke
   stream.markdown(result.markdown);
   if (!project || result.state === 'not-beads') return;
   for (const uri of await agents.files(project, result.focusedId, toAbortSignal(token))) stream.reference(uri);
-  stream.button({ command: 'beadsRecovery.copyRecoveryContext', title: 'Copy Recovery Context' });
+  stream.button({ command: Commands.copyRecoveryContext, title: 'Copy Recovery Context' });
 }
 
 async function answerReady(agents: AgentContext, stream: BeadsChatStream, token: vscode.CancellationToken): Promise<void> {
@@ -68,8 +67,8 @@ async function answerReady(agents: AgentContext, stream: BeadsChatStream, token:
     return;
   }
   stream.markdown(readyMarkdown(items));
-  if (items.length > 0 && (await vscode.commands.getCommands(true)).includes(CLAIM_COMMAND)) {
-    stream.button({ command: CLAIM_COMMAND, title: 'Claim…' });
+  if (items.length > 0 && (await vscode.commands.getCommands(true)).includes(Commands.claim)) {
+    stream.button({ command: Commands.claim, title: 'Claim…' });
   }
 }
 
@@ -77,8 +76,8 @@ async function answerCheckpoint(agents: AgentContext, prompt: string, stream: Be
   const summary = prompt.trim();
   if (summary === '') {
     stream.markdown('Say what was done and what is next after the command, for example `@beads /checkpoint parser done; next: escapes`.');
-    if ((await vscode.commands.getCommands(true)).includes(CHECKPOINT_COMMAND)) {
-      stream.button({ command: CHECKPOINT_COMMAND, title: 'Checkpoint with a Summary of the Activity…' });
+    if ((await vscode.commands.getCommands(true)).includes(Commands.checkpoint)) {
+      stream.button({ command: Commands.checkpoint, title: 'Checkpoint with a Summary of the Activity…' });
     }
     return;
   }

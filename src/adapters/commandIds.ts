@@ -8,4 +8,7 @@ export const Commands = {
   claim: 'beadsRecovery.claim',
   close: 'beadsRecovery.close',
   retryPendingWrites: 'beadsRecovery.retryPendingWrites',
+  installAgentHooks: 'beadsRecovery.installAgentHooks',
+  uninstallAgentHooks: 'beadsRecovery.uninstallAgentHooks',
+  addAgentInstructions: 'beadsRecovery.addAgentInstructions',
 } as const;

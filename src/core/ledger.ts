@@ -82,7 +82,8 @@ export function recordFileChange(state: LedgerState, issueId: string, path: stri
   const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
   const previous = ledger.touchedAt[path];
   let next: Ledger;
-  if (previous !== undefined && now - previous < EDIT_COALESCE_MS) {
+  if ((previous !== undefined && now - previous < EDIT_COALESCE_MS) || (previous === undefined && holdsListedFiles(ledger.files, path))) {
+    // A repeat, or the event of a folder whose files are listed already (watchers report new folders too).
     next = { ...ledger, lastActivityAt: Math.max(ledger.lastActivityAt ?? now, now) };
   } else {
     next = {
@@ -93,9 +94,30 @@ export function recordFileChange(state: LedgerState, issueId: string, path: stri
       lastActivityAt: now,
       changesSince: ledger.changesSince ?? now,
     };
+    if (previous === undefined) next = dropFolders(next, path);
     if (next.files.length > MAX_FILES) next = capFiles(next);
   }
   return { ...state, ledgers: { ...state.ledgers, [issueId]: next } };
+}
+
+/** True when `sorted` lists a path inside the folder `path`. */
+function holdsListedFiles(sorted: readonly string[], path: string): boolean {
+  const prefix = `${path}/`;
+  const index = lowerBound(sorted, prefix);
+  return index < sorted.length && (sorted[index] as string).startsWith(prefix);
+}
+
+/** A path listed earlier that turns out to be a folder of `path` (its create event came first) leaves the list. */
+function dropFolders(ledger: Ledger, path: string): Ledger {
+  let result = ledger;
+  for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
+    const folder = path.slice(0, slash);
+    if (result.touchedAt[folder] === undefined) continue;
+    const touchedAt = { ...result.touchedAt };
+    delete touchedAt[folder];
+    result = { ...result, files: result.files.filter((file) => file !== folder), touchedAt };
+  }
+  return result;
 }
 
 /** A commit was linked to the issue. It is a checkpoint too: the caller follows it with `markCheckpoint`. */
@@ -179,6 +201,7 @@ export function toLedgerSummary(ledger: Ledger): LedgerSummary {
   return {
     issueId: ledger.issueId,
     files: ledger.files,
+    moreFiles: ledger.moreFiles,
     commits: ledger.commits.map(({ hash, subject }) => ({ hash, subject })),
     edits: ledger.edits,
     lastCheckpointAt: ledger.lastCheckpointAt,
@@ -322,6 +345,12 @@ function sameSubject(x: LinkedSubject, y: LinkedSubject): boolean {
 }
 
 function insertSorted(sorted: readonly string[], value: string): string[] {
+  const index = lowerBound(sorted, value);
+  return [...sorted.slice(0, index), value, ...sorted.slice(index)];
+}
+
+/** The first index whose value is not below `value`. */
+function lowerBound(sorted: readonly string[], value: string): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -329,7 +358,7 @@ function insertSorted(sorted: readonly string[], value: string): string[] {
     if (compareStrings(sorted[middle] as string, value) < 0) low = middle + 1;
     else high = middle;
   }
-  return [...sorted.slice(0, low), value, ...sorted.slice(low)];
+  return low;
 }
 
 /** Code-unit order: the same on every machine, unlike localeCompare. */

@@ -50,6 +50,15 @@ describe('recordFileChange', () => {
     expect(state.ledgers['demo-1']?.files).toEqual(['a.ts']);
   });
 
+  it('lists the files of a new folder, not the folder, whichever event came first', () => {
+    const folderFirst = touch(emptyLedgerState(), ['src/new', 'src/new/a.ts', 'src/new/deep/b.ts', 'src/newer.ts']);
+    expect(folderFirst.ledgers['demo-1']?.files).toEqual(['src/new/a.ts', 'src/new/deep/b.ts', 'src/newer.ts']);
+    expect(Object.keys(folderFirst.ledgers['demo-1']?.touchedAt ?? {}).sort()).toEqual(['src/new/a.ts', 'src/new/deep/b.ts', 'src/newer.ts']);
+    const folderAfter = touch(emptyLedgerState(), ['lib/x/a.ts', 'lib/x', 'lib']);
+    expect(folderAfter.ledgers['demo-1']?.files).toEqual(['lib/x/a.ts']);
+    expect(folderAfter.ledgers['demo-1']?.edits).toBe(1);
+  });
+
   it('does not change the input state', () => {
     const before = touch(emptyLedgerState(), ['a.ts']);
     const snapshot = JSON.stringify(before);
@@ -112,6 +121,7 @@ describe('commits and checkpoints', () => {
     expect(toLedgerSummary(state.ledgers['demo-1']!)).toEqual({
       issueId: 'demo-1',
       files: ['a.ts', 'b.ts'],
+      moreFiles: 0,
       commits: [{ hash: 'c'.repeat(40), subject: 'fix' }],
       edits: 2,
       lastCheckpointAt: undefined,

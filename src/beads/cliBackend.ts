@@ -3,7 +3,7 @@ import { parseIssueList, parseShow } from '../core/parse';
 import type { BeadsBackend } from './backend';
 import { CliError } from './errors';
 import { byMostRecentlyUpdated } from './order';
-import { runCli, runCliJson } from './runCli';
+import { runCliJson } from './runCli';
 
 export interface CliBackendOptions {
   dialect: Dialect;
@@ -60,10 +60,10 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
   const args = DIALECT_ARGS[options.dialect];
   const runOptions = (signal?: AbortSignal) => ({ cwd: options.root, timeoutMs: options.timeoutMs, signal, env: options.env });
   const query = (argv: readonly string[], signal?: AbortSignal) => runCliJson(options.command, argv, runOptions(signal));
-  // A write's exit code is its answer. Its stdout is not required to parse: reading a success as
-  // a failure would make the caller retry and write twice.
+  // A write must also print its JSON answer: exit 0 with garbage is not proof that it landed, so
+  // it fails as badJson and the outbox checks beads before sending it again.
   const write = async (argv: readonly string[], signal?: AbortSignal) => {
-    await runCli(options.command, argv, runOptions(signal));
+    await query(argv, signal);
   };
 
   async function show(ids: readonly string[], signal?: AbortSignal): Promise<IssueDetails[]> {

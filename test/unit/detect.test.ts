@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectProject, dialectFromStore, findBeadsDir, findOnPath, type Detection } from '../../src/beads/detect';
 
@@ -236,5 +236,21 @@ describe('detectProject', () => {
     if (detection.kind !== 'readonly') throw new Error('expected read-only');
     expect(detection.message).toContain('export.jsonl');
     expect((await detection.backend.listInProgress()).map((issue) => issue.id)).toEqual(['m-1']);
+  });
+
+  it('detects the bd and br stand-ins and serves the project through them', async () => {
+    const standins = resolve(__dirname, '..', 'fixtures', 'bin');
+    const line = JSON.stringify({ id: 's-1', title: 'Started', status: 'in_progress', priority: 2, issue_type: 'task', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
+    const brProject = beadsProject({ 'beads.db': '', 'issues.jsonl': `${line}\n` });
+    const br = await detectProject(brProject, { trusted: true, timeoutMs, pathEnv: standins });
+    expect(br).toMatchObject({ kind: 'cli', cli: 'br', beadsDir: join(brProject, '.beads') });
+    if (br.kind !== 'cli') throw new Error('expected a CLI backend');
+    expect((await br.backend.listInProgress()).map((issue) => issue.id)).toEqual(['s-1']);
+
+    const bdProject = beadsProject({ 'embeddeddolt/': '', 'issues.jsonl': `${line}\n` });
+    const bd = await detectProject(bdProject, { trusted: true, timeoutMs, pathEnv: standins });
+    expect(bd).toMatchObject({ kind: 'cli', cli: 'bd', where: { path: join(bdProject, '.beads') } });
+    if (bd.kind !== 'cli') throw new Error('expected a CLI backend');
+    expect((await bd.backend.show(['s-1'])).map((issue) => issue.title)).toEqual(['Started']);
   });
 });

@@ -1,7 +1,7 @@
 // Builds the extension host bundle, the command-line entry and the webview script.
 // Warnings fail the build: they are how esbuild reports mistakes it can still work around.
 import * as esbuild from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = !watch;
@@ -24,7 +24,29 @@ const targets = [
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
   },
+  {
+    entryPoints: ['media/webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+  },
+  {
+    entryPoints: ['media/webview/sidebar.css'],
+    outfile: 'dist/webview.css',
+    target: 'chrome120',
+  },
 ];
+
+// The sidebar webview's script budget (issue 4): it loads on every view show.
+const WEBVIEW_SCRIPT_LIMIT = 150 * 1024;
+
+// The webview loads only from dist/ (its localResourceRoots), and the VSIX ships dist/ but not
+// node_modules/, so the codicon font comes along as a copy.
+function copyCodicons() {
+  mkdirSync('dist/codicons', { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/codicons/${file}`);
+}
 
 const common = { bundle: true, minify: production, sourcemap: production ? false : 'linked', logLevel: 'warning', metafile: true };
 
@@ -47,4 +69,9 @@ async function build() {
 }
 
 mkdirSync('dist', { recursive: true });
+copyCodicons();
 await build();
+if (production && statSync('dist/webview.js').size > WEBVIEW_SCRIPT_LIMIT) {
+  console.error(`esbuild: dist/webview.js is ${statSync('dist/webview.js').size} bytes, over the ${WEBVIEW_SCRIPT_LIMIT}-byte budget`);
+  process.exit(1);
+}

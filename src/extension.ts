@@ -6,6 +6,7 @@ import { onSettingsChanged } from './adapters/config';
 import { createLog } from './adapters/log';
 import { ProjectRegistry } from './adapters/projects';
 import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryCommands';
+import { registerSidebar } from './adapters/sidebar';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they wish. */
 export interface BeadsRecoveryApi {
@@ -25,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
+    ...registerSidebar(context.extensionUri, projects, log),
     vscode.commands.registerCommand(Commands.refresh, () => projects.reset()),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     onSettingsChanged(() => projects.reset()),

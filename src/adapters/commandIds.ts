@@ -7,6 +7,7 @@ export const Commands = {
   checkpoint: 'beadsRecovery.checkpoint',
   claim: 'beadsRecovery.claim',
   close: 'beadsRecovery.close',
+  focusIssue: 'beadsRecovery.focusIssue',
   retryPendingWrites: 'beadsRecovery.retryPendingWrites',
   installAgentHooks: 'beadsRecovery.installAgentHooks',
   uninstallAgentHooks: 'beadsRecovery.uninstallAgentHooks',

@@ -1,0 +1,103 @@
+// The sidebar webview's entry point. It says `ready`, renders every state the host sends, sends
+// the user's actions back as protocol messages, and keeps its scroll position, expansion and
+// active item in the webview state so they survive the webview being re-created (the view is
+// not kept alive while hidden).
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { HostMessage, SidebarAction, ViewState, WebviewMessage } from '../../src/shared/protocol';
+import { el } from './dom';
+import { renderPage, type Host, type Page } from './render';
+import { Tree, type TreeMemory } from './tree';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+interface Persisted extends TreeMemory {
+  scrollTop: number;
+}
+
+const vscode = acquireVsCodeApi();
+const persisted = restore(vscode.getState());
+const save = () => vscode.setState(persisted);
+
+const content = el('main', { className: 'content' });
+const page: Page = {
+  progress: el('div', { className: 'progress', attrs: { 'aria-hidden': 'true' } }),
+  banners: el('div', { className: 'banners' }),
+  toolbar: el('div', { className: 'toolbar', attrs: { role: 'group', 'aria-label': 'Beads actions' } }),
+  message: el('div', { className: 'message' }),
+  tree: new Tree(content, 'Beads work', persisted, save),
+};
+const announcer = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
+document.body.append(page.progress, page.banners, page.toolbar, page.message, content, announcer);
+
+let state: ViewState = { kind: 'loading' };
+let nextRequestId = 1;
+const inFlight = new Map<number, { action: SidebarAction; issueId?: string }>();
+let scrollRestored = false;
+
+const host: Host = {
+  run(action, issueId) {
+    const requestId = nextRequestId++;
+    inFlight.set(requestId, issueId === undefined ? { action } : { action, issueId });
+    post(issueId === undefined ? { type: 'run', requestId, action } : { type: 'run', requestId, action, issueId });
+    render();
+  },
+  openFile: (path) => post({ type: 'openFile', path }),
+  focusIssue: (issueId) => post({ type: 'focusIssue', issueId }),
+  retry: () => post({ type: 'retry' }),
+  isBusy: (action, issueId) => [...inFlight.values()].some((request) => request.action === action && request.issueId === issueId),
+};
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const message = event.data;
+  if (message?.type === 'state') {
+    state = message.state;
+    render();
+  } else if (message?.type === 'done') {
+    inFlight.delete(message.requestId);
+    if (message.error) announcer.textContent = message.error;
+    render();
+  }
+});
+
+let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('scroll', () => {
+  clearTimeout(scrollTimer);
+  scrollTimer = setTimeout(() => {
+    persisted.scrollTop = window.scrollY;
+    save();
+  }, 100);
+});
+
+render();
+post({ type: 'ready' });
+
+function render(): void {
+  renderPage(state, page, host);
+  // The saved position means something only once the content it was measured on is back.
+  if (!scrollRestored && state.kind === 'project') {
+    scrollRestored = true;
+    window.scrollTo(0, persisted.scrollTop);
+  }
+}
+
+function post(message: WebviewMessage): void {
+  vscode.postMessage(message);
+}
+
+function restore(saved: unknown): Persisted {
+  const value = (typeof saved === 'object' && saved !== null ? saved : {}) as Partial<Persisted>;
+  const expanded: Record<string, boolean> = {};
+  if (typeof value.expanded === 'object' && value.expanded !== null) {
+    for (const [key, open] of Object.entries(value.expanded)) if (typeof open === 'boolean') expanded[key] = open;
+  }
+  const restored: Persisted = { expanded, scrollTop: typeof value.scrollTop === 'number' ? value.scrollTop : 0 };
+  if (typeof value.activeKey === 'string') restored.activeKey = value.activeKey;
+  return restored;
+}

@@ -1,0 +1,384 @@
+// Turns one ViewState into the page: banners, the action bar, and the tree of sections. A pure
+// function of (state, actions in flight): every message from the host re-renders from scratch.
+import type {
+  ActivityView,
+  BlockerRef,
+  FileEntry,
+  FocusedIssueView,
+  IssueRef,
+  Part,
+  ProjectInfo,
+  ReadyItemView,
+  SidebarAction,
+  SidebarModel,
+  TrailEntry,
+  TrailKind,
+  UnblockRef,
+  ViewState,
+  Capped,
+} from '../../src/shared/protocol';
+import { custom, el, icon } from './dom';
+import type { Tree, TreeNode } from './tree';
+
+export interface Host {
+  run(action: SidebarAction, issueId: string | undefined): void;
+  openFile(path: string): void;
+  focusIssue(issueId: string): void;
+  retry(): void;
+  /** Whether an action for this issue (or the bar's, without one) is waiting for the host. */
+  isBusy(action: SidebarAction, issueId: string | undefined): boolean;
+}
+
+export interface Page {
+  progress: HTMLElement;
+  banners: HTMLElement;
+  toolbar: HTMLElement;
+  message: HTMLElement;
+  tree: Tree;
+}
+
+export function renderPage(state: ViewState, page: Page, host: Host): void {
+  page.progress.hidden = !(state.kind === 'loading' || (state.kind === 'project' && state.refreshing));
+  page.banners.replaceChildren(...banners(state, host));
+  page.toolbar.replaceChildren(...toolbar(state, host));
+  page.toolbar.hidden = state.kind !== 'project';
+  page.message.replaceChildren(...message(state, host));
+  page.message.hidden = page.message.childElementCount === 0;
+  page.tree.render(state.kind === 'project' ? sections(state.model, state.project, host) : []);
+}
+
+function banners(state: ViewState, host: Host): HTMLElement[] {
+  const result: HTMLElement[] = [];
+  const project: ProjectInfo | undefined = state.kind === 'project' || state.kind === 'error' ? state.project : undefined;
+  if (project?.readOnlyReason) {
+    result.push(banner('lock', 'info', `Read-only: ${project.readOnlyReason} Claim, Close and Checkpoint are unavailable.`, 'status'));
+  }
+  if (state.kind === 'project' && state.refreshError) {
+    result.push(banner('error', 'error', `Refresh failed: ${state.refreshError} — showing the last good view.`, 'alert', retryButton(host)));
+  }
+  if (state.kind === 'error') {
+    result.push(banner('error', 'error', `The beads CLI failed: ${state.message}`, 'alert', retryButton(host)));
+  }
+  return result;
+}
+
+function banner(iconName: string, kind: string, text: string, role: string, action?: HTMLElement): HTMLElement {
+  return el('div', { className: `banner banner-${kind}`, attrs: { role } }, icon(iconName), el('span', { className: 'banner-text', text }), action);
+}
+
+function retryButton(host: Host): HTMLElement {
+  const button = custom('vscode-button', { text: 'Retry', attrs: { secondary: '', icon: 'refresh' } });
+  button.addEventListener('click', () => host.retry());
+  return button;
+}
+
+function toolbar(state: ViewState, host: Host): HTMLElement[] {
+  if (state.kind !== 'project') return [];
+  const writable = !state.project.readOnlyReason;
+  const focusedId = state.model.focused?.issue.id;
+  const button = (action: SidebarAction, label: string, iconName: string, options: { enabled: boolean; issueId?: string; secondary?: boolean; iconOnly?: boolean }) => {
+    const busy = host.isBusy(action, options.issueId);
+    const element = custom('vscode-button', { attrs: { icon: busy ? 'loading' : iconName, 'data-action': action } });
+    if (options.iconOnly) {
+      element.setAttribute('icon-only', '');
+      element.setAttribute('aria-label', label);
+      element.title = label;
+    } else {
+      element.textContent = label;
+    }
+    if (options.secondary) element.setAttribute('secondary', '');
+    if (busy) element.setAttribute('icon-spin', '');
+    if (!options.enabled || busy) element.setAttribute('disabled', '');
+    element.addEventListener('click', () => host.run(action, options.issueId));
+    return element;
+  };
+  return [
+    button('checkpoint', 'Checkpoint', 'bookmark', { enabled: writable && !!focusedId, issueId: focusedId }),
+    button('close', 'Close', 'pass', { enabled: writable && !!focusedId, issueId: focusedId, secondary: true }),
+    button('claim', 'Claim a Ready Issue…', 'debug-start', { enabled: writable, secondary: true, iconOnly: true }),
+    button('copyContext', 'Copy Recovery Context', 'copy', { enabled: true, secondary: true, iconOnly: true }),
+    button('injectContext', 'Inject Recovery Context into Chat', 'comment-discussion', { enabled: true, secondary: true, iconOnly: true }),
+    button('refresh', 'Refresh', 'refresh', { enabled: true, secondary: true, iconOnly: true }),
+  ];
+}
+
+function message(state: ViewState, host: Host): HTMLElement[] {
+  switch (state.kind) {
+    case 'loading':
+      return [el('p', { className: 'hint', text: 'Loading beads…' })];
+    case 'not-beads': {
+      const refresh = custom('vscode-button', { text: 'Refresh', attrs: { icon: 'refresh', secondary: '' } });
+      refresh.addEventListener('click', () => host.retry());
+      return [
+        el('p', { text: state.folderName ? `${state.folderName} is not a beads project: it has no .beads directory.` : 'This workspace has no beads project: no folder has a .beads directory.' }),
+        el('p', { text: 'To start one, run one of these in the folder’s terminal, then refresh:' }),
+        el('pre', { className: 'command', text: 'br init    # beads_rust\nbd init    # beads (Go)' }),
+        refresh,
+      ];
+    }
+    case 'error':
+      return [el('p', { className: 'hint', text: 'Nothing to show until the CLI answers. Retry after fixing the problem above; the Beads log has details.' })];
+    case 'project':
+      return [];
+  }
+}
+
+function sections(model: SidebarModel, project: ProjectInfo, host: Host): TreeNode[] {
+  const writable = !project.readOnlyReason;
+  const nodes: TreeNode[] = [];
+  for (const [index, problem] of model.problems.entries()) {
+    nodes.push(leaf(`problem:${index}`, row(icon('warning', 'warn'), text(problem)), problem));
+  }
+  nodes.push(model.focused ? focusedSection(model.focused, writable, host) : nothingInProgress(model, writable, host));
+  if (model.otherInProgress.items.length > 0) nodes.push(otherInProgressSection(model.otherInProgress, host));
+  if (model.focused) nodes.push(trailSection(model.trail));
+  if (model.activity) nodes.push(activitySection(model.activity, host));
+  if (model.uncommitted) nodes.push(uncommittedSection(model.uncommitted, host));
+  if (model.pendingWrites) {
+    const words = `${model.pendingWrites} ${model.pendingWrites === 1 ? 'write is' : 'writes are'} waiting to reach beads`;
+    nodes.push(leaf('outbox', row(icon('cloud-upload'), text(words)), words, 'outbox'));
+  }
+  nodes.push(readySection(model.ready, writable, host));
+  return nodes;
+}
+
+function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host): TreeNode {
+  const issueId = focused.issue.id;
+  const groups: TreeNode[] = [];
+  const group = (key: string, title: string, refs: (IssueRef | BlockerRef | UnblockRef)[], describe: (ref: IssueRef | BlockerRef | UnblockRef) => string | undefined) => {
+    if (refs.length === 0) return;
+    groups.push({
+      key: `focus:${key}`,
+      label: `${title}, ${refs.length}`,
+      content: sectionHeader(title, refs.length),
+      expandedByDefault: true,
+      children: refs.map((ref) => issueNode(`focus:${key}:${ref.id}`, ref, describe(ref))),
+    });
+  };
+  group('children', 'Children', focused.children, () => undefined);
+  group('blockers', 'Blocked by', focused.openBlockers, (ref) => ('statusKnown' in ref && !ref.statusKnown ? 'not found in this store' : undefined));
+  group('unblocks', 'Closing it unblocks', focused.unblocks, (ref) =>
+    'wouldBecomeReady' in ref ? (ref.wouldBecomeReady ? 'would become ready' : ref.wouldBecomeReady === false ? 'still blocked by others' : undefined) : undefined,
+  );
+  const meta = [focused.assignee ? `assigned to ${focused.assignee}` : undefined, `updated ${focused.updatedAge}`].filter(Boolean).join(' · ');
+  let node: TreeNode = {
+    ...issueNode('focus:issue', focused.issue, meta),
+    className: 'focused-issue',
+    expandedByDefault: true,
+    children: groups,
+    actions: [
+      { icon: 'bookmark', label: `Checkpoint ${issueId}`, disabled: !writable || host.isBusy('checkpoint', issueId), run: () => host.run('checkpoint', issueId) },
+      { icon: 'pass', label: `Close ${issueId}`, disabled: !writable || host.isBusy('close', issueId), run: () => host.run('close', issueId) },
+    ],
+  };
+  // Ancestors wrap the issue, innermost last, so the tree reads from the epic down.
+  for (const ancestor of [...focused.ancestors].reverse()) {
+    node = { ...issueNode(`focus:ancestor:${ancestor.id}`, ancestor), expandedByDefault: true, children: [node] };
+  }
+  if (focused.ancestorsCut) {
+    node = { key: 'focus:ancestor:cut', label: 'Higher ancestors not loaded', content: row(icon('ellipsis'), text('higher ancestors not loaded', 'dim')), expandedByDefault: true, children: [node] };
+  }
+  return { key: 'section:focus', label: 'In progress', content: sectionHeader('In progress'), expandedByDefault: true, children: [node], className: 'section' };
+}
+
+function nothingInProgress(model: SidebarModel, writable: boolean, host: Host): TreeNode {
+  const children: TreeNode[] = [leaf('focus:none', row(icon('info'), text('Nothing in progress.')), 'Nothing in progress.')];
+  const next = model.ready.ok ? model.ready.value.items[0] : undefined;
+  if (next) {
+    const suggestion = readyNode('focus:next', next, writable, host);
+    children.push({ ...suggestion, label: `Next ready: ${suggestion.label}`, content: row(text('Next:', 'dim next-label'), suggestion.content) });
+  }
+  return { key: 'section:focus', label: 'In progress', content: sectionHeader('In progress'), expandedByDefault: true, children, className: 'section' };
+}
+
+function otherInProgressSection(others: Capped<IssueRef>, host: Host): TreeNode {
+  const children: TreeNode[] = others.items.map((ref) => ({
+    ...issueNode(`others:${ref.id}`, ref),
+    activate: () => host.focusIssue(ref.id),
+    actions: [{ icon: 'target', label: `Focus ${ref.id}`, run: () => host.focusIssue(ref.id) }],
+  }));
+  return section('others', 'Also in progress', others.items.length + others.more, children, others.more);
+}
+
+const TRAIL_ICONS: Record<TrailKind, string> = {
+  commit: 'git-commit',
+  checkpoint: 'bookmark',
+  'auto-checkpoint': 'history',
+  files: 'files',
+  note: 'comment',
+};
+const TRAIL_WORDS: Record<TrailKind, string> = {
+  commit: 'Commit',
+  checkpoint: 'Checkpoint',
+  'auto-checkpoint': 'Automatic checkpoint',
+  files: 'Files modified',
+  note: 'Comment',
+};
+
+function trailSection(trail: Capped<TrailEntry>): TreeNode {
+  const children = trail.items.map((entry): TreeNode => {
+    const label = `${TRAIL_WORDS[entry.kind]}, ${entry.age}, by ${entry.author || 'unknown'}: ${entry.summary}`;
+    const content = row(icon(TRAIL_ICONS[entry.kind], `kind-${entry.kind}`), text(entry.summary || TRAIL_WORDS[entry.kind], 'grow ellipsis'), text(entry.age, 'dim age'));
+    content.title = `${entry.text}\n\n${entry.author} · ${entry.at}`;
+    const node: TreeNode = { key: `trail:${entry.id}`, label, content, className: `trail trail-${entry.kind}` };
+    node.children = [leaf(`trail:${entry.id}:text`, el('pre', { className: 'comment-text', text: `${entry.text}\n— ${entry.author || 'unknown'}, ${entry.at}` }), entry.text)];
+    return node;
+  });
+  if (children.length === 0) children.push(leaf('trail:none', text('No comments yet.', 'dim'), 'No comments yet.'));
+  return section('trail', 'Checkpoints', trail.items.length + trail.more, children, trail.more, 'earlier');
+}
+
+function activitySection(activity: ActivityView, host: Host): TreeNode {
+  const since = activity.lastCheckpointAge ? `checkpoint ${activity.lastCheckpointAge}` : 'no checkpoint yet';
+  const summary = `${activity.edits} ${activity.edits === 1 ? 'edit' : 'edits'} · ${since}`;
+  const children: TreeNode[] = [
+    ...activity.commits.items.map((commit) => leaf(`activity:commit:${commit.hash}`, row(icon('git-commit'), text(commit.hash, 'id'), text(commit.subject, 'grow ellipsis')), `Commit ${commit.hash} ${commit.subject}`)),
+    ...activity.files.items.map((file) => fileNode('activity:file', file, host)),
+  ];
+  if (activity.files.more > 0) children.push(moreNode('activity:more', activity.files.more));
+  const count = activity.files.items.length + activity.files.more;
+  return {
+    key: 'section:activity',
+    label: `Files touched, ${count}, ${summary}`,
+    content: sectionHeader('Files touched', count, summary),
+    expandedByDefault: true,
+    children: children.length > 0 ? children : [leaf('activity:none', text('Nothing since the last checkpoint.', 'dim'), 'Nothing since the last checkpoint.')],
+    className: 'section',
+  };
+}
+
+function uncommittedSection(uncommitted: Part<Capped<FileEntry>>, host: Host): TreeNode {
+  if (!uncommitted.ok) {
+    return section('uncommitted', 'Uncommitted changes', undefined, [leaf('uncommitted:error', row(icon('warning', 'warn'), text(uncommitted.error)), uncommitted.error)]);
+  }
+  const { items, more } = uncommitted.value;
+  const children = items.map((file) => fileNode('uncommitted', file, host));
+  if (children.length === 0) children.push(leaf('uncommitted:none', text('Working tree clean.', 'dim'), 'Working tree clean.'));
+  return section('uncommitted', 'Uncommitted changes', items.length + more, children, more);
+}
+
+function readySection(ready: Part<Capped<ReadyItemView>>, writable: boolean, host: Host): TreeNode {
+  if (!ready.ok) {
+    return section('ready', 'Ready', undefined, [leaf('ready:error', row(icon('warning', 'warn'), text(ready.error)), ready.error)]);
+  }
+  const { items, more } = ready.value;
+  const children = items.map((item) => readyNode(`ready:${item.issue.id}`, item, writable, host));
+  if (children.length === 0) children.push(leaf('ready:none', text('No ready issues.', 'dim'), 'No ready issues.'));
+  return section('ready', 'Ready', items.length + more, children, more);
+}
+
+function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Host): TreeNode {
+  const issueId = item.issue.id;
+  const lines = [issueLine(item.issue)];
+  const labels = [issueLabel(item.issue)];
+  if (item.parent) {
+    lines.push(row(text('↳ parent:', 'dim'), text(item.parent.id, 'id'), titleText(item.parent.title)));
+    labels.push(`parent ${item.parent.id} ${item.parent.title}`);
+  }
+  if (item.unblocks.length > 0) {
+    const names = item.unblocks.map((ref) => `${ref.id} ${ref.title}`.trim()).join(', ');
+    lines.push(row(text('↳ unblocks:', 'dim'), text(names, 'grow ellipsis unblocks')));
+    labels.push(`unblocks ${names}`);
+  }
+  const content = el('div', { className: 'ready-item grow' }, ...lines);
+  return {
+    key,
+    label: labels.join('; '),
+    content,
+    className: 'ready',
+    actions: [{ icon: 'debug-start', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable || host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
+  };
+}
+
+function fileNode(prefix: string, file: FileEntry, host: Host): TreeNode {
+  const name = file.path.split('/').pop() || file.path;
+  const dir = file.path.slice(0, file.path.length - name.length).replace(/\/$/, '');
+  const details = [file.change, file.from ? `from ${file.from}` : undefined].filter(Boolean).join(', ');
+  const content = row(icon('file'), text(name, 'file-name'), text(dir, 'dim ellipsis grow'), details ? text(details, 'dim change') : undefined);
+  content.title = file.from ? `${file.from} → ${file.path}` : file.path;
+  return {
+    key: `${prefix}:${file.path}`,
+    label: `${file.path}${details ? `, ${details}` : ''}`,
+    content,
+    activate: () => host.openFile(file.path),
+    actions: [{ icon: 'go-to-file', label: `Open ${file.path}`, run: () => host.openFile(file.path) }],
+  };
+}
+
+function issueNode(key: string, ref: IssueRef, note?: string): TreeNode {
+  const content = note ? el('div', { className: 'grow' }, issueLine(ref), row(text(note, 'dim note'))) : issueLine(ref);
+  return { key, label: `${issueLabel(ref)}${note ? `; ${note}` : ''}`, content };
+}
+
+const STATUS_ICONS: Record<string, string> = {
+  open: 'circle-large-outline',
+  in_progress: 'play-circle',
+  blocked: 'circle-slash',
+  deferred: 'clock',
+  draft: 'edit',
+  closed: 'pass',
+  tombstone: 'trash',
+  pinned: 'pinned',
+  hooked: 'plug',
+};
+
+function issueLine(ref: IssueRef): HTMLElement {
+  const status = icon(STATUS_ICONS[ref.status] ?? 'question', `status status-${STATUS_ICONS[ref.status] ? ref.status : 'other'}`);
+  status.title = ref.status;
+  return row(
+    status,
+    text(ref.id, 'id'),
+    titleText(ref.title),
+    ref.issueType !== 'task' ? text(ref.issueType, 'type') : undefined,
+    text(priorityText(ref.priority), `priority p${ref.priority}`),
+  );
+}
+
+function titleText(title: string): HTMLElement {
+  return title ? text(title, 'title grow ellipsis') : text('(untitled)', 'title grow ellipsis untitled');
+}
+
+function issueLabel(ref: IssueRef): string {
+  return `${ref.id} ${ref.title || '(untitled)'}, ${ref.issueType}, ${priorityText(ref.priority)}, ${ref.status.replace(/_/g, ' ')}`;
+}
+
+function priorityText(priority: number): string {
+  return Number.isInteger(priority) ? `P${priority}` : 'P?';
+}
+
+function section(name: string, title: string, count: number | undefined, children: TreeNode[], more = 0, moreWord = 'more'): TreeNode {
+  if (more > 0) children.push(moreNode(`${name}:more`, more, moreWord));
+  return {
+    key: `section:${name}`,
+    label: count === undefined ? title : `${title}, ${count}`,
+    content: sectionHeader(title, count),
+    expandedByDefault: true,
+    children,
+    className: 'section',
+  };
+}
+
+function sectionHeader(title: string, count?: number, note?: string): HTMLElement {
+  return row(
+    text(title, 'section-title'),
+    count === undefined ? undefined : custom('vscode-badge', { text: String(count), attrs: { variant: 'counter' } }),
+    note ? text(note, 'dim ellipsis') : undefined,
+  );
+}
+
+function moreNode(key: string, more: number, word = 'more'): TreeNode {
+  const words = `…and ${more} ${word}`;
+  return leaf(key, text(words, 'dim'), words);
+}
+
+function leaf(key: string, content: HTMLElement, label: string, className?: string): TreeNode {
+  return className ? { key, content, label, className } : { key, content, label };
+}
+
+function row(...parts: (HTMLElement | undefined)[]): HTMLElement {
+  return el('span', { className: 'line' }, ...parts);
+}
+
+function text(value: string, className = ''): HTMLElement {
+  return el('span', { className, text: value });
+}

@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { parseWebviewMessage, type HostMessage, type SidebarAction, type ViewState, type WebviewMessage } from '../shared/protocol';
+import { Commands } from './commandIds';
+import type { ProjectRegistry } from './projects';
+import { SidebarRefresh, type ActivitySource, type OutboxSource } from './sidebarRefresh';
+
+export const SIDEBAR_VIEW_ID = 'beadsRecovery.sidebar';
+
+/** Every action the webview may ask for, as the command that does it: the webview names actions, never command ids. */
+const ACTION_COMMANDS: Readonly<Record<SidebarAction, string>> = {
+  claim: Commands.claim,
+  close: Commands.close,
+  checkpoint: Commands.checkpoint,
+  copyContext: Commands.copyRecoveryContext,
+  injectContext: Commands.injectRecoveryContext,
+  refresh: Commands.refresh,
+};
+const WRITES: ReadonlySet<SidebarAction> = new Set(['claim', 'close', 'checkpoint']);
+
+/**
+ * The "Beads" sidebar: a webview that renders the states SidebarRefresh publishes. The webview
+ * is not kept alive while hidden; each time it is (re)created it says `ready` and gets the
+ * current state at once, and SidebarRefresh catches up on what changed meanwhile.
+ */
+export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private webviewReady = false;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly refresh: SidebarRefresh,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.subscriptions.push(refresh.onDidChangeState((state) => this.postState(state)));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.webviewReady = false;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    view.webview.options = { enableScripts: true, enableForms: false, enableCommandUris: false, localResourceRoots: [dist] };
+    view.webview.html = this.html(view.webview, dist);
+    const perView = [
+      view.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+      view.onDidChangeVisibility(() => {
+        // A hidden webview is destroyed; it says `ready` again when it is shown.
+        if (!view.visible) this.webviewReady = false;
+        this.refresh.setVisible(view.visible);
+      }),
+    ];
+    view.onDidDispose(() => {
+      for (const disposable of perView) disposable.dispose();
+      if (this.view === view) this.view = undefined;
+      this.webviewReady = false;
+      this.refresh.setVisible(false);
+    });
+    // Start loading while the webview boots; its `ready` then gets whatever is there.
+    this.refresh.setVisible(view.visible);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const message = parseWebviewMessage(raw);
+    if (!message) {
+      this.log.warn(`sidebar: ignored a malformed message from the webview`);
+      return;
+    }
+    switch (message.type) {
+      case 'ready':
+        this.webviewReady = true;
+        this.postState(this.refresh.current);
+        this.refresh.setVisible(this.view?.visible ?? true);
+        return;
+      case 'retry':
+        await vscode.commands.executeCommand(Commands.refresh);
+        return;
+      case 'run':
+        await this.run(message);
+        return;
+      case 'openFile':
+        await this.openFile(message.path);
+        return;
+      case 'focusIssue':
+        await this.focusIssue(message.issueId);
+        return;
+    }
+  }
+
+  private async run(message: Extract<WebviewMessage, { type: 'run' }>): Promise<void> {
+    const { action, issueId, requestId } = message;
+    let error: string | undefined;
+    try {
+      if (issueId !== undefined && !issueIdsInView(this.refresh.current).has(issueId)) throw new Error(`${issueId} is not in the view`);
+      await vscode.commands.executeCommand(ACTION_COMMANDS[action], ...(issueId === undefined ? [] : [issueId]));
+    } catch (caught) {
+      error = caught instanceof Error ? caught.message : String(caught);
+      this.log.error(`sidebar: ${action} failed: ${error}`);
+      void vscode.window.showErrorMessage(`Beads: ${error}`);
+    }
+    // The .beads watcher sees the write too; this covers stores whose files it cannot see.
+    if (WRITES.has(action)) this.refresh.invalidate(['beads', 'local'], 300);
+    this.post(error === undefined ? { type: 'done', requestId } : { type: 'done', requestId, error });
+  }
+
+  /** Opens a file the view lists (and only those), relative to the project folder. */
+  private async openFile(path: string): Promise<void> {
+    const root = this.refresh.root;
+    if (!root || !pathsInView(this.refresh.current).has(path) || path.split('/').some((part) => part === '..')) {
+      this.log.warn(`sidebar: refused to open ${JSON.stringify(path)}`);
+      return;
+    }
+    const uri = vscode.Uri.joinPath(vscode.Uri.file(root), ...path.split('/'));
+    try {
+      await vscode.workspace.fs.stat(uri);
+    } catch {
+      void vscode.window.showInformationMessage(`Beads: ${path} no longer exists.`);
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.open', uri);
+  }
+
+  private async focusIssue(issueId: string): Promise<void> {
+    const state = this.refresh.current;
+    const inProgress = state.kind === 'project' ? state.model.otherInProgress.items.map((issue) => issue.id) : [];
+    if (!inProgress.includes(issueId)) return;
+    // The activity tracker owns the focus when it is there: its ledger follows the same issue.
+    const commands = await vscode.commands.getCommands(true);
+    if (commands.includes(Commands.focusIssue)) await vscode.commands.executeCommand(Commands.focusIssue, issueId);
+    this.refresh.focus(issueId);
+  }
+
+  private postState(state: ViewState): void {
+    if (this.webviewReady) this.post({ type: 'state', state });
+  }
+
+  private post(message: HostMessage): void {
+    void this.view?.webview.postMessage(message).then(undefined, (error: unknown) => this.log.warn(`sidebar: postMessage failed: ${String(error)}`));
+  }
+
+  private html(webview: vscode.Webview, dist: vscode.Uri): string {
+    const nonce = randomBytes(18).toString('base64');
+    const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(dist, ...path)).toString();
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="${nonce}" href="${asset('codicons', 'codicon.css')}">
+<link rel="stylesheet" href="${asset('webview.css')}">
+<title>Beads</title>
+</head>
+<body>
+<script nonce="${nonce}" src="${asset('webview.js')}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    for (const disposable of this.subscriptions) disposable.dispose();
+  }
+}
+
+function issueIdsInView(state: ViewState): Set<string> {
+  const ids = new Set<string>();
+  if (state.kind !== 'project') return ids;
+  const { focused, otherInProgress, ready } = state.model;
+  if (focused) ids.add(focused.issue.id);
+  for (const issue of otherInProgress.items) ids.add(issue.id);
+  if (ready.ok) for (const item of ready.value.items) ids.add(item.issue.id);
+  return ids;
+}
+
+function pathsInView(state: ViewState): Set<string> {
+  const paths = new Set<string>();
+  if (state.kind !== 'project') return paths;
+  for (const file of state.model.activity?.files.items ?? []) paths.add(file.path);
+  if (state.model.uncommitted?.ok) for (const file of state.model.uncommitted.value.items) paths.add(file.path);
+  return paths;
+}
+
+/** The sidebar view and what keeps it current; every part is in the returned disposables. */
+export function registerSidebar(
+  extensionUri: vscode.Uri,
+  projects: ProjectRegistry,
+  log: vscode.LogOutputChannel,
+  sources: { activity?: ActivitySource; outbox?: OutboxSource } = {},
+): vscode.Disposable[] {
+  const refresh = new SidebarRefresh(projects, log, sources);
+  const provider = new SidebarViewProvider(extensionUri, refresh, log);
+  return [refresh, provider, vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, provider)];
+}

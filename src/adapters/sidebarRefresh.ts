@@ -1,0 +1,302 @@
+import * as vscode from 'vscode';
+import { CliError } from '../beads/errors';
+import type { CheckpointActivity } from '../core/checkpoint';
+import type { GitChange } from '../core/porcelain';
+import type { Section } from '../core/recovery';
+import { markRefreshing, nextViewState, DEFAULT_LIMITS, type SidebarInput } from '../core/viewModel';
+import { NotGitRepositoryError } from '../git/runGit';
+import { gitStatus } from '../git/status';
+import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
+import type { ProjectInfo, ViewState } from '../shared/protocol';
+import { readSettings } from './config';
+import type { Project, ProjectRegistry } from './projects';
+
+/** What changed since the last refresh; each costs only its own queries. */
+export type Change = 'beads' | 'git' | 'local';
+
+/** The activity tracker, as far as the sidebar reads it. */
+export interface ActivitySource {
+  /** The issue work is attributed to in the project at `root` (the user's pick, if any) and its ledger. */
+  focus(root: string): { issueId?: string; ledger?: CheckpointActivity } | undefined;
+  readonly onDidChange: vscode.Event<unknown>;
+}
+
+/** The outbox of beads writes, as far as the sidebar reads it. */
+export interface OutboxSource {
+  pendingCount(root: string): number | undefined;
+  readonly onDidChange: vscode.Event<unknown>;
+}
+
+/** Coalesces a burst of `.beads/` events (a CLI write touches several files) into one refresh. */
+const BEADS_DEBOUNCE_MS = 300;
+/** Git and ledger events come in long bursts while an agent works: `git status` runs at most this often. */
+const LOCAL_DEBOUNCE_MS = 1000;
+/** Relative times ("5m ago") are recomputed from the cached data this often while the view is visible. */
+const CLOCK_TICK_MS = 60_000;
+// Files under .beads/ that change without the issues changing (locks, sockets, logs, temp files):
+// a refresh's own reads may touch them, and refreshing on them would loop.
+const VOLATILE_BEADS_FILE = /(?:^|\/)(?:[^/]*\.lock|[^/]*\.sock|[^/]*\.pid|[^/]*\.log|[^/]*\.tmp|daemon[^/]*|last-touched|\.br_history\/.*|\.br_recovery\/.*)$/;
+
+/**
+ * Keeps the sidebar's ViewState current. Events only mark what changed; while the view is
+ * hidden nothing runs, and the marks are honoured once when it becomes visible again. A refresh
+ * runs the snapshot's constant set of CLI calls only when beads data changed, `git status` only
+ * when the work tree may have, and neither for ledger or outbox changes. Refreshes never overlap:
+ * events during one are gathered into the next.
+ */
+export class SidebarRefresh implements vscode.Disposable {
+  private state: ViewState = { kind: 'loading' };
+  private readonly stateChanged = new vscode.EventEmitter<ViewState>();
+  readonly onDidChangeState = this.stateChanged.event;
+  private readonly pending = new Set<Change>(['beads', 'git', 'local']);
+  private visible = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerDue = Infinity;
+  private clock: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<void> | undefined;
+  private controller = new AbortController();
+  private cache: { root: string; project: ProjectInfo; snapshot: ProjectSnapshot; uncommitted?: Section<GitChange[]> } | undefined;
+  private focusRequest: string | undefined;
+  private watched: { root: string; disposables: vscode.Disposable[] } | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** Counts for tests and the log. */
+  readonly stats = { refreshes: 0, snapshots: 0, gitStatuses: 0 };
+
+  constructor(
+    private readonly projects: ProjectRegistry,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly sources: { activity?: ActivitySource; outbox?: OutboxSource } = {},
+  ) {
+    this.subscriptions.push(
+      projects.onDidChange(() => this.invalidate(['beads', 'git', 'local'], 0)),
+      vscode.workspace.onDidSaveTextDocument((document) => {
+        if (this.cache && isInside(document.uri, this.cache.root)) this.invalidate(['git'], LOCAL_DEBOUNCE_MS);
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => {
+        if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.invalidate(['beads', 'git', 'local'], BEADS_DEBOUNCE_MS);
+      }),
+    );
+    if (sources.activity) this.subscriptions.push(sources.activity.onDidChange(() => this.invalidate(['git', 'local'], LOCAL_DEBOUNCE_MS)));
+    if (sources.outbox) this.subscriptions.push(sources.outbox.onDidChange(() => this.invalidate(['local'], LOCAL_DEBOUNCE_MS)));
+  }
+
+  get current(): ViewState {
+    return this.state;
+  }
+
+  /** The folder of the project on view, once one has loaded. */
+  get root(): string | undefined {
+    return this.cache?.root;
+  }
+
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (visible) {
+      if (this.pending.size > 0) this.schedule(0);
+      this.clock ??= setInterval(() => this.invalidate(['local'], 0), CLOCK_TICK_MS);
+    } else {
+      clearInterval(this.clock);
+      this.clock = undefined;
+      this.cancelTimer();
+    }
+  }
+
+  /** Marks `changes` and, when the view is visible, refreshes after `delayMs` (sooner requests win). */
+  invalidate(changes: readonly Change[], delayMs: number): void {
+    for (const change of changes) this.pending.add(change);
+    if (this.visible) this.schedule(delayMs);
+  }
+
+  /** Everything is reloaded, now; resolves when that refresh has finished. */
+  async refreshNow(): Promise<void> {
+    this.invalidate(['beads', 'git', 'local'], 0);
+    this.cancelTimer();
+    await this.run();
+  }
+
+  /** Focus another in-progress issue (when no activity tracker owns the focus). */
+  focus(issueId: string): void {
+    this.focusRequest = issueId;
+    this.invalidate(['beads'], 0);
+  }
+
+  private schedule(delayMs: number): void {
+    const due = Date.now() + delayMs;
+    if (this.timer && due >= this.timerDue) return;
+    this.cancelTimer();
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDue = Infinity;
+      void this.run();
+    }, delayMs);
+  }
+
+  private cancelTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDue = Infinity;
+  }
+
+  private async run(): Promise<void> {
+    if (this.running) {
+      // The refresh in flight takes what is pending now when it loops; wait for it.
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        while (this.pending.size > 0 && this.visible) {
+          const changes = new Set(this.pending);
+          this.pending.clear();
+          await this.refreshOnce(changes);
+        }
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private async refreshOnce(changes: ReadonlySet<Change>): Promise<void> {
+    this.stats.refreshes++;
+    const signal = this.controller.signal;
+    try {
+      const project = await this.pickProject();
+      if (!project) {
+        this.cache = undefined;
+        this.watch(undefined);
+        const folders = vscode.workspace.workspaceFolders ?? [];
+        this.publish(nextViewState(this.state, folders.length === 1 ? { kind: 'not-beads', folderName: folders[0]!.name } : { kind: 'not-beads' }));
+        return;
+      }
+      const root = project.backend.root;
+      this.watch(project);
+      const info: ProjectInfo = { name: project.folder.name, backend: project.backend.kind };
+      if (project.readOnlyReason) info.readOnlyReason = project.readOnlyReason;
+      const cached = this.cache?.root === root ? this.cache : undefined;
+      const activity = this.sources.activity?.focus(root);
+      const focusedId = activity?.issueId ?? this.focusRequest;
+      // The tracker's focus moved to another in-progress issue: its tree needs that issue's context.
+      const focusMoved = cached !== undefined && focusedId !== undefined && focusedId !== cached.snapshot.focusedId && isInProgress(cached.snapshot, focusedId);
+      const needSnapshot = changes.has('beads') || !cached || focusMoved;
+      const needGit = changes.has('git') || !cached;
+      if (needSnapshot) this.publish(markRefreshing(this.state));
+      const settings = readSettings(project.folder.uri);
+      const [snapshot, uncommitted] = await Promise.all([
+        needSnapshot ? this.loadSnapshot(project, focusedId, signal) : cached!.snapshot,
+        needGit ? this.gitStatus(root, settings.cliTimeoutMs, signal) : cached?.uncommitted,
+      ]);
+      this.cache = { root, project: info, snapshot, uncommitted };
+      this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input: this.input(snapshot, uncommitted, activity?.ledger, root) }));
+    } catch (error) {
+      if (error instanceof CliError && error.kind === 'canceled') return;
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(`sidebar refresh failed: ${message}`);
+      this.publish(nextViewState(this.state, { kind: 'failed', project: this.cache?.project, message }));
+    }
+  }
+
+  private async loadSnapshot(project: Project, focusedId: string | undefined, signal: AbortSignal): Promise<ProjectSnapshot> {
+    this.stats.snapshots++;
+    return loadSnapshot(project.backend, {
+      focusedId,
+      alwaysReady: true,
+      readyDetails: DEFAULT_LIMITS.ready,
+      ancestors: true,
+      signal,
+    });
+  }
+
+  /** Undefined outside a git repository: the view then has no uncommitted section. */
+  private async gitStatus(root: string, timeoutMs: number, signal: AbortSignal): Promise<Section<GitChange[]> | undefined> {
+    this.stats.gitStatuses++;
+    try {
+      return { ok: true, value: await gitStatus(root, { timeoutMs, signal }) };
+    } catch (error) {
+      if (error instanceof NotGitRepositoryError) return undefined;
+      if (error instanceof CliError && error.kind === 'canceled') throw error;
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private input(snapshot: ProjectSnapshot, uncommitted: Section<GitChange[]> | undefined, ledger: CheckpointActivity | undefined, root: string): SidebarInput {
+    const input: SidebarInput = {
+      inProgress: snapshot.inProgress,
+      ready: snapshot.ready,
+      details: snapshot.details,
+      focusedId: snapshot.focusedId,
+      now: Date.now(),
+    };
+    if (uncommitted) input.uncommitted = uncommitted;
+    if (ledger) input.activity = ledger;
+    const pendingWrites = this.sources.outbox?.pendingCount(root);
+    if (pendingWrites !== undefined) input.pendingWrites = pendingWrites;
+    return input;
+  }
+
+  /** The project of the active editor's folder, else the first folder that holds one. */
+  private async pickProject(): Promise<Project | undefined> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+    if (activeFolder) {
+      const project = await this.projects.project(activeFolder);
+      if (project) return project;
+    }
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const project = await this.projects.project(folder);
+      if (project) return project;
+    }
+    return undefined;
+  }
+
+  /** Watches the shown project's `.beads/` and git state; a different project moves the watchers. */
+  private watch(project: Project | undefined): void {
+    const root = project?.backend.root;
+    if (this.watched?.root === root) return;
+    for (const disposable of this.watched?.disposables ?? []) disposable.dispose();
+    this.watched = undefined;
+    if (!root) return;
+    const rootUri = vscode.Uri.file(root);
+    const beads = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(rootUri, '.beads/**'));
+    const onBeads = (uri: vscode.Uri) => {
+      const relative = uri.path.slice(rootUri.path.length + '/.beads/'.length);
+      if (!VOLATILE_BEADS_FILE.test(relative)) this.invalidate(['beads'], BEADS_DEBOUNCE_MS);
+    };
+    // Simple patterns in the git dir are watched without recursion (and without files.watcherExclude).
+    const gitIndex = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(rootUri, '.git'), '{index,HEAD}'));
+    const gitLog = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(rootUri, '.git', 'logs'), 'HEAD'));
+    const onGit = () => this.invalidate(['git'], LOCAL_DEBOUNCE_MS);
+    this.watched = {
+      root,
+      disposables: [
+        beads, gitIndex, gitLog,
+        beads.onDidCreate(onBeads), beads.onDidChange(onBeads), beads.onDidDelete(onBeads),
+        gitIndex.onDidCreate(onGit), gitIndex.onDidChange(onGit), gitIndex.onDidDelete(onGit),
+        gitLog.onDidCreate(onGit), gitLog.onDidChange(onGit),
+      ],
+    };
+  }
+
+  private publish(state: ViewState): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.stateChanged.fire(state);
+  }
+
+  dispose(): void {
+    this.controller.abort();
+    this.cancelTimer();
+    clearInterval(this.clock);
+    for (const disposable of [...this.subscriptions, ...(this.watched?.disposables ?? [])]) disposable.dispose();
+    this.stateChanged.dispose();
+  }
+}
+
+function isInProgress(snapshot: ProjectSnapshot, issueId: string): boolean {
+  return snapshot.inProgress.ok && snapshot.inProgress.value.some((issue) => issue.id === issueId);
+}
+
+function isInside(uri: vscode.Uri, root: string): boolean {
+  const rootPath = vscode.Uri.file(root).path;
+  return uri.scheme === 'file' && (uri.path === rootPath || uri.path.startsWith(`${rootPath}/`));
+}

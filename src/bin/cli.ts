@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { detectProject } from '../beads/detect';
 import { contextHookOutput } from '../core/claudeHooks';
 import { produceRecoveryContext } from '../services/recovery';
+import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint';
 import { HOOKS_USAGE, HookUsageError, hooksCommand, readHookInput } from './hooks';
 
 const USAGE = `Usage:
@@ -17,12 +18,15 @@ Environment: BEADS_RECOVERY_CLI=bd|br picks the CLI, BEADS_RECOVERY_CLI_PATH nam
 BEADS_RECOVERY_TIMEOUT_MS bounds each CLI call (default 10000).
 With --format claude-hook, the JSON Claude Code writes to a hook's stdin is read for its cwd.
 
+${CHECKPOINT_USAGE}
+
 ${HOOKS_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'context') return contextCommand(rest);
   if (command === 'hooks') return hooksCommand(rest);
+  if (command === 'checkpoint') return checkpointCommand(rest, { out: (line) => process.stdout.write(`${line}\n`) });
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;

@@ -257,6 +257,16 @@ export class Outbox implements WriteQueue {
   }
 
   /**
+   * One attempt at every pending write, now, without waiting out backoffs after a failure: for a
+   * short-lived process (the command line) that leaves the retries to VS Code or its next run.
+   * Resolves when that pass is over; a write another drainer holds stays pending.
+   */
+  async sendNow(): Promise<void> {
+    await this.retryNow();
+    await this.pass;
+  }
+
+  /**
    * Resolves when every write of this project queued before the call has landed or been parked,
    * or when the signal aborts (then some may still be pending: see `pendingCount`/`status`).
    * Starts with an immediate attempt, then follows the backoff.

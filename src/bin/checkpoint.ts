@@ -1,0 +1,246 @@
+// `beads-recovery checkpoint`: a checkpoint comment written from outside VS Code, for agent hooks
+// (Claude Code's PreCompact) and for people at a terminal. Without VS Code watching, the activity
+// comes from git — commits since the last checkpoint, files they changed, and uncommitted files
+// modified since then — joined with whatever the shared ledger recorded if VS Code is running.
+// Hooks must never fail the agent: as a hook, every problem is one line and exit 0.
+
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { BeadsBackend } from '../beads/backend';
+import { detectProject } from '../beads/detect';
+import {
+  activityFingerprint,
+  autoCheckpointComment,
+  checkpointComment,
+  hasNewActivity,
+  latestCheckpointAt,
+  summarizeActivity,
+  type CheckpointActivity,
+  type CommitRef,
+} from '../core/checkpoint';
+import { trackedPathFilter } from '../core/ledger';
+import { formatAge } from '../core/time';
+import { NotGitRepositoryError, runGit, type GitOptions } from '../git/runGit';
+import { gitStatus } from '../git/status';
+import { activityOf } from '../services/checkpoints';
+import { locateLedger, LedgerStore } from '../services/ledgerStore';
+import { Outbox } from '../services/outbox';
+import { chooseFocus } from '../services/snapshot';
+import { readHookInput } from './hooks';
+
+export const CHECKPOINT_USAGE = `  beads-recovery checkpoint [--cwd DIR] [--message M] [--auto] [--pre-compact] [--issue ID]
+
+Writes a checkpoint comment on the in-progress issue of the beads project that contains DIR: the
+issue VS Code focuses, else the most recently updated one (or ID). The activity since the last
+checkpoint comes from git (commits, the files they changed, uncommitted files modified since) and
+from the ledger VS Code keeps, when there is one.
+  --message M      write "Checkpoint: M"
+  --auto           write "Auto-checkpoint (agent hook): …", only when there is something new
+  --pre-compact    write "Auto-checkpoint (pre-compaction): …" (Claude Code's PreCompact hook)
+Without either, it writes "Checkpoint: <summary>" when there is something new. When stdin is
+not a terminal, Claude Code's hook JSON is read from it (PreCompact implies --pre-compact).
+As a hook (--auto, --pre-compact or hook JSON), it always exits 0.`;
+
+const FALLBACK_SPAN_MS = 60 * 60_000;
+
+export interface CheckpointIo {
+  out(line: string): void;
+  /** Hook input, for tests; by default read from stdin when it is not a terminal. */
+  readHook?: typeof readHookInput;
+  now?: () => number;
+  /** The environment to read settings from and run the CLI with; the process's own by default. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Returns the exit code. */
+export async function checkpointCommand(args: string[], io: CheckpointIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      cwd: { type: 'string' },
+      message: { type: 'string', short: 'm' },
+      auto: { type: 'boolean', default: false },
+      'pre-compact': { type: 'boolean', default: false },
+      issue: { type: 'string' },
+    },
+    strict: true,
+  });
+  const env = io.env ?? process.env;
+  const now = (io.now ?? Date.now)();
+  const hook = await (io.readHook ?? readHookInput)();
+  const preCompact = values['pre-compact'] || hook?.event === 'PreCompact';
+  const automatic = values.auto || preCompact;
+  const asHook = automatic || hook !== undefined;
+  const say = (line: string) => io.out(`beads-recovery: ${line}`);
+  const giveUp = (line: string, failed: boolean) => {
+    say(line);
+    return failed && !asHook ? 1 : 0;
+  };
+
+  let ledger: LedgerStore | undefined;
+  try {
+    const cwd = path.resolve(values.cwd ?? hook?.cwd ?? process.cwd());
+    const timeoutMs = Number(env.BEADS_RECOVERY_TIMEOUT_MS) || 10_000;
+    const preferred = env.BEADS_RECOVERY_CLI === 'bd' || env.BEADS_RECOVERY_CLI === 'br' ? env.BEADS_RECOVERY_CLI : 'auto';
+    const detection = await detectProject(cwd, {
+      preferred,
+      cliPath: env.BEADS_RECOVERY_CLI_PATH || undefined,
+      trusted: true,
+      timeoutMs,
+      pathEnv: env.PATH,
+      env: io.env ? definedOnly(io.env) : undefined,
+    });
+    if (detection.kind === 'none') return giveUp('not a beads project (no .beads directory); no checkpoint written.', false);
+    if (detection.kind === 'readonly') return giveUp(`${detection.message} Checkpoints need the bd or br CLI; none written.`, true);
+    const backend = detection.backend;
+    const gitOptions: GitOptions = { timeoutMs };
+
+    const location = await locateLedger(backend.root, undefined, gitOptions);
+    ledger = location ? new LedgerStore(location.file) : undefined;
+    await ledger?.load();
+    const inProgress = await backend.listInProgress();
+    const issueId = values.issue ?? chooseFocus(inProgress, ledger?.state.focusedId);
+    if (!issueId) return giveUp('no issue is in progress; no checkpoint written.', false);
+
+    const recorded = ledger?.state.ledgers[issueId];
+    const since = recorded?.lastCheckpointAt ?? (await lastCheckpointOnIssue(backend, issueId)) ?? now - FALLBACK_SPAN_MS;
+    const fromGit = location?.repository ? await gitActivity(location.repository.root, since, gitOptions) : { files: [], commits: [] };
+    const fromLedger = recorded ? activityOf(recorded) : undefined;
+    const activity: CheckpointActivity = {
+      issueId,
+      files: [...new Set([...fromGit.files, ...(fromLedger?.files ?? [])])],
+      commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
+      edits: fromLedger?.edits,
+      lastCheckpointAt: since,
+    };
+
+    let text: string;
+    let key: string;
+    if (values.message !== undefined) {
+      text = checkpointComment(values.message, activity.files);
+      key = `checkpoint:${issueId}:${now}`;
+    } else if (!hasNewActivity(activity)) {
+      return giveUp(`nothing new on ${issueId} since the last checkpoint (${formatAge(since, now)}); no checkpoint written.`, false);
+    } else if (automatic) {
+      text = autoCheckpointComment(activity, preCompact ? 'pre-compaction' : 'agent-hook', now);
+      key = `auto:${issueId}:${activityFingerprint(activity)}`;
+    } else {
+      text = checkpointComment(summarizeActivity(activity, now), activity.files);
+      key = `checkpoint:${issueId}:${now}`;
+    }
+
+    const result = location ? await writeThroughOutbox(backend, path.join(path.dirname(location.file), 'outbox.json'), key, issueId, text, timeoutMs) : await writeDirectly(backend, issueId, text);
+    if (result.state === 'failed') return giveUp(`could not write the checkpoint on ${issueId}: ${result.why}`, true);
+    await ledger?.markCheckpoint(issueId, now);
+    const firstLine = text.split('\n')[0] ?? text;
+    if (result.state === 'queued') return giveUp(`checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}`, false);
+    say(`checkpoint written on ${issueId}: ${firstLine}`);
+    return 0;
+  } catch (error) {
+    return giveUp(`no checkpoint written: ${error instanceof Error ? error.message : String(error)}`, true);
+  } finally {
+    ledger?.dispose();
+  }
+}
+
+type WriteResult = { state: 'written' } | { state: 'queued' | 'failed'; why: string };
+
+/**
+ * Through the same outbox VS Code drains: the write is durable before the CLI runs, a key already
+ * written is not written again, and if VS Code is draining right now it sends this one too.
+ */
+async function writeThroughOutbox(backend: BeadsBackend, file: string, key: string, issueId: string, text: string, timeoutMs: number): Promise<WriteResult> {
+  const outbox = new Outbox({ file, root: backend.root, backend });
+  try {
+    await outbox.enqueue({ key, kind: 'comment', issueId, text });
+    await outbox.sendNow();
+    // Untried means another drainer (a VS Code window) holds the queue: give it a moment to send it.
+    const untried = outbox.pending.find((entry) => entry.write.key === key)?.attempts === 0;
+    if (untried) await outbox.drain(AbortSignal.timeout(timeoutMs));
+    switch (outbox.status(key)) {
+      case 'done':
+        return { state: 'written' };
+      case 'failed':
+        return { state: 'failed', why: outbox.failed.find((entry) => entry.write.key === key)?.error ?? 'beads refused it' };
+      default:
+        return { state: 'queued', why: outbox.pending.find((entry) => entry.write.key === key)?.lastError ?? 'beads did not answer in time' };
+    }
+  } finally {
+    outbox.dispose();
+  }
+}
+
+async function writeDirectly(backend: BeadsBackend, issueId: string, text: string): Promise<WriteResult> {
+  try {
+    await backend.addComment(issueId, text);
+    return { state: 'written' };
+  } catch (error) {
+    return { state: 'failed', why: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function lastCheckpointOnIssue(backend: BeadsBackend, issueId: string): Promise<number | undefined> {
+  const [details] = await backend.show([issueId]);
+  return details ? latestCheckpointAt(details.comments) : undefined;
+}
+
+/**
+ * Commits on HEAD since `since` (newest last) with the files they changed, plus uncommitted files
+ * modified since then (by modification time; a deleted file has none and counts).
+ */
+export async function gitActivity(repositoryRoot: string, since: number, options: GitOptions): Promise<{ files: string[]; commits: CommitRef[] }> {
+  const sinceArg = `--since=${new Date(since).toISOString()}`;
+  let logText = '';
+  try {
+    ({ stdout: logText } = await runGit(repositoryRoot, ['log', sinceArg, '--reverse', '--no-show-signature', '--name-only', '--format=%x01%H%x00%ct%x00%s'], options));
+  } catch (error) {
+    if (error instanceof NotGitRepositoryError) return { files: [], commits: [] };
+    // A repository without commits has no HEAD to log from; its uncommitted files still count.
+    if (await hasHead(repositoryRoot, options)) throw error;
+  }
+  const isWork = trackedPathFilter([]);
+  const files = new Set<string>();
+  const commits: CommitRef[] = [];
+  for (const record of logText.split('\u0001').slice(1)) {
+    const [header = '', ...names] = record.split('\n');
+    const [hash, committedAt, ...subject] = header.split('\0');
+    // git's --since has whole seconds: a commit from the second of the last checkpoint but before it is left out here.
+    if (!hash || Number(committedAt) * 1000 <= since) continue;
+    commits.push({ hash, subject: subject.join('\0') });
+    for (const name of names) if (name.trim() !== '' && isWork(name)) files.add(name);
+  }
+  for (const change of await gitStatus(repositoryRoot, options)) {
+    if (!isWork(change.path)) continue;
+    const modifiedAt = await stat(path.join(repositoryRoot, change.path)).then((info) => info.mtimeMs, () => undefined);
+    if (modifiedAt === undefined || modifiedAt > since) files.add(change.path);
+  }
+  return { files: [...files], commits };
+}
+
+async function hasHead(repositoryRoot: string, options: GitOptions): Promise<boolean> {
+  try {
+    await runGit(repositoryRoot, ['rev-parse', '--verify', '--quiet', 'HEAD'], options);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+function uniqueCommits(commits: readonly CommitRef[]): CommitRef[] {
+  const seen = new Set<string>();
+  const unique: CommitRef[] = [];
+  for (const commit of commits) {
+    // The ledger keeps short or full hashes; git gives full ones. One commit, either way.
+    const known = [...seen].some((hash) => hash.startsWith(commit.hash) || commit.hash.startsWith(hash));
+    if (known) continue;
+    seen.add(commit.hash);
+    unique.push(commit);
+  }
+  return unique;
+}
+

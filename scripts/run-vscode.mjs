@@ -7,7 +7,7 @@
 //   node scripts/run-vscode.mjs --demo         serve a demo workspace until Ctrl-C (PORT, default 13370)
 //
 // Env: BEADS_RECOVERY_CACHE (where setup-vscode.sh installed), E2E_PORT (fixed port instead of a
-// free one), BEADS_IT_SCENARIOS=br,readonly (a subset), BEADS_E2E_FILTER (substring of
+// free one), BEADS_IT_SCENARIOS=br,readonly (a subset), BEADS_IT_GREP (Mocha grep), BEADS_E2E_FILTER (substring of
 // "<file> <test name>"), BEADS_IT_TIMEOUT_MS (per scenario), BEADS_E2E_TEST_TIMEOUT_MS (per test),
 // BEADS_VSCODE_TIMEOUT_MS (whole run), BEADS_VSCODE_SETTINGS (JSON merged into user settings),
 // BEADS_VSCODE_KEEP_RUN=1 (keep the run dir, which is always kept on failure), CHROMIUM.

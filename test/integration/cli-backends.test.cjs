@@ -15,8 +15,8 @@ describeIn(['br', 'bd'], 'the extension on a workspace with a beads CLI', () => 
     assert.equal(typeof api.recoveryContext, 'function');
   });
 
-  it(`uses the ${dialect} CLI`, () => {
-    assert.equal(api.backendKind(), dialect);
+  it(`uses the ${dialect} CLI`, async () => {
+    assert.equal(await api.backendKind(), dialect);
   });
 
   it('registers every command it contributes', async () => {

@@ -1,5 +1,6 @@
 // Entry point the extension host requires (extensionTestsPath): runs every *.test.cjs file with
-// Mocha. Each file registers its suites only for the scenarios it covers (see scenario.cjs).
+// Mocha. Each file registers its suites only for the scenarios it covers (see scenario.cjs);
+// BEADS_IT_GREP narrows the run to the tests whose full title matches it.
 // The extension host's console never reaches the driver, so the reporter output is also written to
 // BEADS_IT_OUTPUT and the counts to BEADS_IT_RESULT.
 const fs = require('node:fs');
@@ -19,7 +20,7 @@ function run() {
     if (resultFile) fs.writeFileSync(resultFile, JSON.stringify(result));
   };
 
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 30_000 });
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 30_000, grep: process.env.BEADS_IT_GREP });
   for (const file of fs.readdirSync(__dirname).filter((name) => name.endsWith('.test.cjs')).sort()) {
     mocha.addFile(path.join(__dirname, file));
   }

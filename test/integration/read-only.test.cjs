@@ -10,8 +10,8 @@ describeIn(['readonly'], 'the extension on a workspace without any beads CLI', (
     api = await activatedApi();
   });
 
-  it('falls back to reading .beads/issues.jsonl', () => {
-    assert.equal(api.backendKind(), 'jsonl');
+  it('falls back to reading .beads/issues.jsonl', async () => {
+    assert.equal(await api.backendKind(), 'jsonl');
   });
 
   it('still copies a recovery context that resumes demo-1 and says it is read-only', async () => {

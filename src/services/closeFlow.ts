@@ -80,6 +80,11 @@ export interface CloseRequest {
   /** How long to wait for the outbox to land what the issue still has to say before closing. */
   flushTimeoutMs: number;
   now: number;
+  /**
+   * Called once the file list is queued, before the close: the caller starts the ledger's counters
+   * again there, so that the focus moving off the closing issue finds nothing left to checkpoint.
+   */
+  onFilesQueued?: () => Promise<void>;
   /** How many ready issues get details (parent, unblocks) for the offer. */
   readyDetails?: number;
   signal?: AbortSignal;
@@ -118,6 +123,7 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
   const files = await issueFiles(details, request);
   const filesComment = filesModifiedComment(files);
   if (filesComment) await queue.enqueue({ key: `files:${issueId}:${request.now}`, kind: 'comment', issueId, text: filesComment });
+  await request.onFilesQueued?.();
   await queue.drain(anySignal(signal, AbortSignal.timeout(request.flushTimeoutMs)));
   if (signal?.aborted) throw new CliError({ kind: 'canceled', command: 'close', args: [issueId] });
 
@@ -176,12 +182,13 @@ async function whatComesNext(backend: BeadsBackend, closed: IssueDetails, reques
 }
 
 /**
- * Files changed by `hashes`, in one git process. Hashes git no longer knows (rebased away,
- * garbage-collected) are skipped rather than failing the rest.
+ * Files changed by `hashes` under `folder`, in one git process. Hashes git no longer knows
+ * (rebased away, garbage-collected) are skipped rather than failing the rest.
  */
-export async function filesOfCommits(repositoryRoot: string, hashes: readonly string[], options: GitOptions): Promise<string[]> {
+export async function filesOfCommits(folder: string, hashes: readonly string[], options: GitOptions): Promise<string[]> {
   if (hashes.length === 0) return [];
-  const { stdout } = await runGit(repositoryRoot, ['log', '--no-walk=unsorted', '--ignore-missing', '--name-only', '--format=', ...hashes, '--'], options);
+  // --relative: paths relative to `folder` (as the ledger keeps them), files outside it left out.
+  const { stdout } = await runGit(folder, ['log', '--no-walk=unsorted', '--ignore-missing', '--relative', '--name-only', '--format=', ...hashes, '--'], options);
   return [...new Set(stdout.split(/\r?\n/).filter((line) => line.trim() !== ''))];
 }
 

@@ -1,0 +1,349 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { CliError } from '../beads/errors';
+import { commentCommandIssueIds, type AutoCheckpointTrigger } from '../core/checkpoint';
+import { hashText } from '../core/reflog';
+import { READ_ONLY_MESSAGE } from '../services/closeFlow';
+import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints';
+import { locateLedger } from '../services/ledgerStore';
+import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
+import type { ActivityTracker, FolderActivity } from './activity';
+import { Commands } from './commandIds';
+import { readSettings } from './config';
+import type { Project, ProjectRegistry } from './projects';
+
+// Checkpoints in VS Code: the outbox of each beads project, the "Checkpoint Now" and "Retry
+// Pending Writes" commands, and the automatic checkpoints (V4) — before a recovery context, when
+// the focused issue changes, when the window closes — plus the recognition of checkpoints made
+// from a terminal.
+
+/** How long a checkpoint command waits for its comment to land before saying it is queued. */
+const CHECKPOINT_LAND_MS = 3_000;
+/** How long a recovery context waits for pending writes, so that it reads them back from beads. */
+const RECOVERY_FLUSH_MS = 3_000;
+/** A comment typed in a terminal ends a moment before the CLI's write is visible to `show`. */
+const TERMINAL_HINT_DELAY_MS = 300;
+
+/**
+ * One outbox per beads project, kept beside the project's ledger (`<git-dir>/beads-recovery/`, or
+ * the extension's workspace storage outside git). Outboxes open when detection finds a project
+ * and follow its backend when detection runs again (a CLI installed later drains what waited).
+ */
+export class Outboxes implements vscode.Disposable {
+  private readonly opened = new Map<string, Promise<Outbox | undefined>>();
+  private readonly ready = new Map<string, Outbox>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+
+  constructor(
+    private readonly projects: ProjectRegistry,
+    private readonly storageUri: vscode.Uri | undefined,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(projects.onDidChange(() => void this.sync()));
+  }
+
+  /** The outbox of `project` once it is open; the commit linker waits while there is none. */
+  get(project: Project): Outbox | undefined {
+    return this.ready.get(project.folder.uri.toString());
+  }
+
+  /** The outbox of `project`, opening it if needed; undefined when it has no place to live. */
+  open(project: Project): Promise<Outbox | undefined> {
+    const key = project.folder.uri.toString();
+    let opening = this.opened.get(key);
+    if (!opening) {
+      opening = this.create(project);
+      this.opened.set(key, opening);
+    }
+    return opening.then((outbox) => {
+      outbox?.setBackend(project.backend);
+      return outbox;
+    });
+  }
+
+  all(): Outbox[] {
+    return [...this.ready.values()];
+  }
+
+  /** For the sidebar: writes still to be sent for the project at `root`. */
+  pendingCount(root: string): number | undefined {
+    const wanted = path.resolve(root);
+    return this.all().find((outbox) => path.resolve(outbox.root) === wanted)?.pendingCount;
+  }
+
+  /** Opens the outboxes of every folder that holds a beads project, with its current backend. */
+  async sync(): Promise<void> {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const project = await this.projects.project(folder);
+      if (project) await this.open(project);
+    }
+  }
+
+  dispose(): void {
+    for (const outbox of this.ready.values()) outbox.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  private async create(project: Project): Promise<Outbox | undefined> {
+    const folder = project.folder;
+    const settings = readSettings(folder.uri);
+    // The same place FolderActivity keeps the ledger, so the two files sit side by side.
+    const fallback = this.storageUri ? path.join(this.storageUri.fsPath, 'activity', hashText(folder.uri.toString())) : undefined;
+    const location = await locateLedger(folder.uri.fsPath, fallback, { timeoutMs: settings.cliTimeoutMs });
+    if (!location) {
+      this.log.warn(`${folder.name}: no place to keep the outbox of beads writes; writes go straight to the CLI`);
+      return undefined;
+    }
+    const outbox = new Outbox({
+      file: path.join(path.dirname(location.file), 'outbox.json'),
+      root: project.backend.root,
+      backend: project.backend,
+      leaseStaleMs: Math.max(120_000, 3 * settings.cliTimeoutMs),
+      log: (level, message) => this.log[level](`${folder.name}: ${message}`),
+    });
+    outbox.onDidChange(() => this.changed.fire());
+    outbox.onDidPark((failed) => reportParked(failed));
+    await outbox.load();
+    this.ready.set(folder.uri.toString(), outbox);
+    this.changed.fire();
+    return outbox;
+  }
+}
+
+/** A write that will never land is said once, with a way to see why and to try again. */
+function reportParked(failed: FailedWrite): void {
+  const showLog = 'Show Log';
+  const retry = 'Retry';
+  void vscode.window
+    .showWarningMessage(`Beads: a ${describeWrite(failed.write)} could not be written and will not be retried: ${failed.error}`, showLog, retry)
+    .then((choice) => {
+      if (choice === showLog) void vscode.commands.executeCommand(Commands.showLog);
+      if (choice === retry) void vscode.commands.executeCommand(Commands.retryPendingWrites, { includeFailed: true });
+    });
+}
+
+/** What `beadsRecovery.checkpoint` accepts: an issue id (the sidebar passes one), or options (tests, agents). */
+export type CheckpointArgument = string | { issueId?: string; message?: string } | undefined;
+
+export interface CheckpointCommandResult {
+  issueId: string;
+  comment: string;
+  state: 'written' | 'queued';
+}
+
+export interface CheckpointDeps {
+  projects: ProjectRegistry;
+  outboxes: Outboxes;
+  activity: ActivityTracker;
+  log: vscode.LogOutputChannel;
+}
+
+/** The checkpoint service of a folder: its outbox and its ledger. */
+async function checkpointsFor(deps: CheckpointDeps, project: Project): Promise<{ checkpoints: Checkpoints; outbox: Outbox; folder: FolderActivity } | undefined> {
+  const folder = deps.activity.forProject(project);
+  const outbox = await deps.outboxes.open(project);
+  if (!folder || !outbox) return undefined;
+  return { checkpoints: new Checkpoints({ queue: outbox, ledger: folder.store }), outbox, folder };
+}
+
+/**
+ * Automatic checkpoints (V4). Only when there is something new since the last checkpoint; the
+ * write is keyed by the activity's fingerprint, so one state is never written twice.
+ */
+export class AutoCheckpoints implements vscode.Disposable {
+  private readonly focused = new Map<string, string | undefined>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: CheckpointDeps) {
+    this.disposables.push(
+      deps.activity.onDidChange(() => void this.noticeFocusChanges()),
+      vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (event.exitCode !== 0) return;
+        const ids = commentCommandIssueIds(event.execution.commandLine.value);
+        if (ids.length === 0) return;
+        const cwd = event.execution.cwd;
+        setTimeout(() => void this.noticeTerminalComments(ids, cwd), TERMINAL_HINT_DELAY_MS);
+      }),
+    );
+  }
+
+  /** Before a recovery context: checkpoint what is new and let the outbox land it (bounded). */
+  async beforeRecovery(project: Project, signal?: AbortSignal): Promise<void> {
+    const found = await checkpointsFor(this.deps, project);
+    if (!found || project.backend.readOnly) return;
+    await found.folder.flush();
+    const bound = AbortSignal.timeout(RECOVERY_FLUSH_MS);
+    const outcome = await found.checkpoints.flushBeforeRecovery(signal ? AbortSignal.any([signal, bound]) : bound);
+    this.logOutcome(project, 'before-recovery', outcome);
+  }
+
+  /**
+   * The window is closing: checkpoint each folder's focused issue, durably queued. The outbox
+   * sends it now if there is time, or on the next start (any window, or the command line).
+   */
+  async onShutdown(): Promise<void> {
+    await Promise.all(
+      this.deps.activity.all().map(async (folder) => {
+        const outbox = this.deps.outboxes.get(folder.project);
+        const issueId = folder.focusedIssue();
+        if (!outbox || issueId === undefined || folder.project.backend.readOnly) return;
+        await folder.store.flush();
+        const outcome = await new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('shutdown', issueId);
+        this.logOutcome(folder.project, 'shutdown', outcome);
+      }),
+    );
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  /** The focused issue changed: the one left behind gets a checkpoint of what was done on it. */
+  private async noticeFocusChanges(): Promise<void> {
+    for (const folder of this.deps.activity.all()) {
+      const key = folder.folder.uri.toString();
+      const now = folder.focusedIssue();
+      const before = this.focused.get(key);
+      this.focused.set(key, now);
+      if (before === undefined || before === now || folder.project.backend.readOnly) continue;
+      const outbox = this.deps.outboxes.get(folder.project);
+      if (!outbox) continue;
+      try {
+        const outcome = await new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('issue-switch', before);
+        this.logOutcome(folder.project, 'issue-switch', outcome);
+      } catch (error) {
+        this.deps.log.warn(`${folder.folder.name}: automatic checkpoint of ${before} failed: ${errorText(error)}`);
+      }
+    }
+  }
+
+  /** `bd|br comments add <id>` ran in a terminal: a checkpoint made elsewhere resets the counters. */
+  private async noticeTerminalComments(ids: readonly string[], cwd: vscode.Uri | undefined): Promise<void> {
+    const folders = cwd ? [this.deps.activity.folderOf(cwd)].filter((folder): folder is FolderActivity => folder !== undefined) : [];
+    for (const folder of folders.length > 0 ? folders : this.deps.activity.all()) {
+      const found = await checkpointsFor(this.deps, folder.project);
+      if (!found) continue;
+      try {
+        for (const details of await folder.project.backend.show(ids)) {
+          if (await found.checkpoints.noticeExternalCheckpoint(details)) {
+            this.deps.log.info(`${folder.folder.name}: a comment on ${details.id} from a terminal counts as a checkpoint`);
+          }
+        }
+      } catch (error) {
+        if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${folder.folder.name}: could not read ${ids.join(', ')} after a terminal comment: ${errorText(error)}`);
+      }
+    }
+  }
+
+  private logOutcome(project: Project, trigger: AutoCheckpointTrigger, outcome: AutoCheckpointOutcome): void {
+    if (outcome.written) this.deps.log.info(`${project.folder.name}: automatic checkpoint (${trigger}) on ${outcome.issueId} queued as ${outcome.key}`);
+  }
+}
+
+export function registerCheckpointCommands(deps: CheckpointDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(Commands.checkpoint, (argument?: CheckpointArgument) =>
+      reportErrors(deps.log, () => checkpointNow(deps, argument)),
+    ),
+    vscode.commands.registerCommand(Commands.retryPendingWrites, (argument?: { includeFailed?: boolean }) =>
+      reportErrors(deps.log, () => retryPendingWrites(deps, argument?.includeFailed === true)),
+    ),
+  ];
+}
+
+/**
+ * "Beads: Checkpoint Now": an input box pre-filled with the ledger's summary, then
+ * `Checkpoint: <text>` on the focused issue. With `{ message }` it asks nothing (tests, agents).
+ */
+async function checkpointNow(deps: CheckpointDeps, argument: CheckpointArgument): Promise<CheckpointCommandResult | undefined> {
+  const options = typeof argument === 'string' ? { issueId: argument } : (argument ?? {});
+  const project = await deps.projects.pickProject();
+  if (!project) {
+    void vscode.window.showInformationMessage('Beads: no beads project in this workspace, so there is nothing to checkpoint.');
+    return undefined;
+  }
+  if (project.backend.readOnly) {
+    void vscode.window.showWarningMessage(`Beads: ${READ_ONLY_MESSAGE}`);
+    return undefined;
+  }
+  const found = await checkpointsFor(deps, project);
+  if (!found) {
+    void vscode.window.showWarningMessage('Beads: activity is not tracked in this folder, so checkpoints cannot be written here.');
+    return undefined;
+  }
+  const { checkpoints, outbox, folder } = found;
+  const issueId = options.issueId ?? folder.focusedIssue() ?? (await project.backend.listInProgress())[0]?.id;
+  if (!issueId) {
+    void vscode.window.showInformationMessage(`Beads: no issue is in progress. Claim one first (${project.cli} update <id> --claim, or Beads: Claim Issue…).`);
+    return undefined;
+  }
+  await folder.flush();
+  const text =
+    options.message ??
+    (await vscode.window.showInputBox({
+      title: `Checkpoint ${issueId}`,
+      prompt: 'What was done, and what is next? Written as a beads comment "Checkpoint: …".',
+      value: checkpoints.suggestion(issueId),
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() === '' ? 'A checkpoint needs some text.' : undefined),
+    }));
+  if (text === undefined || text.trim() === '') return undefined;
+  const { key, comment } = await checkpoints.checkpoint(issueId, text);
+  await outbox.drain(AbortSignal.timeout(CHECKPOINT_LAND_MS));
+  const state = outbox.status(key) === 'done' ? 'written' : 'queued';
+  if (state === 'written') vscode.window.setStatusBarMessage(`$(check) Beads: checkpoint written on ${issueId}`, 4000);
+  else void vscode.window.showWarningMessage(`Beads: the checkpoint on ${issueId} is queued and will be written when beads answers (${pendingReason(outbox, key)}).`);
+  return { issueId, comment, state };
+}
+
+/** "Beads: Retry Pending Writes": every queued write is tried now; parked ones on request. */
+async function retryPendingWrites(deps: CheckpointDeps, includeFailed: boolean): Promise<{ pending: number; failed: number }> {
+  await deps.outboxes.sync();
+  const outboxes = deps.outboxes.all();
+  if (includeFailed) await Promise.all(outboxes.map((outbox) => outbox.requeueFailed()));
+  await Promise.all(outboxes.map((outbox) => outbox.drain(AbortSignal.timeout(CHECKPOINT_LAND_MS))));
+  const pending = sum(outboxes.map((outbox) => outbox.pendingCount));
+  const failed = sum(outboxes.map((outbox) => outbox.failedCount));
+  if (pending === 0 && failed === 0) {
+    vscode.window.setStatusBarMessage('$(check) Beads: every write has landed', 4000);
+  } else if (failed > 0 && !includeFailed) {
+    const retry = 'Retry Them Too';
+    const discard = 'Discard Them';
+    void vscode.window
+      .showWarningMessage(`Beads: ${pending} write(s) still pending; ${failed} will not be retried because beads refused them.`, retry, discard, 'Show Log')
+      .then(async (choice) => {
+        if (choice === retry) await vscode.commands.executeCommand(Commands.retryPendingWrites, { includeFailed: true });
+        if (choice === discard) await Promise.all(outboxes.map((outbox) => outbox.discardFailed()));
+        if (choice === 'Show Log') deps.log.show();
+      });
+  } else {
+    void vscode.window.showWarningMessage(`Beads: ${pending} write(s) still pending: ${pendingReason(outboxes.find((outbox) => outbox.pendingCount > 0))}.`);
+  }
+  return { pending, failed };
+}
+
+function pendingReason(outbox: Outbox | undefined, key?: string): string {
+  const entry = outbox?.pending.find((candidate) => key === undefined || candidate.write.key === key);
+  return entry?.lastError ?? 'beads did not answer in time';
+}
+
+async function reportErrors<T>(log: vscode.LogOutputChannel, run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof CliError && error.kind === 'canceled') return undefined;
+    log.error(error instanceof Error ? error : String(error));
+    void vscode.window.showErrorMessage(`Beads: ${errorText(error)}`);
+    return undefined;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

@@ -1,0 +1,217 @@
+import * as vscode from 'vscode';
+import { CliError } from '../beads/errors';
+import { readyItems, type ReadyItem } from '../core/graph';
+import type { Issue, IssueSummary } from '../core/model';
+import { closeWithFiles, filesOfCommits, READ_ONLY_MESSAGE, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
+import { loadSnapshot } from '../services/snapshot';
+import type { ActivityTracker } from './activity';
+import type { Outboxes } from './checkpointCommands';
+import { Commands } from './commandIds';
+import { readSettings } from './config';
+import { inject } from './inject';
+import type { Project, ProjectRegistry } from './projects';
+
+// Claim and close (seed V3, V5, V7). Both act at once through the backend and say plainly what
+// happened; a temporary failure queues them in the outbox, and the user is told so.
+
+/** How many ready issues the claim quick pick describes with parent and unblocks (one `show`). */
+const CLAIM_PICK_DETAILS = 25;
+/** How long closing waits for the issue's queued writes and its file list to land first. */
+const CLOSE_FLUSH_MS = 5_000;
+
+export interface WorkDeps {
+  projects: ProjectRegistry;
+  outboxes: Outboxes;
+  activity: ActivityTracker;
+  log: vscode.LogOutputChannel;
+}
+
+/** `beadsRecovery.claim` takes an issue id (the sidebar, the close offer) or nothing (a quick pick). */
+export type ClaimArgument = string | { issueId?: string } | undefined;
+
+/**
+ * `beadsRecovery.close` takes an issue id (the sidebar) or options; with `reason` it asks nothing,
+ * and with `offer: false` it shows no "what next" notification (tests read the returned outcome).
+ */
+export type CloseArgument = string | { issueId?: string; reason?: string; offer?: boolean } | undefined;
+
+export interface ClaimResult {
+  issueId: string;
+  outcome: WriteOutcome;
+}
+
+export function registerWorkCommands(deps: WorkDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(Commands.claim, (argument?: ClaimArgument) => guarded(deps.log, () => claim(deps, argument))),
+    vscode.commands.registerCommand(Commands.close, (argument?: CloseArgument) => guarded(deps.log, () => close(deps, argument))),
+  ];
+}
+
+async function writableProject(deps: WorkDeps, action: string): Promise<Project | undefined> {
+  const project = await deps.projects.pickProject();
+  if (!project) {
+    void vscode.window.showInformationMessage(`Beads: no beads project in this workspace, so there is nothing to ${action}.`);
+    return undefined;
+  }
+  if (project.backend.readOnly) {
+    void vscode.window.showWarningMessage(`Beads: ${READ_ONLY_MESSAGE}`);
+    return undefined;
+  }
+  return project;
+}
+
+/** "Beads: Claim Issue…": the ready queue with each item's parent and what it unblocks. */
+async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResult | undefined> {
+  const project = await writableProject(deps, 'claim');
+  if (!project) return undefined;
+  const issueId = (typeof argument === 'string' ? argument : argument?.issueId) ?? (await pickReady(project));
+  if (!issueId) return undefined;
+  const outbox = await deps.outboxes.open(project);
+  if (!outbox) throw new WorkRefusedError('there is no place to keep beads writes for this folder');
+  const now = Date.now();
+  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Beads: claiming ${issueId}` }, () =>
+    writeNowOrQueue(project.backend, outbox, { key: `claim:${issueId}:${now}`, kind: 'claim', issueId }, now),
+  );
+  if (outcome.state === 'written') {
+    const folder = deps.activity.forProject(project);
+    await folder?.refreshInProgress();
+    await folder?.focus(issueId);
+    vscode.window.setStatusBarMessage(`$(check) Beads: claimed ${issueId}; work is now recorded against it`, 5000);
+  } else {
+    void vscode.window.showWarningMessage(`Beads: ${issueId} could not be claimed now (${outcome.why}); the claim is queued and will be made when beads answers.`);
+  }
+  return { issueId, outcome };
+}
+
+async function pickReady(project: Project): Promise<string | undefined> {
+  const items = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Beads: loading ready issues' }, async () => {
+    const snapshot = await loadSnapshot(project.backend, { alwaysReady: true, readyDetails: CLAIM_PICK_DETAILS });
+    if (!snapshot.ready.ok) throw new Error(`could not list ready issues: ${snapshot.ready.error}`);
+    return readyItems(snapshot.ready.value, snapshot.details.ok ? snapshot.details.value : []);
+  });
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('Beads: nothing is ready: every open issue is blocked, deferred or already in progress.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(items.map(readyPickItem), {
+    title: 'Claim a ready issue',
+    placeHolder: 'Ready issues, in the order beads suggests; each shows its parent and what it unblocks',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  return picked?.issueId;
+}
+
+function readyPickItem(item: ReadyItem): vscode.QuickPickItem & { issueId: string } {
+  const context = [
+    item.parent ? `parent: ${name(item.parent)}` : undefined,
+    item.unblocks.length > 0 ? `unblocks: ${item.unblocks.map(name).join(', ')}` : 'unblocks: nothing',
+  ].filter((part): part is string => part !== undefined);
+  return {
+    issueId: item.issue.id,
+    label: `${item.issue.id}  ${item.issue.title}`,
+    description: `P${item.issue.priority} · ${item.issue.issueType}`,
+    detail: context.join('  ·  '),
+  };
+}
+
+/**
+ * "Beads: Close Issue…": flush the ledger, write `Files modified: …`, close with the reason the
+ * user types, then offer what comes next — the issues the close unblocked and the next ready
+ * ones, with Claim next, Copy continue prompt and Inject continue prompt. Returns the outcome
+ * (the offer included).
+ */
+async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutcome | undefined> {
+  const options = typeof argument === 'string' ? { issueId: argument } : (argument ?? {});
+  const project = await writableProject(deps, 'close');
+  if (!project) return undefined;
+  const folder = deps.activity.forProject(project);
+  const issueId = options.issueId ?? folder?.focusedIssue() ?? (await pickInProgress(project));
+  if (!issueId) return undefined;
+  const reason =
+    options.reason ??
+    (await vscode.window.showInputBox({
+      title: `Close ${issueId}`,
+      prompt: 'Why is it done? (the close reason, e.g. "Verified: tests pass")',
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() === '' ? 'A close reason helps whoever reads the issue later.' : undefined),
+    }));
+  if (reason === undefined || reason.trim() === '') return undefined;
+  const outbox = await deps.outboxes.open(project);
+  if (!outbox) throw new WorkRefusedError('there is no place to keep beads writes for this folder');
+
+  const settings = readSettings(project.folder.uri);
+  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Beads: closing ${issueId}` }, async () => {
+    // The reflog read and the last burst of file events written, so the file list is complete.
+    await folder?.flush();
+    const now = Date.now();
+    return closeWithFiles({
+      backend: project.backend,
+      queue: outbox,
+      issueId,
+      reason: reason.trim(),
+      cli: project.cli,
+      ledgerFiles: folder?.state.ledgers[issueId]?.files ?? [],
+      commitFiles: (hashes) => filesOfCommits(project.folder.uri.fsPath, hashes, { timeoutMs: settings.cliTimeoutMs }),
+      flushTimeoutMs: CLOSE_FLUSH_MS,
+      now,
+      onFilesQueued: async () => folder?.store.markCheckpoint(issueId, now),
+      log: (message) => deps.log.warn(message),
+    });
+  });
+  if (outcome.state === 'queued') {
+    void vscode.window.showWarningMessage(`Beads: ${issueId} will be closed when beads answers: ${outcome.why}. Its file list is queued first.`);
+    return outcome;
+  }
+  await folder?.refreshInProgress();
+  if (options.offer !== false) offerNext(outcome);
+  return outcome;
+}
+
+async function pickInProgress(project: Project): Promise<string | undefined> {
+  const issues = await project.backend.listInProgress();
+  if (issues.length === 0) {
+    void vscode.window.showInformationMessage('Beads: no issue is in progress, so there is nothing to close.');
+    return undefined;
+  }
+  if (issues.length === 1) return issues[0]?.id;
+  const picked = await vscode.window.showQuickPick(
+    issues.map((issue: Issue) => ({ label: `${issue.id}  ${issue.title}`, description: `P${issue.priority} · ${issue.issueType}`, issueId: issue.id })),
+    { title: 'Close which issue?' },
+  );
+  return picked?.issueId;
+}
+
+/** V5: what the close unblocked and what is ready next, as one notification with its actions. */
+function offerNext(outcome: CloseOutcome): void {
+  const next = outcome.unblocked[0] ?? outcome.ready[0]?.issue;
+  const unblocked = outcome.unblocked.length > 0 ? ` Unblocked: ${outcome.unblocked.map(name).join(', ')}.` : '';
+  const ready = next ? ` Next ready: ${name(next)}.` : ' Nothing else is ready.';
+  const claimNext = next ? `Claim ${next.id}` : undefined;
+  const copy = 'Copy Continue Prompt';
+  const injectPrompt = 'Inject Continue Prompt';
+  const actions = [claimNext, copy, injectPrompt].filter((action): action is string => action !== undefined);
+  void vscode.window.showInformationMessage(`Beads: closed ${outcome.closed.id}.${unblocked}${ready}`, ...actions).then(async (choice) => {
+    const prompt = outcome.continuePrompt ?? '';
+    if (choice === claimNext && next) await vscode.commands.executeCommand(Commands.claim, next.id);
+    else if (choice === copy) {
+      await vscode.env.clipboard.writeText(prompt);
+      vscode.window.setStatusBarMessage('$(check) Beads: continue prompt copied', 4000);
+    } else if (choice === injectPrompt) await inject(prompt, undefined, { what: 'continue prompt' });
+  });
+}
+
+function name(issue: IssueSummary): string {
+  return `${issue.id} ${issue.title}`;
+}
+
+async function guarded<T>(log: vscode.LogOutputChannel, run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof CliError && error.kind === 'canceled') return undefined;
+    if (!(error instanceof WorkRefusedError)) log.error(error instanceof Error ? error : String(error));
+    void vscode.window.showErrorMessage(`Beads: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}

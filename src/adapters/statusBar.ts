@@ -1,0 +1,236 @@
+import * as vscode from 'vscode';
+import { inlineCode, inlineText } from '../core/markdown';
+import {
+  DEFAULT_POLICY,
+  EMPTY_NUDGE_MEMORY,
+  checkpointDue,
+  dueNotified,
+  findStalls,
+  formatDuration,
+  lastSignOfLife,
+  shouldNotifyDue,
+  snoozed,
+  stallsWarned,
+  unwarnedStalls,
+  type CheckpointPolicy,
+  type DueState,
+  type NudgeMemory,
+  type Stall,
+} from '../core/policy';
+import { formatAge, parseTimestamp } from '../core/time';
+import type { ActivityTracker, FolderActivity } from './activity';
+import { Commands } from './commandIds';
+import { SECTION } from './config';
+
+/** What the status bar shows, for the integration tests and anyone who asks through the API. */
+export interface ActivityStatus {
+  visible: boolean;
+  text: string;
+  tooltip: string;
+  accessibilityLabel: string;
+  warning: boolean;
+  issueId?: string;
+  due?: DueState;
+  /** Reminders and stall warnings shown since activation. */
+  notifications: { due: number; stalled: number };
+}
+
+/** The checkpoint and stall settings, read in one place (beadsRecovery.checkpoint.*, beadsRecovery.stalledMinutes). */
+export function readActivityPolicy(scope?: vscode.Uri): CheckpointPolicy {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const count = (key: string, fallback: number, min: number) => {
+    const value = config.get<number>(key, fallback);
+    return Number.isFinite(value) ? Math.max(min, Math.floor(value)) : fallback;
+  };
+  return {
+    editThreshold: count('checkpoint.editThreshold', DEFAULT_POLICY.editThreshold, 0),
+    minutesThreshold: count('checkpoint.minutesThreshold', DEFAULT_POLICY.minutesThreshold, 0),
+    snoozeMinutes: count('checkpoint.snoozeMinutes', DEFAULT_POLICY.snoozeMinutes, 1),
+    stalledMinutes: count('stalledMinutes', DEFAULT_POLICY.stalledMinutes, 0),
+  };
+}
+
+/** Something that knows how many beads writes wait in a project's outbox. */
+export interface PendingWrites {
+  pendingCount(folder: FolderActivity): number | undefined;
+  readonly onDidChange?: vscode.Event<unknown>;
+}
+
+const MEMORY_KEY = 'beadsRecovery.nudges';
+const TICK_MS = 60_000;
+const FILES_IN_TOOLTIP = 15;
+const COMMITS_IN_TOOLTIP = 5;
+const HIDDEN: ActivityStatus = { visible: false, text: '', tooltip: '', accessibilityLabel: '', warning: false, notifications: { due: 0, stalled: 0 } };
+
+/**
+ * The focused issue and the work since its last checkpoint (`$(beaker) demo-1 · 12 edits · 25m`),
+ * in warning colour when a checkpoint is due; a click checkpoints. Asks once per due period
+ * (Checkpoint, Copy Recovery Context, Snooze) and warns once per stall. Hidden outside beads projects.
+ */
+export class ActivityStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('beadsRecovery.activity', vscode.StatusBarAlignment.Left, 50);
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly ticker: ReturnType<typeof setInterval>;
+  private memory: NudgeMemory;
+  private current: ActivityStatus = HIDDEN;
+  private readonly shown = { due: 0, stalled: 0 };
+
+  constructor(
+    private readonly tracker: ActivityTracker,
+    private readonly workspaceState: vscode.Memento,
+    private readonly writes?: PendingWrites,
+  ) {
+    this.item.name = 'Beads Activity';
+    this.memory = workspaceState.get<NudgeMemory>(MEMORY_KEY) ?? EMPTY_NUDGE_MEMORY;
+    this.disposables.push(
+      this.item,
+      tracker.onDidChange(() => this.render()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.render()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SECTION)) this.render();
+      }),
+    );
+    if (writes?.onDidChange) this.disposables.push(writes.onDidChange(() => this.render()));
+    // Minutes pass without events: the duration, the due-by-time check and stalls need a clock.
+    this.ticker = setInterval(() => {
+      this.render();
+      for (const folder of tracker.all()) folder.scheduleLink(0);
+    }, TICK_MS);
+    this.render();
+  }
+
+  get status(): ActivityStatus {
+    return this.current;
+  }
+
+  render(now = Date.now()): void {
+    const folder = this.tracker.active();
+    if (!folder) {
+      this.item.hide();
+      this.current = { ...HIDDEN, notifications: { ...this.shown } };
+      return;
+    }
+    const policy = readActivityPolicy(folder.folder.uri);
+    const issueId = folder.focusedIssue();
+    const ledger = folder.focusedLedger();
+    const due = checkpointDue(ledger, now, policy);
+    const readOnly = folder.project.backend.readOnly;
+    const loading = folder.inProgressIssues === undefined;
+
+    const parts = [loading ? '$(sync~spin) Beads' : issueId ? `$(beaker) ${issueId}` : '$(beaker) Beads: nothing in progress'];
+    if (issueId && due.edits > 0) parts.push(`${due.edits} ${due.edits === 1 ? 'edit' : 'edits'}`);
+    if (issueId && due.minutesWithChanges > 0) parts.push(formatDuration(due.minutesWithChanges));
+    if (readOnly) parts.push('read-only');
+    const text = parts.join(' · ');
+    const accessibilityLabel = this.spoken(issueId, due, readOnly, loading);
+    const tooltip = this.tooltip(folder, issueId, due, now);
+
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: accessibilityLabel, role: 'button' };
+    this.item.backgroundColor = due.due ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.command = issueId
+      ? { title: 'Checkpoint', command: Commands.checkpoint }
+      : { title: 'Claim an Issue', command: Commands.claim };
+    this.item.show();
+
+    if (issueId && shouldNotifyDue(due, this.memory, now)) this.remindToCheckpoint(issueId, due, policy);
+    const stalls = unwarnedStalls(this.stalls(folder, policy, now), this.memory);
+    if (stalls.length > 0) this.warnStalled(stalls);
+    this.current = { visible: true, text, tooltip: tooltip.value, accessibilityLabel, warning: due.due, issueId, due, notifications: { ...this.shown } };
+  }
+
+  dispose(): void {
+    clearInterval(this.ticker);
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  private spoken(issueId: string | undefined, due: DueState, readOnly: boolean, loading: boolean): string {
+    if (loading) return 'Beads: reading the in-progress issues';
+    const suffix = readOnly ? ' The beads project is read-only.' : '';
+    if (!issueId) return `Beads: no issue in progress. Activate to claim one.${suffix}`;
+    const work = due.edits === 0 ? 'no edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${due.minutesWithChanges} minutes`;
+    const state = due.due ? 'A checkpoint is due.' : '';
+    return `Beads: ${issueId} in progress, ${work} since the last checkpoint. ${state} Activate to checkpoint.${suffix}`.replace(/\s+/g, ' ').trim();
+  }
+
+  private tooltip(folder: FolderActivity, issueId: string | undefined, due: DueState, now: number): vscode.MarkdownString {
+    const markdown = new vscode.MarkdownString(undefined, true);
+    markdown.isTrusted = { enabledCommands: [Commands.checkpoint, Commands.focusIssue, Commands.claim, Commands.copyRecoveryContext] };
+    const lines: string[] = [];
+    const issue = folder.inProgressIssues?.find((candidate) => candidate.id === issueId);
+    if (!issueId) {
+      lines.push('**Beads**: no issue in progress — activity is not recorded until one is claimed.');
+    } else {
+      lines.push(`**${inlineText(issueId, 80)}**${issue ? ` — ${inlineText(issue.title, 120)}` : ''}`);
+      const ledger = folder.focusedLedger();
+      const since = ledger?.lastCheckpointAt !== undefined ? `last checkpoint ${formatAge(ledger.lastCheckpointAt, now)}` : 'no checkpoint yet';
+      const work = due.edits === 0 ? 'No edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${formatDuration(due.minutesWithChanges)}`;
+      lines.push(`${work} since the last checkpoint (${since})${due.due ? ' — **checkpoint due**' : ''}`);
+      const files = ledger?.files ?? [];
+      if (files.length > 0) {
+        const more = files.length - FILES_IN_TOOLTIP + (ledger?.moreFiles ?? 0);
+        const listed = files.slice(0, FILES_IN_TOOLTIP).map((file) => inlineCode(file, 120)).join(', ');
+        lines.push(`Files (${files.length + (ledger?.moreFiles ?? 0)}): ${listed}${more > 0 ? ` and ${more} more` : ''}`);
+      }
+      const commits = ledger?.commits ?? [];
+      if (commits.length > 0) {
+        lines.push(`Commits: ${commits.slice(-COMMITS_IN_TOOLTIP).map((commit) => `${inlineCode(commit.hash.slice(0, 7), 12)} ${inlineText(commit.subject, 72)}`).join('; ')}`);
+      }
+      const others = (folder.inProgressIssues ?? []).filter((candidate) => candidate.id !== issueId).map((candidate) => inlineText(candidate.id, 40));
+      if (others.length > 0) lines.push(`Also in progress: ${others.join(', ')}`);
+    }
+    lines.push(folder.linker ? 'Commits are linked to the focused issue as `commit:` comments.' : 'Commits are not linked: this folder is not a git repository.');
+    const pending = this.writes?.pendingCount(folder);
+    if (pending !== undefined && pending > 0) lines.push(`Beads writes waiting: ${pending}`);
+    if (folder.project.backend.readOnly) lines.push(`Read-only: ${inlineText(folder.project.readOnlyReason ?? 'no beads CLI', 200)}`);
+    const actions = issueId
+      ? [`[Checkpoint](command:${Commands.checkpoint})`, `[Focus Issue…](command:${Commands.focusIssue})`, `[Copy Recovery Context](command:${Commands.copyRecoveryContext})`]
+      : [`[Claim an Issue…](command:${Commands.claim})`];
+    lines.push(actions.join(' · '));
+    markdown.appendMarkdown(lines.join('\n\n'));
+    return markdown;
+  }
+
+  private stalls(folder: FolderActivity, policy: CheckpointPolicy, now: number): Stall[] {
+    const candidates = (folder.inProgressIssues ?? []).flatMap((issue) => {
+      const lastActivityAt = lastSignOfLife(folder.state.ledgers[issue.id], parseTimestamp(issue.updatedAt));
+      return lastActivityAt === undefined ? [] : [{ issueId: issue.id, lastActivityAt }];
+    });
+    return findStalls(candidates, now, policy);
+  }
+
+  private remember(memory: NudgeMemory): void {
+    this.memory = memory;
+    void this.workspaceState.update(MEMORY_KEY, memory);
+  }
+
+  private remindToCheckpoint(issueId: string, due: DueState, policy: CheckpointPolicy): void {
+    const period = due.period as string;
+    this.remember(dueNotified(this.memory, period));
+    this.shown.due += 1;
+    const why = due.reason === 'edits' ? `${due.edits} edits` : `${formatDuration(due.minutesWithChanges)} of changes`;
+    const checkpoint = 'Checkpoint';
+    const copy = 'Copy Recovery Context';
+    const snooze = `Snooze ${formatDuration(policy.snoozeMinutes)}`;
+    void vscode.window.showInformationMessage(`Beads: ${issueId} has ${why} since its last checkpoint. Checkpoint now?`, checkpoint, copy, snooze).then((choice) => {
+      if (choice === checkpoint) void vscode.commands.executeCommand(Commands.checkpoint);
+      else if (choice === copy) void vscode.commands.executeCommand(Commands.copyRecoveryContext);
+      else if (choice === snooze) this.remember(snoozed(this.memory, period, Date.now(), policy));
+    });
+  }
+
+  private warnStalled(stalls: Stall[]): void {
+    this.remember(stallsWarned(this.memory, stalls));
+    this.shown.stalled += 1;
+    const named = stalls.map((stall) => `${stall.issueId} (${formatDuration(stall.idleMinutes)})`).join(', ');
+    const copy = 'Copy Recovery Context';
+    const close = 'Close Issue…';
+    void vscode.window
+      .showWarningMessage(`Beads: no activity on in-progress ${stalls.length === 1 ? 'issue' : 'issues'} ${named}. Stalled?`, copy, close)
+      .then((choice) => {
+        if (choice === copy) void vscode.commands.executeCommand(Commands.copyRecoveryContext);
+        else if (choice === close) void vscode.commands.executeCommand(Commands.close);
+      });
+  }
+}

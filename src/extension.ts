@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
+import { ActivityTracker } from './adapters/activity';
 import { checkpointThroughCommand } from './adapters/agentContext';
 import { registerAgents, type AgentsApi } from './adapters/agents';
 import { Commands } from './adapters/commandIds';
 import { onSettingsChanged } from './adapters/config';
+import { AutoCheckpoints, Outboxes, registerCheckpointCommands } from './adapters/checkpointCommands';
 import { createLog } from './adapters/log';
 import { ProjectRegistry } from './adapters/projects';
 import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryCommands';
 import { registerSidebar } from './adapters/sidebar';
+import { registerWorkCommands } from './adapters/workCommands';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they wish. */
 export interface BeadsRecoveryApi {
@@ -21,21 +24,42 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
   const projects = new ProjectRegistry(log);
   const recovery = new RecoveryProvider(projects);
   const agents = registerAgents(context, { projects, recovery, log, checkpoint: checkpointThroughCommand });
+  const outboxes = new Outboxes(projects, context.storageUri, log);
+  const activity = new ActivityTracker({ projects, log, storageUri: context.storageUri, writeQueue: (project) => outboxes.get(project) });
+  const work = { projects, outboxes, activity, log };
+  const autoCheckpoints = new AutoCheckpoints(work);
+  recovery.beforeRecovery = (project, signal) => autoCheckpoints.beforeRecovery(project, signal);
+  beforeShutdown = () => autoCheckpoints.onShutdown();
   context.subscriptions.push(
     log,
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
-    ...registerSidebar(context.extensionUri, projects, log),
+    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes }),
+    outboxes,
+    activity,
+    autoCheckpoints,
+    ...registerCheckpointCommands(work),
+    ...registerWorkCommands(work),
     vscode.commands.registerCommand(Commands.refresh, () => projects.reset()),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     onSettingsChanged(() => projects.reset()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => projects.reset()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => projects.reset()),
   );
+  void outboxes.sync();
+  void activity.sync();
   return {
     recoveryContext: () => recovery.produce(),
     backendKind: async () => (await projects.pickProject())?.backend.kind,
     agents: agents.api,
   };
+}
+
+/** Set by activate(): the window is closing, so the focused issues get their automatic checkpoint. */
+let beforeShutdown: (() => Promise<void>) | undefined;
+
+/** VS Code awaits this before disposing the subscriptions: checkpoints are queued durably here. */
+export async function deactivate(): Promise<void> {
+  await beforeShutdown?.();
 }

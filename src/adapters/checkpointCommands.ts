@@ -67,9 +67,10 @@ export class Outboxes implements vscode.Disposable {
     return [...this.ready.values()];
   }
 
-  /** For the sidebar: writes still to be sent for the project at `root`. */
-  pendingCount(root: string): number | undefined {
-    const wanted = path.resolve(root);
+  /** Writes still to be sent for a project, by its root (the sidebar) or its folder activity (the status bar). */
+  pendingCount(target: string | { readonly project: Project }): number | undefined {
+    if (typeof target !== 'string') return this.get(target.project)?.pendingCount;
+    const wanted = path.resolve(target);
     return this.all().find((outbox) => path.resolve(outbox.root) === wanted)?.pendingCount;
   }
 
@@ -169,14 +170,21 @@ export class AutoCheckpoints implements vscode.Disposable {
     );
   }
 
-  /** Before a recovery context: checkpoint what is new and let the outbox land it (bounded). */
+  /**
+   * Before a recovery context: checkpoint what is new and let the outbox land it (bounded). Never
+   * throws: a context without the latest checkpoint is better than none.
+   */
   async beforeRecovery(project: Project, signal?: AbortSignal): Promise<void> {
-    const found = await checkpointsFor(this.deps, project);
-    if (!found || project.backend.readOnly) return;
-    await found.folder.flush();
-    const bound = AbortSignal.timeout(RECOVERY_FLUSH_MS);
-    const outcome = await found.checkpoints.flushBeforeRecovery(signal ? AbortSignal.any([signal, bound]) : bound);
-    this.logOutcome(project, 'before-recovery', outcome);
+    try {
+      const found = await checkpointsFor(this.deps, project);
+      if (!found || project.backend.readOnly) return;
+      await found.folder.flush();
+      const bound = AbortSignal.timeout(RECOVERY_FLUSH_MS);
+      const outcome = await found.checkpoints.flushBeforeRecovery(signal ? AbortSignal.any([signal, bound]) : bound);
+      this.logOutcome(project, 'before-recovery', outcome);
+    } catch (error) {
+      if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${project.folder.name}: automatic checkpoint before recovery failed: ${errorText(error)}`);
+    }
   }
 
   /**

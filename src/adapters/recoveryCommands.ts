@@ -11,6 +11,12 @@ const NOT_BEADS = 'Beads: no beads project in this workspace (no .beads director
 
 /** Produces recovery contexts for the project a command acts on. */
 export class RecoveryProvider {
+  /**
+   * Runs before every context is produced: automatic checkpoints are written and the outbox
+   * drained (bounded), so the context reads them back from beads. Must not throw.
+   */
+  beforeRecovery: ((project: Project, signal?: AbortSignal) => Promise<void>) | undefined;
+
   constructor(private readonly projects: ProjectRegistry) {}
 
   /** The recovery context of the picked project, or undefined when the user cancelled the pick. */
@@ -22,13 +28,15 @@ export class RecoveryProvider {
   async produceFor(project: Project | undefined, token?: vscode.CancellationToken): Promise<RecoveryResult> {
     const folderUri = project?.folder.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     const settings = readSettings(folderUri);
+    const signal = token ? toAbortSignal(token) : undefined;
+    if (project && this.beforeRecovery) await this.beforeRecovery(project, signal);
     return produceRecoveryContext({
       backend: project?.backend ?? null,
       cli: project?.cli ?? 'br',
       budget: settings.recoveryBudgetBytes,
       now: Date.now(),
       timeoutMs: settings.cliTimeoutMs,
-      signal: token ? toAbortSignal(token) : undefined,
+      signal,
     });
   }
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ActivityTracker } from './adapters/activity';
+import { registerActivity, type ActivityApi } from './adapters/activity';
 import { checkpointThroughCommand } from './adapters/agentContext';
 import { registerAgents, type AgentsApi } from './adapters/agents';
 import { Commands } from './adapters/commandIds';
@@ -12,7 +12,7 @@ import { registerSidebar } from './adapters/sidebar';
 import { registerWorkCommands } from './adapters/workCommands';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they wish. */
-export interface BeadsRecoveryApi {
+export interface BeadsRecoveryApi extends ActivityApi {
   recoveryContext(): Promise<{ markdown: string; state: string } | undefined>;
   backendKind(): Promise<string | undefined>;
   /** Injection, the @beads participant's handler and the agent hook commands (issue 5). */
@@ -25,8 +25,15 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
   const recovery = new RecoveryProvider(projects);
   const agents = registerAgents(context, { projects, recovery, log, checkpoint: checkpointThroughCommand });
   const outboxes = new Outboxes(projects, context.storageUri, log);
-  const activity = new ActivityTracker({ projects, log, storageUri: context.storageUri, writeQueue: (project) => outboxes.get(project) });
-  const work = { projects, outboxes, activity, log };
+  const activity = registerActivity({
+    projects,
+    log,
+    storageUri: context.storageUri,
+    workspaceState: context.workspaceState,
+    writeQueue: (project) => outboxes.get(project),
+    writes: { pendingCount: (folder) => outboxes.get(folder.project)?.pendingCount, onDidChange: outboxes.onDidChange },
+  });
+  const work = { projects, outboxes, activity: activity.tracker, log };
   const autoCheckpoints = new AutoCheckpoints(work);
   recovery.beforeRecovery = (project, signal) => autoCheckpoints.beforeRecovery(project, signal);
   beforeShutdown = () => autoCheckpoints.onShutdown();
@@ -35,9 +42,9 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
-    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes }),
+    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker }),
     outboxes,
-    activity,
+    ...activity.disposables,
     autoCheckpoints,
     ...registerCheckpointCommands(work),
     ...registerWorkCommands(work),
@@ -48,8 +55,8 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
     vscode.workspace.onDidChangeWorkspaceFolders(() => projects.reset()),
   );
   void outboxes.sync();
-  void activity.sync();
   return {
+    ...activity.api,
     recoveryContext: () => recovery.produce(),
     backendKind: async () => (await projects.pickProject())?.backend.kind,
     agents: agents.api,

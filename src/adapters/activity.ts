@@ -1,8 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { CheckpointActivity } from '../core/checkpoint';
 import { reconcileFocus, recordFileChange, setFocus, trackedPathFilter, type Ledger, type LedgerState } from '../core/ledger';
 import type { Issue } from '../core/model';
 import { hashText } from '../core/reflog';
+import { activityOf } from '../services/checkpoints';
 import { CommitLinker, type CommitFocus } from '../services/commitLinker';
 import { LedgerStore, locateLedger } from '../services/ledgerStore';
 import type { WriteQueue } from '../services/writeQueue';
@@ -411,6 +413,14 @@ export class ActivityTracker implements vscode.Disposable {
 
   forProject(project: Project): FolderActivity | undefined {
     return this.folders.get(project.folder.uri.toString());
+  }
+
+  /** The focused issue of the project at `root` and its work since the last checkpoint (the sidebar's view of activity). */
+  focus(root: string): { issueId?: string; ledger?: CheckpointActivity } | undefined {
+    const folder = this.forRoot(root);
+    if (!folder) return undefined;
+    const ledger = folder.focusedLedger();
+    return { issueId: folder.focusedIssue(), ledger: ledger ? activityOf(ledger) : undefined };
   }
 
   /** The ledger store of the project at `root`: what checkpoints reset. */

@@ -1,0 +1,136 @@
+// Checkpoints, the outbox, claim and close in a real extension host against the stand-in `br`.
+// The tests share the scenario's workspace with the other files, so they leave it as they found
+// it: demo-1 the one issue in progress (the issue they claim, demo-8, is closed again).
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { before, after, it } = require('mocha');
+const vscode = require('vscode');
+const { run, describeIn, activatedApi } = require('./scenario.cjs');
+
+/** The stand-in as a person at a terminal would run it: no fault, not in the call log. */
+function br(...args) {
+  const env = { ...process.env, BEADS_STANDIN_FAULT_FILE: '', BEADS_STANDIN_FAULT: '', BEADS_STANDIN_LOG: '' };
+  return JSON.parse(execFileSync('br', [...args, '--json'], { cwd: run.workspace, env, encoding: 'utf8' }));
+}
+
+function commentsOf(id) {
+  return br('comments', id).map((comment) => comment.text);
+}
+
+function count(texts, wanted) {
+  return texts.filter((text) => text === wanted || text.startsWith(`${wanted}\n`)).length;
+}
+
+/** Every stand-in invocation the extension made so far, in order. */
+function calls() {
+  if (!run.callLog || !fs.existsSync(run.callLog)) return [];
+  return fs
+    .readFileSync(run.callLog, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+}
+
+function setFault(text) {
+  if (text) fs.writeFileSync(run.faultFile, `${text}\n`);
+  else fs.rmSync(run.faultFile, { force: true });
+}
+
+async function waitFor(what, condition, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await condition();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The ledger the extension keeps for the workspace, as written to disk. */
+function ledgerOnDisk() {
+  const file = path.join(run.workspace, '.git', 'beads-recovery', 'ledger.json');
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
+}
+
+describeIn(['br'], 'checkpoints, the outbox, claim and close', () => {
+  let api;
+
+  before(async () => {
+    api = await activatedApi();
+    // The activity tracker and the outbox open in the background after activation.
+    await waitFor('the ledger of demo-1', () => ledgerOnDisk()?.focusedId === 'demo-1');
+  });
+
+  after(() => setFault(undefined));
+
+  it('Checkpoint Now writes "Checkpoint: <text>" on the focused issue, once', async () => {
+    const result = await vscode.commands.executeCommand('beadsRecovery.checkpoint', { message: 'integration: parser half done' });
+    assert.equal(result.issueId, 'demo-1');
+    assert.equal(result.state, 'written');
+    assert.equal(count(commentsOf('demo-1'), 'Checkpoint: integration: parser half done'), 1);
+  });
+
+  it('with the CLI locked, the write is queued and lands exactly once after it recovers', async () => {
+    setFault('locked write');
+    const queued = await vscode.commands.executeCommand('beadsRecovery.checkpoint', { message: 'integration: written while locked' });
+    assert.equal(queued.state, 'queued');
+    const stillLocked = await vscode.commands.executeCommand('beadsRecovery.retryPendingWrites');
+    assert.ok(stillLocked.pending >= 1, `pending ${stillLocked.pending}`);
+    assert.equal(count(commentsOf('demo-1'), 'Checkpoint: integration: written while locked'), 0);
+    const refused = calls().filter((call) => call.args[0] === 'comments' && call.fault);
+    assert.ok(refused.length >= 2, `expected the outbox to have tried again, saw ${refused.length} refused attempts`);
+
+    setFault(undefined);
+    const recovered = await vscode.commands.executeCommand('beadsRecovery.retryPendingWrites');
+    assert.deepEqual(recovered, { pending: 0, failed: 0 });
+    assert.equal(count(commentsOf('demo-1'), 'Checkpoint: integration: written while locked'), 1);
+    const landed = calls().filter((call) => call.args[0] === 'comments' && call.exit === 0 && call.args.some((arg) => arg.includes('written while locked')));
+    assert.equal(landed.length, 1);
+  });
+
+  it('writes an automatic checkpoint with the files changed before a recovery context is produced', async () => {
+    fs.mkdirSync(path.join(run.workspace, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(run.workspace, 'src', 'auto-checkpoint.ts'), 'export const changed = true;\n');
+    await waitFor('the file in the ledger', () => ledgerOnDisk()?.ledgers?.['demo-1']?.files?.includes('src/auto-checkpoint.ts'));
+    const context = await api.recoveryContext();
+    const auto = commentsOf('demo-1').filter((text) => text.startsWith('Auto-checkpoint (before recovery):'));
+    assert.equal(auto.length, 1);
+    assert.match(auto[0], /- Files: .*src\/auto-checkpoint\.ts/);
+    assert.match(context.markdown, /Auto-checkpoint \(before recovery\)/);
+    // Nothing new since: the next context writes no second one.
+    await api.recoveryContext();
+    assert.equal(commentsOf('demo-1').filter((text) => text.startsWith('Auto-checkpoint (before recovery):')).length, 1);
+  });
+
+  it('close writes the file list before closing and offers the next ready issue', async () => {
+    const claimed = await vscode.commands.executeCommand('beadsRecovery.claim', 'demo-8');
+    assert.equal(claimed.outcome.state, 'written');
+    assert.equal(br('show', 'demo-8')[0].status, 'in_progress');
+    await waitFor('the focus on demo-8', () => ledgerOnDisk()?.focusedId === 'demo-8');
+
+    fs.writeFileSync(path.join(run.workspace, 'src', 'closing.ts'), 'export const closing = 1;\n');
+    await waitFor('the file in demo-8 ledger', () => ledgerOnDisk()?.ledgers?.['demo-8']?.files?.includes('src/closing.ts'));
+
+    const outcome = await vscode.commands.executeCommand('beadsRecovery.close', { issueId: 'demo-8', reason: 'Verified: integration test', offer: false });
+    assert.equal(outcome.state, 'closed');
+    assert.match(outcome.filesComment, /^Files modified: .*src\/closing\.ts/);
+    const shown = br('show', 'demo-8')[0];
+    assert.equal(shown.status, 'closed');
+    assert.equal(shown.close_reason, 'Verified: integration test');
+    assert.equal(count(shown.comments.map((comment) => comment.text), outcome.filesComment), 1);
+
+    const order = calls()
+      .filter((call) => call.exit === 0 && call.args.includes('demo-8') && (call.args[0] === 'close' || call.args[0] === 'comments'))
+      .map((call) => call.args[0]);
+    assert.deepEqual(order, ['comments', 'close']);
+
+    const readyIds = outcome.ready.map((item) => item.issue.id);
+    assert.ok(readyIds.includes('demo-9'), `ready offered: ${readyIds.join(', ')}`);
+    assert.ok(!readyIds.includes('demo-8'));
+    assert.match(outcome.continuePrompt, /## Closed: demo-8/);
+    assert.match(outcome.continuePrompt, /## Next Ready Work/);
+    assert.deepEqual(br('list', '--status', 'in_progress', '--limit', '0').issues.map((issue) => issue.id), ['demo-1']);
+  });
+});

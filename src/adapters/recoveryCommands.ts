@@ -32,6 +32,7 @@ export class RecoveryProvider {
     if (project && this.beforeRecovery) await this.beforeRecovery(project, signal);
     return produceRecoveryContext({
       backend: project?.backend ?? null,
+      workingFolder: folderUri?.fsPath ?? '.',
       cli: project?.cli ?? 'br',
       budget: settings.recoveryBudgetBytes,
       now: Date.now(),

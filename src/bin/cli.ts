@@ -64,6 +64,7 @@ async function contextCommand(args: string[]): Promise<number> {
   if (detection.kind === 'readonly') process.stderr.write(`beads-recovery: ${detection.message}\n`);
   const result = await produceRecoveryContext({
     backend: detection.kind === 'none' ? null : detection.backend,
+    workingFolder: cwd,
     cli: detection.kind === 'none' ? 'br' : detection.cli,
     budget,
     now: Date.now(),

@@ -8,6 +8,8 @@ import { loadSnapshot } from './snapshot';
 export interface RecoveryRequest {
   /** null when the folder is not a beads project. */
   backend: BeadsBackend | null;
+  /** Where `git status` runs: the workspace folder, which a `.beads/redirect` may place apart from `backend.root`. */
+  workingFolder: string;
   /** The CLI whose syntax the context teaches (the read-only backend still names one). */
   cli: Dialect;
   focusedId?: string;
@@ -39,7 +41,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
       uncommitted: { ok: true, value: [] },
     });
   }
-  const uncommittedQuery = section(() => gitStatus(backend.root, { timeoutMs: request.timeoutMs, signal }));
+  const uncommittedQuery = section(() => gitStatus(request.workingFolder, { timeoutMs: request.timeoutMs, signal }));
   const snapshot = await loadSnapshot(backend, {
     focusedId: request.focusedId,
     alwaysReady: false,

@@ -21,6 +21,8 @@ import type { Project, ProjectRegistry } from './projects';
 const CHECKPOINT_LAND_MS = 3_000;
 /** How long a recovery context waits for pending writes, so that it reads them back from beads. */
 const RECOVERY_FLUSH_MS = 3_000;
+/** How long closing the window waits for its last checkpoint to be sent before leaving it queued. */
+const SHUTDOWN_SEND_MS = 1_500;
 /** A comment typed in a terminal ends a moment before the CLI's write is visible to `show`. */
 const TERMINAL_HINT_DELAY_MS = 300;
 
@@ -200,6 +202,8 @@ export class AutoCheckpoints implements vscode.Disposable {
         await folder.store.flush();
         const outcome = await new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('shutdown', issueId);
         this.logOutcome(folder.project, 'shutdown', outcome);
+        // A moment to send it now; if the process is gone first, it is on disk for the next start.
+        if (outcome.written) await outbox.drain(AbortSignal.timeout(SHUTDOWN_SEND_MS));
       }),
     );
   }

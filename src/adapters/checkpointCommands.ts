@@ -76,11 +76,16 @@ export class Outboxes implements vscode.Disposable {
     return this.all().find((outbox) => path.resolve(outbox.root) === wanted)?.pendingCount;
   }
 
-  /** Opens the outboxes of every folder that holds a beads project, with its current backend. */
+  /**
+   * Opens the outboxes of every folder that holds a beads project, with its current backend, and
+   * tries what waits at once: detection ran again (a refresh, new settings, trust), so the CLI may
+   * be back.
+   */
   async sync(): Promise<void> {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const project = await this.projects.project(folder);
-      if (project) await this.open(project);
+      const outbox = project ? await this.open(project) : undefined;
+      if (outbox && outbox.pendingCount > 0) await outbox.retryNow();
     }
   }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ourCommands, parseHookCommand } from '../../src/core/claudeHooks';
+import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
 
 const repo = path.resolve(__dirname, '../..');
 const cli = path.join(repo, 'dist', 'cli.js');
@@ -63,7 +64,7 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('beads-recovery hooks', () => {
+describe('beads-recovery hooks', { timeout: 60_000 }, () => {
   it('installs into .claude/settings.local.json next to other settings, twice without change, and uninstalls', () => {
     const dir = project('install');
     mkdirSync(path.join(dir, '.claude'));
@@ -143,7 +144,7 @@ describe('beads-recovery hooks', () => {
   });
 });
 
-describe('the installed SessionStart command', () => {
+describe('the installed SessionStart command', { timeout: 60_000 }, () => {
   it('runs through a shell and answers with hook JSON, taking the project from the stdin cwd', () => {
     const dir = project('not-beads');
     runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
@@ -166,5 +167,73 @@ describe('the installed SessionStart command', () => {
     expect(status).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(JSON.parse(stdout).hookSpecificOutput.additionalContext).toMatch(/^Not a beads project/);
-  }, 15_000);
+  });
+});
+
+describe('the installed hooks on a beads project (stand-in br on PATH)', { timeout: 60_000 }, () => {
+  const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' };
+  let dir: string;
+  let sessionStart: string;
+  let preCompact: string;
+
+  function comments(id: string): string[] {
+    const lines = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter((line) => line.trim());
+    const issue = lines.map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] }).find((record) => record.id === id);
+    return (issue?.comments ?? []).map((comment) => comment.text);
+  }
+
+  beforeAll(() => {
+    dir = makeWorkspace({ dir: path.join(scratch, 'scenario'), dialect: 'br', data: 'scenario', git: true }).dir;
+    expect(runCli(['hooks', 'install', '--dir', dir], { cwd: dir, env }).status).toBe(0);
+    [sessionStart, preCompact] = ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8')).map(({ command }) => command) as [string, string];
+  }, 60_000);
+
+  it('SessionStart after a compaction prints the recovery context as additionalContext, within the budget', () => {
+    const input = { session_id: 's2', transcript_path: '/tmp/t.jsonl', cwd: dir, permission_mode: 'default', hook_event_name: 'SessionStart', source: 'compact', model: 'claude' };
+    const hook = runHook(sessionStart, dir, input, env);
+    expect(hook.status, hook.stderr).toBe(0);
+    const output = JSON.parse(hook.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(Object.keys(output)).toEqual(['hookSpecificOutput']);
+    expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    const context = output.hookSpecificOutput.additionalContext;
+    expect(context).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — Parse widget config$`, 'm'));
+    expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(2048);
+    const plain = runCli(['context'], { cwd: dir, env });
+    expect(`${context}\n`).toBe(plain.stdout);
+  });
+
+  it('PreCompact (trigger auto) writes an Auto-checkpoint (pre-compaction) comment with the changed files, and says so', () => {
+    writeFileSync(path.join(dir, 'widget-config.ts'), 'export const keys = [];\n');
+    const before = comments(SCENARIO.inProgress).length;
+    const input = { session_id: 's2', transcript_path: '/tmp/t.jsonl', cwd: dir, permission_mode: 'default', hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' };
+    const hook = runHook(preCompact, dir, input, env);
+    expect(hook.status, hook.stderr).toBe(0);
+    const added = comments(SCENARIO.inProgress).slice(before);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(/^Auto-checkpoint \(pre-compaction\): /);
+    expect(added[0]).toContain('widget-config.ts');
+    expect(hook.stdout).toBe(`beads-recovery: checkpoint written on ${SCENARIO.inProgress}: ${added[0]!.split('\n')[0]}\n`);
+  });
+
+  it('cuts a huge context to the budget and says what it dropped', () => {
+    const huge = makeWorkspace({ dir: path.join(scratch, 'huge'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const issues = path.join(huge, '.beads', 'issues.jsonl');
+    const records = readFileSync(issues, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const focused = records.find((record) => record.id === SCENARIO.inProgress)!;
+    focused.description = 'A very long description. '.repeat(400);
+    focused.comments = Array.from({ length: 40 }, (_, index) => ({
+      id: 1000 + index,
+      issue_id: SCENARIO.inProgress,
+      author: 'agent',
+      text: `Checkpoint: step ${index} ${'with many words of detail '.repeat(20)}`,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+    }));
+    writeFileSync(issues, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    const hook = runHook(sessionStart, scratch, { session_id: 's3', cwd: huge, hook_event_name: 'SessionStart', source: 'resume' }, env);
+    expect(hook.status, hook.stderr).toBe(0);
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(2048);
+    expect(context).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — `, 'm'));
+    expect(context).toMatch(/trimmed to fit 2048 bytes: dropped .*description/);
+  });
 });

@@ -41,7 +41,8 @@ run_suite() {
   rows+=("$(printf '%-12s %-7s %7s %7s %6ss' "$name" "$verdict" "$passed" "$failed" "$((SECONDS - started))")")
 }
 
-rm -f "$results/vitest.json"
+# No stale report or package: a suite that fails to produce them must not pass on old ones.
+rm -f "$results/vitest.json" dist/beads-recovery.vsix
 run_suite typecheck check npm run typecheck
 run_suite lint check npm run lint
 run_suite build check npm run build

@@ -1,0 +1,250 @@
+// The agent surfaces in a real extension host: the language-model tools through vscode.lm.invokeTool,
+// the @beads participant's handler called directly (the chat UI cannot reach an extension's
+// participant here without a Copilot sign-in), injection into chat, the clipboard and a terminal
+// with its fallbacks, and the Claude Code hook command the extension would install, run for real.
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const vscode = require('vscode');
+const { run, describeIn, activatedApi } = require('./scenario.cjs');
+
+const never = new vscode.CancellationTokenSource().token;
+
+/** A chat response stream that records what the participant wrote. */
+function recordingStream() {
+  const parts = { markdown: [], references: [], buttons: [], progress: [] };
+  return {
+    parts,
+    markdown: (value) => parts.markdown.push(typeof value === 'string' ? value : value.value),
+    reference: (value) => parts.references.push(value),
+    button: (command) => parts.buttons.push(command),
+    progress: (value) => parts.progress.push(value),
+  };
+}
+
+function toolText(result) {
+  return result.content.map((part) => part.value).join('');
+}
+
+/** Comments of `id` in the stand-in's store, the file both stand-ins read and write. */
+function storedComments(id) {
+  const lines = fs.readFileSync(path.join(run.workspace, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const issue = lines.map((line) => JSON.parse(line)).find((record) => record.id === id);
+  return (issue?.comments ?? []).map((comment) => comment.text);
+}
+
+function readyIds(dialect) {
+  const result = spawnSync(dialect, ['ready', '--json', '--limit', '0'], { cwd: run.workspace, encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  return JSON.parse(result.stdout).map((issue) => issue.id);
+}
+
+async function waitFor(condition, what, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await condition();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
+  const dialect = run.scenario;
+  let api;
+
+  before(async () => {
+    api = await activatedApi();
+  });
+
+  it('lists both tools, the context one referenceable as #beadsRecovery', () => {
+    const tools = vscode.lm.tools.filter((tool) => tool.name.startsWith('beads_'));
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['beads_checkpoint', 'beads_getRecoveryContext']);
+    assert.match(tools.find((tool) => tool.name === 'beads_getRecoveryContext').description, /compact/);
+  });
+
+  it('beads_getRecoveryContext returns the same block as the recovery command', async () => {
+    const result = await vscode.lm.invokeTool('beads_getRecoveryContext', { input: {}, toolInvocationToken: undefined }, never);
+    const text = toolText(result);
+    assert.match(text, /## Resuming: demo-1 — Parse widget config/);
+    assert.equal(text, (await api.recoveryContext()).markdown);
+  });
+
+  it('beads_checkpoint writes the agent\'s summary as a checkpoint comment through the CLI', async () => {
+    const summary = `tool checkpoint ${dialect}: parser done; next: escapes`;
+    const result = await vscode.lm.invokeTool('beads_checkpoint', { input: { summary }, toolInvocationToken: undefined }, never);
+    assert.match(toolText(result), /^Checkpoint (written to|queued for) demo-1/);
+    await waitFor(() => storedComments('demo-1').some((text) => text.includes(summary)), 'the checkpoint comment in the store');
+    assert.ok(storedComments('demo-1').some((text) => text.startsWith(`Checkpoint: ${summary}`)));
+  });
+
+  it('beads_checkpoint refuses an empty summary', async () => {
+    await assert.rejects(
+      Promise.resolve(vscode.lm.invokeTool('beads_checkpoint', { input: { summary: '  ' }, toolInvocationToken: undefined }, never)),
+      /summary/,
+    );
+  });
+
+  it('@beads /recover streams the block with references to the uncommitted files', async () => {
+    const scratch = path.join(run.workspace, 'agents-scratch.txt');
+    fs.writeFileSync(scratch, 'uncommitted\n');
+    try {
+      const stream = recordingStream();
+      const result = await api.agents.chatHandler({ command: 'recover', prompt: '' }, {}, stream, never);
+      assert.deepEqual(result.metadata, { command: 'recover' });
+      assert.equal(stream.parts.markdown.length, 1);
+      assert.match(stream.parts.markdown[0], /## Resuming: demo-1 — Parse widget config/);
+      assert.match(stream.parts.markdown[0], /agents-scratch\.txt/);
+      const referenced = stream.parts.references.map((uri) => uri.fsPath);
+      assert.ok(referenced.includes(scratch), `no reference to ${scratch} in ${referenced.join(', ')}`);
+      assert.ok(stream.parts.buttons.some((button) => button.command === 'beadsRecovery.copyRecoveryContext'));
+    } finally {
+      fs.rmSync(scratch, { force: true });
+    }
+  });
+
+  it('@beads /ready lists the ready queue in the CLI\'s order', async () => {
+    const stream = recordingStream();
+    await api.agents.chatHandler({ command: 'ready', prompt: '' }, {}, stream, never);
+    const markdown = stream.parts.markdown.join('\n');
+    const expected = readyIds(dialect).slice(0, 10);
+    assert.ok(expected.length > 0, 'the scenario has ready work');
+    const listed = [...markdown.matchAll(/^- `([^`]+)`/gm)].map((match) => match[1]);
+    assert.deepEqual(listed, expected);
+  });
+
+  it('@beads /checkpoint writes the text after the command', async () => {
+    const text = `participant checkpoint ${dialect}`;
+    const stream = recordingStream();
+    await api.agents.chatHandler({ command: 'checkpoint', prompt: text }, {}, stream, never);
+    assert.match(stream.parts.markdown.join(''), /Checkpoint (written to|queued for) demo-1/);
+    await waitFor(() => storedComments('demo-1').some((comment) => comment.includes(text)), 'the participant checkpoint in the store');
+  });
+
+  it('the SessionStart hook command the extension would install runs and prints the context as hook JSON', () => {
+    const commands = api.agents.hookCommands();
+    assert.deepEqual(commands.map(({ event }) => event), ['SessionStart', 'PreCompact']);
+    const input = { session_id: 'it', cwd: run.workspace, hook_event_name: 'SessionStart', source: 'compact' };
+    const result = spawnSync('/bin/sh', ['-c', commands[0].command], { cwd: '/', input: JSON.stringify(input), encoding: 'utf8', timeout: 30_000 });
+    assert.equal(result.status, 0, result.stderr);
+    const output = JSON.parse(result.stdout);
+    assert.equal(output.hookSpecificOutput.hookEventName, 'SessionStart');
+    assert.match(output.hookSpecificOutput.additionalContext, /## Resuming: demo-1 — Parse widget config/);
+    assert.ok(Buffer.byteLength(output.hookSpecificOutput.additionalContext) <= 2048);
+  });
+});
+
+describeIn(['readonly'], 'agents on a read-only project', () => {
+  let api;
+
+  before(async () => {
+    api = await activatedApi();
+  });
+
+  it('beads_checkpoint says in one line that it cannot write', async () => {
+    const result = await vscode.lm.invokeTool('beads_checkpoint', { input: { summary: 'x' }, toolInvocationToken: undefined }, never);
+    const text = toolText(result);
+    assert.match(text, /^Cannot write a checkpoint here: /);
+    assert.doesNotMatch(text, /\n/);
+  });
+
+  it('@beads /recover still streams the read-only block', async () => {
+    const stream = recordingStream();
+    await api.agents.chatHandler({ command: undefined, prompt: '' }, {}, stream, never);
+    assert.match(stream.parts.markdown[0], /read-only/i);
+    assert.equal(stream.parts.markdown[0], (await api.recoveryContext()).markdown);
+  });
+});
+
+describeIn(['br'], 'agents: injection targets', () => {
+  let api;
+
+  before(async () => {
+    api = await activatedApi();
+  });
+
+  beforeEach(async () => {
+    for (const terminal of vscode.window.terminals) terminal.dispose();
+    await vscode.env.clipboard.writeText('sentinel');
+  });
+
+  it('clipboard copies the text', async () => {
+    const outcome = await api.agents.inject('copied text', 'clipboard');
+    assert.deepEqual(outcome, { requested: 'clipboard', delivered: 'clipboard' });
+    assert.equal(await vscode.env.clipboard.readText(), 'copied text');
+  });
+
+  it('chat pre-fills VS Code chat and leaves the clipboard alone', async () => {
+    const outcome = await api.agents.inject('## Resuming: demo-1', 'chat');
+    assert.deepEqual(outcome, { requested: 'chat', delivered: 'chat' });
+    assert.equal(await vscode.env.clipboard.readText(), 'sentinel');
+  });
+
+  it('claudeCode falls back to the clipboard when Claude Code is not installed, and says why', async () => {
+    assert.equal(vscode.extensions.getExtension('anthropic.claude-code'), undefined);
+    const outcome = await api.agents.inject('for claude', 'claudeCode');
+    assert.deepEqual(outcome, {
+      requested: 'claudeCode',
+      delivered: 'clipboard',
+      fallbackReason: 'Claude Code is not installed in this editor',
+    });
+    assert.equal(await vscode.env.clipboard.readText(), 'for claude');
+  });
+
+  it('terminal falls back to the clipboard when there is no terminal', async () => {
+    const outcome = await api.agents.inject('no terminal', 'terminal', { confirm: async () => true });
+    assert.equal(outcome.delivered, 'clipboard');
+    assert.equal(outcome.fallbackReason, 'there is no active terminal');
+    assert.equal(await vscode.env.clipboard.readText(), 'no terminal');
+  });
+
+  it('terminal pastes one bracketed block after asking, without Enter, and strips escapes from the text', async () => {
+    const received = [];
+    const opened = new vscode.EventEmitter();
+    const terminal = vscode.window.createTerminal({
+      name: 'agent',
+      pty: { onDidWrite: opened.event, open: () => {}, close: () => {}, handleInput: (data) => received.push(data) },
+    });
+    terminal.show();
+    await waitFor(() => vscode.window.activeTerminal === terminal, 'the terminal to become active');
+    const questions = [];
+    const text = 'line one\nline two: \x1b[201~rm -rf ~\r\nend';
+    const outcome = await api.agents.inject(text, 'terminal', {
+      confirm: async (question) => {
+        questions.push(question);
+        return true;
+      },
+    });
+    assert.deepEqual(outcome, { requested: 'terminal', delivered: 'terminal' });
+    assert.deepEqual(questions, ['Paste the recovery context into terminal "agent"?']);
+    const pasted = await waitFor(() => received.join('') || undefined, 'the paste to reach the terminal');
+    assert.equal(pasted, '\x1b[200~line one\rline two: [201~rm -rf ~\rend\x1b[201~');
+    assert.equal(await vscode.env.clipboard.readText(), 'sentinel');
+    terminal.dispose();
+  });
+
+  it('Inject Recovery Context follows the beadsRecovery.injectTarget setting', async () => {
+    const config = vscode.workspace.getConfiguration('beadsRecovery');
+    await config.update('injectTarget', 'clipboard', vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('beadsRecovery.injectRecoveryContext');
+      assert.match(await vscode.env.clipboard.readText(), /## Resuming: demo-1 — Parse widget config/);
+    } finally {
+      await config.update('injectTarget', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('terminal sends nothing when the user declines', async () => {
+    const received = [];
+    const terminal = vscode.window.createTerminal({
+      name: 'declined',
+      pty: { onDidWrite: new vscode.EventEmitter().event, open: () => {}, close: () => {}, handleInput: (data) => received.push(data) },
+    });
+    const outcome = await api.agents.inject('x', 'terminal', { terminal, confirm: async () => false });
+    assert.deepEqual(outcome, { requested: 'terminal', delivered: 'none' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(received, []);
+    terminal.dispose();
+  });
+});

@@ -128,6 +128,11 @@ export function activityFingerprint(activity: CheckpointActivity): string {
   return `${fnv1a(canonical)}-${activity.files.length}.${activity.commits.length}.${activity.edits ?? 0}`;
 }
 
+/** A short stable name for a text: writes with the same content share an idempotency key. */
+export function textFingerprint(text: string): string {
+  return `${fnv1a(text)}-${text.length}`;
+}
+
 /** Comments that mark progress: checkpoints (manual or automatic), commit links, closing file lists. */
 export function isCheckpointLike(text: string): boolean {
   return /^\s*(?:auto-)?checkpoint\b|^\s*commit:\s|^\s*files modified:/i.test(text);

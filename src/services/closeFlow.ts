@@ -6,7 +6,7 @@
 
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
-import { commitHashesFromComments, filesFromComments, filesModifiedComment } from '../core/checkpoint';
+import { commitHashesFromComments, filesFromComments, filesModifiedComment, textFingerprint } from '../core/checkpoint';
 import { readyItems, unblocksOf, type ReadyItem } from '../core/graph';
 import { isTerminal, summarize, type Dialect, type IssueDetails, type IssueSummary } from '../core/model';
 import { decideAfterFailure, describeDecision } from '../core/outboxPolicy';
@@ -122,7 +122,8 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
 
   const files = await issueFiles(details, request);
   const filesComment = filesModifiedComment(files);
-  if (filesComment) await queue.enqueue({ key: `files:${issueId}:${request.now}`, kind: 'comment', issueId, text: filesComment });
+  // Keyed by content: closing again after a queued close does not list the same files twice.
+  if (filesComment) await queue.enqueue({ key: `files:${issueId}:${textFingerprint(filesComment)}`, kind: 'comment', issueId, text: filesComment });
   await request.onFilesQueued?.();
   await queue.drain(anySignal(signal, AbortSignal.timeout(request.flushTimeoutMs)));
   if (signal?.aborted) throw new CliError({ kind: 'canceled', command: 'close', args: [issueId] });

@@ -167,7 +167,14 @@ export class Outbox implements WriteQueue {
 
   /** Reads the file; call once before relying on the counts. Sending starts if anything is due. */
   load(): Promise<void> {
-    this.loaded ??= this.reload().then(() => this.kick());
+    this.loaded ??= this.reload().then(
+      () => this.kick(),
+      (error: unknown) => {
+        // Unreadable now (permissions, a full disk): the next call tries again.
+        this.loaded = undefined;
+        throw error;
+      },
+    );
     return this.loaded;
   }
 

@@ -186,16 +186,23 @@ describe('Outbox', () => {
   });
 
   it('waits out the backoff instead of hammering a locked CLI', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBeads(['demo-1', 'demo-2']);
     beads.failures = Array.from({ length: 100 }, locked);
+    const attemptedAt: number[] = [];
+    const original = beads.addComment.bind(beads);
+    beads.addComment = (id, text) => {
+      attemptedAt.push(performance.now());
+      return original(id, text);
+    };
     const outbox = makeOutbox(beads, { policy: { baseMs: 200, maxMs: 200, maxUnrecognisedAttempts: 3 } });
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'first' });
-    await outbox.enqueue({ key: 'b', kind: 'comment', issueId: 'demo-1', text: 'second' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const attempts = beads.calls.filter((call) => call.op === 'comment').length;
-    // One attempt at once, then one every 200 ms: about three in 500 ms, never one per write per tick.
-    expect(attempts).toBeGreaterThanOrEqual(2);
-    expect(attempts).toBeLessThanOrEqual(4);
+    await outbox.enqueue({ key: 'b', kind: 'comment', issueId: 'demo-2', text: 'second' });
+    await waitFor(() => attemptedAt.length >= 4, 5_000);
+    // A locked database fails every write: one attempt per backoff period for the whole queue,
+    // not one per write, never sooner.
+    const gaps = attemptedAt.slice(1).map((at, index) => at - (attemptedAt[index] as number));
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(190);
+    expect(beads.calls.filter((call) => call.op === 'comment' && call.text === 'second')).toEqual([]);
     expect(outbox.pendingCount).toBe(2);
     expect(outbox.pending[0]?.lastError).toMatch(/locked/);
   });

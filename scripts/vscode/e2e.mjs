@@ -43,8 +43,9 @@ async function runFile(dir, file, module, tests, extensionsDir, tally) {
   const server = await startServer({
     dir, workspace, extensionsDir, settings: module.settings, env: { PATH: pathWithStandIns(), ...standIns },
   });
-  const browser = await openBrowser(dir, server.origin);
+  let browser;
   try {
+    browser = await openBrowser(dir, server.origin);
     const { page } = browser;
     const opened = Date.now();
     await page.goto(server.folderUrl());
@@ -65,13 +66,13 @@ async function runFile(dir, file, module, tests, extensionsDir, tally) {
       }
     }
   } finally {
-    await browser.context.close().catch(() => {});
+    await browser?.context.close().catch(() => {});
     await server.stop();
   }
 }
 
 function makeHelpers(page, { workspace, BEADS_STANDIN_FAULT_FILE: faultFile, BEADS_STANDIN_LOG: callLog }) {
-  const helpers = {
+  return {
     page,
     workspace,
     faultFile,
@@ -136,5 +137,4 @@ function makeHelpers(page, { workspace, BEADS_STANDIN_FAULT_FILE: faultFile, BEA
       return fs.readFileSync(callLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
     },
   };
-  return helpers;
 }

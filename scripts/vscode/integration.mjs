@@ -24,6 +24,7 @@ export async function runIntegration(runDir, tally) {
     } catch (error) {
       result = { passes: 0, failures: 1, problem: error.message };
     }
+    if (fs.existsSync(mochaOutput(dir))) console.log(indent(fs.readFileSync(mochaOutput(dir), 'utf8')));
     tally.passed += result.passes;
     tally.failed += result.failures;
     log(`scenario ${scenario.name}: ${result.passes} passed, ${result.failures} failed in ${elapsed(started)}`);
@@ -35,7 +36,6 @@ async function runScenario(dir, scenario) {
   fs.mkdirSync(dir, { recursive: true });
   const workspace = await makeBeadsWorkspace(path.join(dir, 'ws'), { dialect: scenario.dialect });
   const resultFile = path.join(dir, 'mocha-result.json');
-  const outputFile = path.join(dir, 'mocha-output.log');
   const server = await startServer({
     dir,
     workspace,
@@ -46,7 +46,7 @@ async function runScenario(dir, scenario) {
       BEADS_IT_SCENARIO: scenario.name,
       BEADS_IT_WORKSPACE: workspace,
       BEADS_IT_RESULT: resultFile,
-      BEADS_IT_OUTPUT: outputFile,
+      BEADS_IT_OUTPUT: mochaOutput(dir),
       ...standInEnv(dir),
     },
   });
@@ -61,11 +61,10 @@ async function runScenario(dir, scenario) {
     ];
     await browser.page.goto(server.folderUrl(`&payload=${encodeURIComponent(JSON.stringify(payload))}`));
     const timeoutMs = Number(process.env.BEADS_IT_TIMEOUT_MS || 180_000);
-    const code = await withTimeout(exitCode, timeoutMs, `scenario ${scenario.name}`).catch((error) => {
-      browser.page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => {});
+    const code = await withTimeout(exitCode, timeoutMs, `scenario ${scenario.name}`).catch(async (error) => {
+      await browser.page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => {});
       throw error;
     });
-    if (fs.existsSync(outputFile)) console.log(indent(fs.readFileSync(outputFile, 'utf8')));
     const result = fs.existsSync(resultFile) ? JSON.parse(fs.readFileSync(resultFile, 'utf8')) : null;
     if (!result) return { passes: 0, failures: 1, problem: `the test runner wrote no result (exit code ${code})` };
     if (code !== 0 && result.failures === 0) return { ...result, failures: 1, problem: `extension host exit code ${code}` };
@@ -99,4 +98,5 @@ function matchingLines(file, pattern) {
   return lines.slice(-30).join('\n').slice(-4000) || '(none)';
 }
 
+const mochaOutput = (dir) => path.join(dir, 'mocha-output.log');
 const indent = (text) => text.replace(/^/gm, '  ').trimEnd();

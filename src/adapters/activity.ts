@@ -1,3 +1,4 @@
+import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointActivity } from '../core/checkpoint';
@@ -24,6 +25,10 @@ const LINK_DEBOUNCE_MS = 150;
 /** A shell's command ends a moment before git's last write lands. */
 const TERMINAL_HINT_DELAY_MS = 300;
 const LEDGER_RELOAD_DEBOUNCE_MS = 100;
+/** Created paths are looked at in batches: a new folder's files may have no events of their own. */
+const CREATED_SETTLE_MS = 100;
+/** Files listed from one batch of new folders, at most. */
+const NEW_FOLDER_FILES_LIMIT = 1_000;
 /** Files changed while nothing is focused wait this long for a claim to attribute them to. */
 const UNFOCUSED_KEEP_MS = 5 * 60_000;
 const UNFOCUSED_LIMIT = 500;
@@ -46,6 +51,9 @@ export interface ActivityDeps {
 export class FolderActivity implements vscode.Disposable {
   private inProgress: Issue[] | undefined;
   private readonly unfocused = new Map<string, number>();
+  /** Paths created since the last batch, with when: files or folders, not known until looked at. */
+  private readonly created = new Map<string, number>();
+  private classifying: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -55,6 +63,7 @@ export class FolderActivity implements vscode.Disposable {
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private linkTimer: ReturnType<typeof setTimeout> | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private createdTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private disposed = false;
@@ -120,9 +129,13 @@ export class FolderActivity implements vscode.Disposable {
     return this.inProgress;
   }
 
-  /** The issue work is attributed to, once the in-progress issues are known. */
+  /**
+   * The issue work is attributed to. Until the first in-progress query answers it is the focus the
+   * ledger file remembers, so that a reloaded window carries on where it was; the query then
+   * corrects it if that issue is no longer in progress.
+   */
   focusedIssue(): string | undefined {
-    return this.inProgress === undefined ? undefined : this.store.state.focusedId;
+    return this.store.state.focusedId;
   }
 
   focusedLedger(): Ledger | undefined {
@@ -162,6 +175,11 @@ export class FolderActivity implements vscode.Disposable {
 
   /** Everything gathered in memory written, the reflog read, the in-progress issues current: for tests and before shutdown. */
   async flush(): Promise<void> {
+    if (this.createdTimer !== undefined) {
+      this.clearTimer('createdTimer');
+      await this.classifyCreated();
+    }
+    await this.classifying;
     if (this.refreshTimer !== undefined || this.refreshing) {
       this.clearTimer('refreshTimer');
       await this.refreshInProgress();
@@ -188,8 +206,11 @@ export class FolderActivity implements vscode.Disposable {
     }, delayMs);
   }
 
-  /** A file event or a save, by URI. The hot path: string work and an in-memory transition only. */
-  noticeFile(uri: vscode.Uri): void {
+  /**
+   * A file event or a save, by URI. The hot path: string work and an in-memory transition only;
+   * a created path waits a moment in a batch, to be told apart from a new folder.
+   */
+  noticeFile(uri: vscode.Uri, created = false): void {
     if (uri.scheme !== 'file') return;
     const fsPath = uri.fsPath;
     if (!fsPath.startsWith(this.rootPrefix)) return;
@@ -199,24 +220,40 @@ export class FolderActivity implements vscode.Disposable {
       return;
     }
     if (!this.isTracked(relative) || (this.ignoredPrefix !== undefined && fsPath.startsWith(this.ignoredPrefix))) return;
-    this.recordPath(relative, Date.now());
+    if (!created) {
+      this.recordPath(relative, Date.now());
+      return;
+    }
+    this.created.set(relative, Date.now());
+    if (this.createdTimer === undefined && !this.disposed) {
+      this.createdTimer = setTimeout(() => {
+        this.createdTimer = undefined;
+        void this.classifyCreated();
+      }, CREATED_SETTLE_MS);
+    }
   }
 
+  /** Commits wait for the in-progress issues to be known: a comment on the wrong issue cannot be taken back. */
   commitFocus(): CommitFocus {
     return this.inProgress === undefined ? { known: false } : { known: true, issueId: this.store.state.focusedId };
   }
 
   dispose(): void {
+    // Best effort on shutdown: what the last burst gathered is written before the store lets go.
+    void this.close();
+  }
+
+  /** Stops watching and writes what the store still holds. */
+  async close(): Promise<void> {
     this.disposed = true;
-    for (const timer of ['refreshTimer', 'linkTimer', 'reloadTimer'] as const) this.clearTimer(timer);
+    for (const timer of ['refreshTimer', 'linkTimer', 'reloadTimer', 'createdTimer'] as const) this.clearTimer(timer);
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.changed.dispose();
-    const store = this.store;
-    // Best effort on shutdown: what the last burst gathered is written before the store lets go.
-    void store.flush().then(
-      () => store.dispose(),
-      () => store.dispose(),
-    );
+    try {
+      await this.store.flush();
+    } finally {
+      this.store.dispose();
+    }
   }
 
   private get beadsInFolder(): boolean {
@@ -229,7 +266,7 @@ export class FolderActivity implements vscode.Disposable {
     const notice = (uri: vscode.Uri) => this.noticeFile(uri);
     this.disposables.push(
       watcher,
-      watcher.onDidCreate(notice),
+      watcher.onDidCreate((uri) => this.noticeFile(uri, true)),
       watcher.onDidChange(notice),
       watcher.onDidDelete(notice),
       this.store.onDidChange(() => this.changed.fire()),
@@ -307,6 +344,51 @@ export class FolderActivity implements vscode.Disposable {
     this.store.record((state) => recent.reduce((current, [relative, time]) => recordFileChange(current, issueId, relative, time), state));
   }
 
+  /**
+   * Created paths, looked at: a file is recorded; a new folder is listed, because the watcher may
+   * report only the folder when files are written into it right after it was made (an agent's
+   * `mkdir -p a/b && write a/b/c`). A path gone already was a temporary file: its delete event
+   * says what there is to say.
+   */
+  private classifyCreated(): Promise<void> {
+    const batch = [...this.created];
+    this.created.clear();
+    this.classifying = this.classifying.then(async () => {
+      let budget = NEW_FOLDER_FILES_LIMIT;
+      for (const [relative, time] of batch) {
+        if (this.disposed) return;
+        const info = await stat(path.join(this.rootPrefix, relative)).catch(() => undefined);
+        if (!info) continue;
+        if (!info.isDirectory()) {
+          this.recordPath(relative, time);
+          continue;
+        }
+        for (const file of await this.listFolder(relative, budget)) {
+          budget -= 1;
+          this.recordPath(file, time);
+        }
+      }
+    }).catch((error: unknown) => this.deps.log.warn(`${this.folder.name}: looking at created files failed: ${String(error)}`));
+    return this.classifying;
+  }
+
+  /** Tracked files under a folder (relative paths), breadth first, at most `limit`. */
+  private async listFolder(relative: string, limit: number): Promise<string[]> {
+    const files: string[] = [];
+    const folders = [relative];
+    while (folders.length > 0 && files.length < limit) {
+      const folder = folders.shift() as string;
+      const entries = await readdir(path.join(this.rootPrefix, folder), { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const child = `${folder}/${entry.name}`;
+        if (!this.isTracked(child)) continue;
+        if (entry.isDirectory()) folders.push(child);
+        else if (files.length < limit) files.push(child);
+      }
+    }
+    return files;
+  }
+
   private scheduleInProgressRefresh(delayMs = IN_PROGRESS_DEBOUNCE_MS): void {
     if (this.disposed) return;
     this.clearTimer('refreshTimer');
@@ -335,7 +417,7 @@ export class FolderActivity implements vscode.Disposable {
     this.scheduleLink(0);
   }
 
-  private clearTimer(name: 'refreshTimer' | 'linkTimer' | 'reloadTimer'): void {
+  private clearTimer(name: 'refreshTimer' | 'linkTimer' | 'reloadTimer' | 'createdTimer'): void {
     const timer = this[name];
     if (timer !== undefined) clearTimeout(timer);
     this[name] = undefined;
@@ -438,6 +520,15 @@ export class ActivityTracker implements vscode.Disposable {
     await Promise.all([...this.folders.values()].map((folder) => folder.flush()));
   }
 
+  /** Writes everything, drops every folder's in-memory state and opens them again from disk, as a window reload does. */
+  async reopen(): Promise<void> {
+    await this.flush();
+    const closing = [...this.folders.values()];
+    this.folders.clear();
+    await Promise.all(closing.map((folder) => folder.close()));
+    await this.sync();
+  }
+
   dispose(): void {
     this.disposed = true;
     for (const folder of this.folders.values()) folder.dispose();
@@ -520,6 +611,8 @@ export interface ActivityApi {
   ledger(): Ledger | undefined;
   /** Waits for pending file events to be written, the reflog to be read and the status bar to show the result. */
   flushActivity(): Promise<void>;
+  /** Drops the in-memory activity and reads it back from the ledger files, as a window reload does. */
+  reloadActivity(): Promise<void>;
   activityStatus(): ActivityStatus;
 }
 
@@ -534,6 +627,11 @@ export function registerActivity(deps: ActivityDeps & { workspaceState: vscode.M
     api: {
       ledger: () => tracker.active()?.focusedLedger(),
       flushActivity: async () => {
+        await tracker.flush();
+        statusBar.render();
+      },
+      reloadActivity: async () => {
+        await tracker.reopen();
         await tracker.flush();
         statusBar.render();
       },

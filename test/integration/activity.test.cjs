@@ -1,0 +1,155 @@
+// Activity tracking in a real VS Code: files saved in the editor and written by other processes
+// land in the ledger, commits made by any git process become exactly one `commit:` comment on the
+// in-progress issue (read back through the stand-in CLI), the ledger survives a reload, and the
+// status bar asks for a checkpoint once when a (small) threshold is reached.
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const vscode = require('vscode');
+const { run, describeIn, activatedApi } = require('./scenario.cjs');
+
+const ISSUE = 'demo-1';
+
+/** Polls `probe` (flushing activity first) until it returns a truthy value. */
+async function eventually(api, probe, what, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    await api.flushActivity();
+    last = await probe();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function git(...args) {
+  return execFileSync('git', args, { cwd: run.workspace, encoding: 'utf8', stdio: 'pipe' }).trim();
+}
+
+/** The issue's comments as the stand-in CLI stores them (the extension host's PATH finds the stand-in `br`). */
+function comments(issueId) {
+  return JSON.parse(execFileSync('br', ['comments', issueId, '--json'], { cwd: run.workspace, encoding: 'utf8', stdio: 'pipe' }));
+}
+
+function commitComments(subject) {
+  return comments(ISSUE).filter((comment) => comment.text.startsWith('commit: ') && comment.text.endsWith(` ${subject}`));
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeIn(['br'], 'activity tracking', () => {
+  let api;
+
+  before(async () => {
+    api = await activatedApi();
+    await eventually(api, () => api.activityStatus().issueId === ISSUE, `${ISSUE} to be focused`);
+  });
+
+  it('shows the focused issue in the status bar, with an accessible label', () => {
+    const status = api.activityStatus();
+    assert.equal(status.visible, true);
+    assert.match(status.text, /^\$\(beaker\) demo-1/);
+    assert.match(status.accessibilityLabel, /demo-1 in progress/);
+    assert.match(status.tooltip, /Parse widget config/);
+    assert.match(status.tooltip, /Commits are linked/);
+  });
+
+  it('records a file saved in the editor', async () => {
+    const uri = vscode.Uri.file(path.join(run.workspace, 'notes', 'saved-in-editor.txt'));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('first line\n'));
+    const document = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(1, 0), 'typed in the editor\n');
+    assert.equal(await vscode.workspace.applyEdit(edit), true);
+    assert.equal(document.isDirty, true);
+    assert.equal(await document.save(), true);
+    await eventually(api, () => api.ledger()?.files.includes('notes/saved-in-editor.txt'), 'the saved file in the ledger');
+  });
+
+  it('records files created, changed and deleted by another process, and skips .git, .beads and node_modules', async () => {
+    const before = api.ledger()?.edits ?? 0;
+    fs.mkdirSync(path.join(run.workspace, 'agent', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(run.workspace, 'agent', 'deep', 'written.txt'), 'written by an agent outside VS Code\n');
+    fs.writeFileSync(path.join(run.workspace, 'agent', 'doomed.txt'), 'soon gone\n');
+    fs.mkdirSync(path.join(run.workspace, 'node_modules', 'pkg'), { recursive: true });
+    fs.writeFileSync(path.join(run.workspace, 'node_modules', 'pkg', 'index.js'), 'module.exports = 1;\n');
+    fs.writeFileSync(path.join(run.workspace, '.git', 'scratch-by-test'), 'x');
+    await eventually(api, () => api.ledger()?.files.includes('agent/doomed.txt'), 'the written files in the ledger');
+    fs.unlinkSync(path.join(run.workspace, 'agent', 'doomed.txt'));
+    await sleep(1_200);
+    const ledger = await eventually(api, () => api.ledger()?.files.includes('agent/deep/written.txt') && api.ledger(), 'the nested file');
+    assert.ok(ledger.edits >= before + 2, `edits went from ${before} to ${ledger.edits}`);
+    assert.ok(!ledger.files.includes('agent/deep'), 'a folder is not listed as a file');
+    assert.deepEqual(ledger.files.filter((file) => /(^|\/)(\.git|\.beads|node_modules)(\/|$)/.test(file)), []);
+    fs.rmSync(path.join(run.workspace, 'node_modules'), { recursive: true, force: true });
+    fs.rmSync(path.join(run.workspace, '.git', 'scratch-by-test'), { force: true });
+  });
+
+  it('keeps the ledger across a reload, in the git dir where git does not see it', async () => {
+    const before = api.ledger();
+    assert.ok(before && before.files.length > 0);
+    await api.reloadActivity();
+    const after = await eventually(api, () => api.ledger(), 'the ledger after the reload');
+    assert.deepEqual(after.files, before.files);
+    assert.equal(after.edits, before.edits);
+    const file = path.join(run.workspace, '.git', 'beads-recovery', 'ledger.json');
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')).ledgers[ISSUE].files, before.files);
+    assert.doesNotMatch(git('status', '--porcelain', '--untracked-files=all'), /beads-recovery|ledger\.json/);
+  });
+
+  it('links a commit made by a separate git process with exactly one comment, as a checkpoint', async () => {
+    const subject = 'feat: commit from another process';
+    fs.writeFileSync(path.join(run.workspace, 'agent', 'committed.txt'), 'committed\n');
+    git('add', 'agent/committed.txt');
+    git('commit', '-q', '-m', subject);
+    const short = git('rev-parse', '--short', 'HEAD');
+    const linked = await eventually(api, () => commitComments(subject).length > 0 && commitComments(subject), 'the commit comment');
+    assert.equal(linked[0].text, `commit: ${short} ${subject}`);
+    // More hints for the same commit: window focus, another flush, a checkout that moves nothing.
+    git('checkout', '-q', '-B', 'main');
+    await sleep(1_500);
+    await api.flushActivity();
+    assert.equal(commitComments(subject).length, 1);
+    const ledger = api.ledger();
+    assert.equal(ledger.edits, 0);
+    assert.ok(ledger.lastCheckpointAt > Date.now() - 60_000);
+  });
+
+  it('links a commit typed in an integrated terminal with exactly one comment', async function () {
+    this.timeout(45_000);
+    const subject = 'chore: typed in the integrated terminal';
+    const terminal = vscode.window.createTerminal({ name: 'activity test', cwd: run.workspace });
+    try {
+      terminal.sendText(`git commit --allow-empty -q -m "${subject}"`);
+      await eventually(api, () => commitComments(subject).length > 0, 'the terminal commit comment', 30_000);
+      await sleep(1_500);
+      await api.flushActivity();
+      assert.equal(commitComments(subject).length, 1);
+      assert.match(commitComments(subject)[0].text, /^commit: [0-9a-f]{7,} chore: typed in the integrated terminal$/);
+    } finally {
+      terminal.dispose();
+    }
+  });
+
+  it('turns the status bar to warning and notifies once when the edit threshold is reached', async () => {
+    const config = vscode.workspace.getConfiguration('beadsRecovery');
+    await config.update('checkpoint.editThreshold', 3, vscode.ConfigurationTarget.Workspace);
+    try {
+      const notified = api.activityStatus().notifications.due;
+      assert.equal(api.activityStatus().warning, false);
+      for (const name of ['one', 'two', 'three']) fs.writeFileSync(path.join(run.workspace, 'agent', `due-${name}.txt`), name);
+      const status = await eventually(api, () => api.activityStatus().warning && api.activityStatus(), 'the warning colour');
+      assert.ok(status.due.edits >= 3);
+      assert.match(status.accessibilityLabel, /checkpoint is due/);
+      assert.equal(status.notifications.due, notified + 1);
+      for (const name of ['four', 'five']) fs.writeFileSync(path.join(run.workspace, 'agent', `due-${name}.txt`), name);
+      await eventually(api, () => api.ledger()?.files.includes('agent/due-five.txt'), 'more edits');
+      await api.flushActivity();
+      assert.equal(api.activityStatus().notifications.due, notified + 1);
+    } finally {
+      await config.update('checkpoint.editThreshold', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+});

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkpointComment } from '../core/checkpoint';
 import { readyItems, type ReadyItem } from '../core/graph';
 import type { Dialect } from '../core/model';
 import type { RecoveryResult } from '../core/recovery';
 import { gitStatus } from '../git/status';
 import { loadSnapshot } from '../services/snapshot';
+import type { CheckpointCommandResult } from './checkpointCommands';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import type { Project, ProjectRegistry } from './projects';
@@ -20,7 +20,8 @@ export type CheckpointReport =
   | { kind: 'written'; issueId: string; comment: string; queued: boolean }
   | { kind: 'not-beads' }
   | { kind: 'nothing-in-progress'; cli: Dialect }
-  | { kind: 'read-only'; reason: string };
+  | { kind: 'read-only'; reason: string }
+  | { kind: 'not-written'; reason: string };
 
 /** Writes a checkpoint comment with `summary` on the project's focused in-progress issue. */
 export type CheckpointWriter = (project: Project, summary: string, signal?: AbortSignal) => Promise<CheckpointReport>;
@@ -30,13 +31,13 @@ export type LedgerFiles = (project: Project, issueId: string) => readonly string
 
 /**
  * A checkpoint through the `beadsRecovery.checkpoint` command, which takes the summary as its
- * message and skips its input box; for hosts that do not pass a checkpoint service in.
+ * message, skips its input box, writes through the outbox and says where the comment went.
  */
 export const checkpointThroughCommand: CheckpointWriter = async (project, summary, signal) => {
-  const focused = (await project.backend.listInProgress(signal))[0];
-  if (!focused) return { kind: 'nothing-in-progress', cli: project.cli };
-  await vscode.commands.executeCommand(Commands.checkpoint, { message: summary });
-  return { kind: 'written', issueId: focused.id, comment: checkpointComment(summary), queued: false };
+  if ((await project.backend.listInProgress(signal)).length === 0) return { kind: 'nothing-in-progress', cli: project.cli };
+  const result = await vscode.commands.executeCommand<CheckpointCommandResult | undefined>(Commands.checkpoint, { message: summary });
+  if (!result) return { kind: 'not-written', reason: 'the checkpoint command wrote nothing (the Beads log says why)' };
+  return { kind: 'written', issueId: result.issueId, comment: result.comment, queued: result.state === 'queued' };
 };
 
 export interface AgentContextDeps {

@@ -60,6 +60,8 @@ export function describeCheckpoint(report: CheckpointReport): string {
       return `No issue is in progress, so the checkpoint has nowhere to go: claim one first (\`${report.cli} update <id> --claim\`).`;
     case 'read-only':
       return `Cannot write a checkpoint here: ${oneLine(report.reason)}`;
+    case 'not-written':
+      return `No checkpoint was written: ${oneLine(report.reason)}`;
   }
 }
 

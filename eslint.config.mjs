@@ -46,4 +46,14 @@ export default tseslint.config(
     languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', URL: 'readonly', fetch: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // Mocha provides these inside the extension host; the files may also require them from 'mocha'.
+    files: ['test/integration/**/*.cjs'],
+    languageOptions: { globals: { describe: 'readonly', it: 'readonly', before: 'readonly', after: 'readonly', beforeEach: 'readonly', afterEach: 'readonly' } },
+  },
+  {
+    // Callbacks passed to page.evaluate() run in the browser.
+    files: ['test/e2e/**/*.mjs'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', navigator: 'readonly', HTMLElement: 'readonly' } },
+  },
 );

@@ -212,8 +212,7 @@ describe('Outbox', () => {
     beads.failures = [locked()];
     const outbox = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'first' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(outbox.pendingCount).toBe(1);
+    await waitFor(() => outbox.pending[0]?.attempts === 1);
     await outbox.retryNow();
     await outbox.drain(bounded());
     expect(beads.comments('demo-1')).toEqual(['first']);
@@ -243,7 +242,7 @@ describe('Outbox', () => {
     beads.failures = [missing()];
     const first = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
     await first.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'queued while the CLI was missing' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => first.pending[0]?.attempts === 1);
     expect(first.pendingCount).toBe(1);
     first.dispose();
 

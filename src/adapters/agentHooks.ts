@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { upsertAgentsBlock } from '../core/agentsBlock';
 import {
   installHooks,
+  isSiblingVersion,
   launcherFor,
   OUR_HOOKS,
   ourCommands,
@@ -33,7 +34,7 @@ const SETTINGS_FILES = {
   local: path.join('.claude', 'settings.local.json'),
   shared: path.join('.claude', 'settings.json'),
 } as const;
-type SettingsScope = keyof typeof SETTINGS_FILES;
+export type SettingsScope = keyof typeof SETTINGS_FILES;
 
 /** The launcher hooks should use now: this extension's CLI on the runtime running this extension host. */
 export function currentLauncher(extensionUri: vscode.Uri): HookLauncher {
@@ -55,13 +56,13 @@ export function registerAgentHookCommands(
   log: vscode.LogOutputChannel,
 ): vscode.Disposable[] {
   const previews = new PreviewDocuments();
-  const guarded = (title: string, run: () => Promise<void>) => async () => {
+  const guarded = <T>(title: string, run: (argument: T | undefined) => Promise<void>) => async (argument?: T) => {
     if (!vscode.workspace.isTrusted) {
       await refuseUntrusted(title);
       return;
     }
     try {
-      await run();
+      await run(argument);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error(`${title}: ${message}`);
@@ -73,7 +74,7 @@ export function registerAgentHookCommands(
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     vscode.commands.registerCommand(
       Commands.installAgentHooks,
-      guarded('Install Agent Hooks', () => installCommand(context.extensionUri, projects, previews, log)),
+      guarded<InstallArgument>('Install Agent Hooks', (argument) => installCommand(context.extensionUri, projects, previews, log, argument?.scope)),
     ),
     vscode.commands.registerCommand(Commands.uninstallAgentHooks, guarded('Uninstall Agent Hooks', () => uninstallCommand(projects, log))),
     vscode.commands.registerCommand(
@@ -98,10 +99,21 @@ async function refuseUntrusted(title: string): Promise<void> {
   if (choice === manage) await vscode.commands.executeCommand('workbench.trust.manage');
 }
 
-async function installCommand(extensionUri: vscode.Uri, projects: ProjectRegistry, previews: PreviewDocuments, log: vscode.LogOutputChannel): Promise<void> {
+/** What `beadsRecovery.installAgentHooks` accepts: the settings file, to skip its pick (keybindings, tests). It always asks before writing. */
+export interface InstallArgument {
+  scope?: SettingsScope;
+}
+
+async function installCommand(
+  extensionUri: vscode.Uri,
+  projects: ProjectRegistry,
+  previews: PreviewDocuments,
+  log: vscode.LogOutputChannel,
+  chosenScope: SettingsScope | undefined,
+): Promise<void> {
   const project = await pickBeadsFolder(projects, 'Install agent hooks for which project?');
   if (!project) return;
-  const scope = await pickScope();
+  const scope = chosenScope && chosenScope in SETTINGS_FILES ? chosenScope : await pickScope();
   if (!scope) return;
   const relative = SETTINGS_FILES[scope];
   const file = path.join(project.folder.uri.fsPath, relative);
@@ -253,11 +265,7 @@ async function isStale(command: string, current: HookLauncher): Promise<boolean>
   const { launcher } = parsed;
   if (launcher.runtime === current.runtime && launcher.script === current.script) return false;
   if (!(await exists(launcher.runtime)) || !(await exists(launcher.script))) return true;
-  // <extensions dir>/<publisher>.<name>-<version>/dist/cli.js: an older version of us beside this one.
-  const ourDir = path.dirname(path.dirname(current.script));
-  const theirDir = path.dirname(path.dirname(launcher.script));
-  const withoutVersion = (dir: string) => path.basename(dir).replace(/-\d[^/\\]*$/, '');
-  return path.dirname(ourDir) === path.dirname(theirDir) && withoutVersion(ourDir) === withoutVersion(theirDir);
+  return isSiblingVersion(current.script, launcher.script);
 }
 
 async function pickBeadsFolder(projects: ProjectRegistry, placeHolder: string): Promise<Project | undefined> {
@@ -299,11 +307,12 @@ async function pickScope(): Promise<SettingsScope | undefined> {
   return picked?.scope;
 }
 
-/** A settings file we cannot edit safely: say why, change nothing, offer to open it. */
-async function reportUnusable(error: string, relative: string, file: string): Promise<void> {
+/** A settings file we cannot edit safely: say why, change nothing, offer to open it (without waiting for an answer). */
+function reportUnusable(error: string, relative: string, file: string): void {
   const open = 'Open File';
-  const choice = await vscode.window.showErrorMessage(`Beads: ${relative} is ${error}. Nothing was changed; fix the file and try again.`, open);
-  if (choice === open) await vscode.window.showTextDocument(vscode.Uri.file(file));
+  void vscode.window.showErrorMessage(`Beads: ${relative} is ${error}. Nothing was changed; fix the file and try again.`, open).then((choice) => {
+    if (choice === open) void vscode.window.showTextDocument(vscode.Uri.file(file));
+  });
 }
 
 async function assertWritable(file: string, exists: boolean, relative: string): Promise<void> {

@@ -10,6 +10,8 @@ export interface AgentsApi {
   inject: typeof inject;
   chatHandler: BeadsChatHandler;
   hookCommands(): { event: string; command: string }[];
+  /** Rewrites stale hook commands now (it also runs on activation and when trust is granted); the files changed. */
+  repairHooks(): Promise<string[]>;
 }
 
 /**
@@ -33,6 +35,11 @@ export function registerAgents(
   disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(repair));
   return {
     disposables,
-    api: { inject, chatHandler, hookCommands: () => currentHookCommands(context.extensionUri) },
+    api: {
+      inject,
+      chatHandler,
+      hookCommands: () => currentHookCommands(context.extensionUri),
+      repairHooks: () => repairAgentHooks(context.extensionUri, deps.log),
+    },
   };
 }

@@ -81,6 +81,21 @@ export function parseHookCommand(command: string): { launcher: HookLauncher; arg
   };
 }
 
+/**
+ * Whether `other` is the CLI of another version of the same extension in the same extensions
+ * folder as `current` (`<extensions>/<publisher>.<name>-<version>/dist/cli.js`): what an update
+ * leaves behind, as opposed to a separate live install (VS Code Insiders, a development checkout).
+ */
+export function isSiblingVersion(current: string, other: string): boolean {
+  const parts = (script: string) => {
+    const segments = script.split(/[\\/]+/);
+    return { folder: segments.slice(0, -3).join('/'), extension: (segments.at(-3) ?? '').replace(/-\d+\.\d+\.\d+.*$/, ''), version: segments.at(-3) };
+  };
+  const ours = parts(current);
+  const theirs = parts(other);
+  return ours.folder === theirs.folder && ours.extension !== '' && ours.extension === theirs.extension && ours.version !== theirs.version;
+}
+
 /** Every command of ours in the settings text (for path repair); empty when the text is not valid settings. */
 export function ourCommands(text: string | undefined): { event: string; command: string }[] {
   const parsed = parseSettings(text);

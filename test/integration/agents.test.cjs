@@ -248,3 +248,58 @@ describeIn(['br'], 'agents: injection targets', () => {
     terminal.dispose();
   });
 });
+
+describeIn(['br'], 'agents: Claude Code hook settings from the extension', () => {
+  let api;
+  const settingsDir = () => path.join(run.workspace, '.claude');
+  const localSettings = () => path.join(settingsDir(), 'settings.local.json');
+
+  before(async () => {
+    api = await activatedApi();
+  });
+
+  afterEach(() => {
+    fs.rmSync(settingsDir(), { recursive: true, force: true });
+  });
+
+  it('Install Agent Hooks reports a malformed settings file and changes nothing', async () => {
+    fs.mkdirSync(settingsDir(), { recursive: true });
+    fs.writeFileSync(localSettings(), '{ "hooks": ');
+    await vscode.commands.executeCommand('beadsRecovery.installAgentHooks', { scope: 'local' });
+    assert.equal(fs.readFileSync(localSettings(), 'utf8'), '{ "hooks": ');
+  });
+
+  it('repairs our entries that point at a runtime that is gone, and leaves other hooks and live installs alone', async () => {
+    const [sessionStart, preCompact] = api.agents.hookCommands();
+    const quotedScript = sessionStart.command.match(/'[^']*cli\.js'/)[0];
+    const gone = (command) => command.replace(/^(ELECTRON_RUN_AS_NODE=1 )?'[^']*'/, "'/nonexistent/old-server/node'");
+    // Another live install (say, VS Code Insiders): its runtime and script exist, and it is not an older version of us.
+    const otherInstall = sessionStart.command.replace(quotedScript, `'${path.join(run.workspace, '.beads', 'issues.jsonl')}'`);
+    const settings = {
+      model: 'opus',
+      hooks: {
+        SessionStart: [
+          { matcher: 'startup', hooks: [{ type: 'command', command: 'echo mine' }] },
+          { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: gone(sessionStart.command), timeout: 30 }] },
+        ],
+        PreCompact: [{ matcher: 'auto|manual', hooks: [{ type: 'command', command: gone(preCompact.command), timeout: 30 }] }],
+      },
+    };
+    fs.mkdirSync(settingsDir(), { recursive: true });
+    fs.writeFileSync(localSettings(), `${JSON.stringify(settings, null, 2)}\n`);
+    fs.writeFileSync(path.join(settingsDir(), 'settings.json'), `${JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: otherInstall }] }] } }, null, 2)}\n`);
+
+    const repaired = await api.agents.repairHooks();
+    assert.deepEqual(repaired, [localSettings()]);
+    const expected = JSON.parse(JSON.stringify(settings));
+    expected.hooks.SessionStart[1].hooks[0].command = sessionStart.command;
+    expected.hooks.PreCompact[0].hooks[0].command = preCompact.command;
+    assert.equal(fs.readFileSync(localSettings(), 'utf8'), `${JSON.stringify(expected, null, 2)}\n`);
+    assert.match(fs.readFileSync(path.join(settingsDir(), 'settings.json'), 'utf8'), /issues\.jsonl/);
+
+    // Now current: installing again finds nothing to do and asks nothing.
+    await vscode.commands.executeCommand('beadsRecovery.installAgentHooks', { scope: 'local' });
+    assert.equal(fs.readFileSync(localSettings(), 'utf8'), `${JSON.stringify(expected, null, 2)}\n`);
+    assert.deepEqual(await api.agents.repairHooks(), []);
+  });
+});

@@ -4,6 +4,7 @@ import {
   hookCommand,
   installHooks,
   isOurCommand,
+  isSiblingVersion,
   ourCommands,
   parseHookCommand,
   parseHookInput,
@@ -321,5 +322,22 @@ describe('hook input and output', () => {
     });
     expect(JSON.parse(contextHookOutput('x', 'UserPromptSubmit')).hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
     expect(JSON.parse(contextHookOutput('x', undefined)).hookSpecificOutput.hookEventName).toBe('SessionStart');
+  });
+});
+
+describe('isSiblingVersion', () => {
+  const ext = '/home/dev/.vscode/extensions';
+  it('recognises an older or newer version of the same extension in the same folder', () => {
+    expect(isSiblingVersion(`${ext}/beads-recovery.beads-recovery-0.2.0/dist/cli.js`, `${ext}/beads-recovery.beads-recovery-0.1.0/dist/cli.js`)).toBe(true);
+    expect(isSiblingVersion(`${ext}/beads-recovery.beads-recovery-0.2.0/dist/cli.js`, `${ext}/beads-recovery.beads-recovery-0.1.9-linux-x64/dist/cli.js`)).toBe(true);
+    expect(isSiblingVersion('C:\\Users\\d\\.vscode\\extensions\\p.n-1.0.0\\dist\\cli.js', 'C:/Users/d/.vscode/extensions/p.n-0.9.0/dist/cli.js')).toBe(true);
+  });
+
+  it('leaves other installs alone: another extensions folder, a checkout, another extension, the same version', () => {
+    const current = `${ext}/beads-recovery.beads-recovery-0.2.0/dist/cli.js`;
+    expect(isSiblingVersion(current, '/home/dev/.vscode-insiders/extensions/beads-recovery.beads-recovery-0.1.0/dist/cli.js')).toBe(false);
+    expect(isSiblingVersion(current, '/home/dev/src/beads-recovery/dist/cli.js')).toBe(false);
+    expect(isSiblingVersion(current, `${ext}/other.tool-0.1.0/dist/cli.js`)).toBe(false);
+    expect(isSiblingVersion(current, current)).toBe(false);
   });
 });

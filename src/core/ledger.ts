@@ -21,8 +21,12 @@ export interface Ledger {
   files: string[];
   /** Files touched since the last checkpoint that the cap left out of `files`. */
   moreFiles: number;
-  /** When each file in `files` was last touched (epoch ms): the cap keeps the newest, and edits within EDIT_COALESCE_MS count once. */
-  touchedAt: Record<string, number>;
+  /**
+   * When each file of `files` was last touched (epoch ms), index for index: the cap keeps the
+   * newest, and edits of one file within EDIT_COALESCE_MS count once. Arrays rather than a map
+   * keep the hot path to two array copies.
+   */
+  touched: number[];
   /** Commits recorded since the last checkpoint, oldest first. */
   commits: LedgerCommit[];
   /** File changes and saves since the last checkpoint (repeats of one file within EDIT_COALESCE_MS count once). */
@@ -71,7 +75,7 @@ export function emptyLedgerState(): LedgerState {
 }
 
 export function emptyLedger(issueId: string, now: number): Ledger {
-  return { issueId, files: [], moreFiles: 0, touchedAt: {}, commits: [], edits: 0, startedAt: now };
+  return { issueId, files: [], moreFiles: 0, touched: [], commits: [], edits: 0, startedAt: now };
 }
 
 /**
@@ -80,31 +84,28 @@ export function emptyLedger(issueId: string, now: number): Ledger {
  */
 export function recordFileChange(state: LedgerState, issueId: string, path: string, now: number): LedgerState {
   const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
-  const previous = ledger.touchedAt[path];
+  const index = lowerBound(ledger.files, path);
+  const listed = ledger.files[index] === path;
+  const previous = listed ? ledger.touched[index] : undefined;
   let next: Ledger;
-  if ((previous !== undefined && now - previous < EDIT_COALESCE_MS) || (previous === undefined && holdsListedFiles(ledger.files, path))) {
+  if ((previous !== undefined && now - previous < EDIT_COALESCE_MS) || (!listed && holdsListedFiles(ledger.files, index, path))) {
     // A repeat, or the event of a folder whose files are listed already (watchers report new folders too).
     next = { ...ledger, lastActivityAt: Math.max(ledger.lastActivityAt ?? now, now) };
   } else {
-    next = {
-      ...ledger,
-      files: previous === undefined ? insertSorted(ledger.files, path) : ledger.files,
-      touchedAt: { ...ledger.touchedAt, [path]: now },
-      edits: ledger.edits + 1,
-      lastActivityAt: now,
-      changesSince: ledger.changesSince ?? now,
-    };
-    if (previous === undefined) next = dropFolders(next, path);
+    const files = listed ? ledger.files : [...ledger.files.slice(0, index), path, ...ledger.files.slice(index)];
+    const touched = listed ? ledger.touched.slice() : [...ledger.touched.slice(0, index), now, ...ledger.touched.slice(index)];
+    touched[index] = now;
+    next = { ...ledger, files, touched, edits: ledger.edits + 1, lastActivityAt: now, changesSince: ledger.changesSince ?? now };
+    if (!listed) next = dropFolders(next, path);
     if (next.files.length > MAX_FILES) next = capFiles(next);
   }
   return { ...state, ledgers: { ...state.ledgers, [issueId]: next } };
 }
 
-/** True when `sorted` lists a path inside the folder `path`. */
-function holdsListedFiles(sorted: readonly string[], path: string): boolean {
-  const prefix = `${path}/`;
-  const index = lowerBound(sorted, prefix);
-  return index < sorted.length && (sorted[index] as string).startsWith(prefix);
+/** True when `sorted` lists a path inside the folder `path` (which would sit at `index`). */
+function holdsListedFiles(sorted: readonly string[], index: number, path: string): boolean {
+  const candidate = sorted[index];
+  return candidate !== undefined && candidate.startsWith(`${path}/`);
 }
 
 /** A path listed earlier that turns out to be a folder of `path` (its create event came first) leaves the list. */
@@ -112,10 +113,13 @@ function dropFolders(ledger: Ledger, path: string): Ledger {
   let result = ledger;
   for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
     const folder = path.slice(0, slash);
-    if (result.touchedAt[folder] === undefined) continue;
-    const touchedAt = { ...result.touchedAt };
-    delete touchedAt[folder];
-    result = { ...result, files: result.files.filter((file) => file !== folder), touchedAt };
+    const index = lowerBound(result.files, folder);
+    if (result.files[index] !== folder) continue;
+    result = {
+      ...result,
+      files: result.files.filter((_, position) => position !== index),
+      touched: result.touched.filter((_, position) => position !== index),
+    };
   }
   return result;
 }
@@ -166,7 +170,7 @@ export function markCheckpoint(state: LedgerState, issueId: string, now: number)
     issueId,
     files: [],
     moreFiles: 0,
-    touchedAt: {},
+    touched: [],
     commits: [],
     edits: 0,
     startedAt: ledger.startedAt,
@@ -246,13 +250,10 @@ function mergeLedgers(a: Ledger, b: Ledger): Ledger {
     const [newer, older] = epochA > epochB ? [a, b] : [b, a];
     return absorbLater(newer, older);
   }
-  const touchedAt: Record<string, number> = { ...a.touchedAt };
-  for (const [path, time] of Object.entries(b.touchedAt)) touchedAt[path] = Math.max(time, touchedAt[path] ?? time);
   return capFiles({
     issueId: a.issueId,
-    files: Object.keys(touchedAt).sort(compareStrings),
+    ...uniteFiles(a, b, -Infinity),
     moreFiles: Math.max(a.moreFiles, b.moreFiles),
-    touchedAt,
     commits: uniteCommits(a.commits, b.commits),
     edits: Math.max(a.edits, b.edits),
     startedAt: Math.min(a.startedAt, b.startedAt),
@@ -268,31 +269,55 @@ function mergeLedgers(a: Ledger, b: Ledger): Ledger {
  */
 function absorbLater(newer: Ledger, older: Ledger): Ledger {
   const epoch = newer.lastCheckpointAt ?? -Infinity;
-  const touchedAt: Record<string, number> = { ...newer.touchedAt };
-  for (const [path, time] of Object.entries(older.touchedAt)) {
-    if (time > epoch) touchedAt[path] = Math.max(time, touchedAt[path] ?? time);
-  }
+  const { files, touched } = uniteFiles(newer, older, epoch);
   const laterCommits = older.commits.filter((commit) => commit.at > epoch);
-  const laterChanges = Object.values(touchedAt);
   return capFiles({
     ...newer,
-    files: Object.keys(touchedAt).sort(compareStrings),
-    touchedAt,
+    files,
+    touched,
     commits: uniteCommits(newer.commits, laterCommits),
     startedAt: Math.min(newer.startedAt, older.startedAt),
     lastActivityAt: maxDefined(newer.lastActivityAt, older.lastActivityAt),
-    changesSince: newer.changesSince ?? (laterChanges.length > 0 ? Math.min(...laterChanges) : undefined),
+    changesSince: newer.changesSince ?? (touched.length > 0 ? Math.min(...touched) : undefined),
   });
 }
 
-/** Keeps the MAX_FILES most recently touched files; the rest are counted in `moreFiles`. */
+/** The files of both ledgers (of `other`, only those touched after `after`), each with its latest time, sorted. */
+function uniteFiles(base: Ledger, other: Ledger, after: number): { files: string[]; touched: number[] } {
+  const times = new Map<string, number>();
+  base.files.forEach((path, index) => times.set(path, base.touched[index] ?? 0));
+  other.files.forEach((path, index) => {
+    const time = other.touched[index] ?? 0;
+    if (time > after) times.set(path, Math.max(time, times.get(path) ?? time));
+  });
+  const files = [...times.keys()].sort(compareStrings);
+  return { files, touched: files.map((path) => times.get(path) ?? 0) };
+}
+
+/**
+ * Keeps the MAX_FILES most recently touched files; the rest are counted in `moreFiles`. Ties go
+ * by path, so every window drops the same files. One file over the cap (a new file in a full
+ * ledger, the usual case) costs one pass, not a sort.
+ */
 function capFiles(ledger: Ledger): Ledger {
-  if (ledger.files.length <= MAX_FILES) return ledger;
-  const newestFirst = [...ledger.files].sort((x, y) => (ledger.touchedAt[y] ?? 0) - (ledger.touchedAt[x] ?? 0) || compareStrings(x, y));
-  const kept = newestFirst.slice(0, MAX_FILES);
-  const touchedAt: Record<string, number> = {};
-  for (const path of kept) touchedAt[path] = ledger.touchedAt[path] ?? 0;
-  return { ...ledger, files: kept.sort(compareStrings), touchedAt, moreFiles: ledger.moreFiles + (ledger.files.length - MAX_FILES) };
+  const excess = ledger.files.length - MAX_FILES;
+  if (excess <= 0) return ledger;
+  const { files, touched } = ledger;
+  const older = (x: number, y: number) => (touched[x] ?? 0) - (touched[y] ?? 0) || compareStrings(files[y] as string, files[x] as string);
+  let dropped: Set<number>;
+  if (excess === 1) {
+    let oldest = 0;
+    for (let index = 1; index < files.length; index += 1) if (older(index, oldest) < 0) oldest = index;
+    dropped = new Set([oldest]);
+  } else {
+    dropped = new Set(files.map((_, index) => index).sort(older).slice(0, excess));
+  }
+  return {
+    ...ledger,
+    files: files.filter((_, index) => !dropped.has(index)),
+    touched: touched.filter((_, index) => !dropped.has(index)),
+    moreFiles: ledger.moreFiles + excess,
+  };
 }
 
 /** Keeps the MAX_LEDGERS most recently active ledgers, and always the focused one. */
@@ -342,11 +367,6 @@ function appendCapped<T>(list: readonly T[], item: T, cap: number, same: (x: T, 
 
 function sameSubject(x: LinkedSubject, y: LinkedSubject): boolean {
   return x.issueId === y.issueId && x.subject === y.subject;
-}
-
-function insertSorted(sorted: readonly string[], value: string): string[] {
-  const index = lowerBound(sorted, value);
-  return [...sorted.slice(0, index), value, ...sorted.slice(index)];
 }
 
 /** The first index whose value is not below `value`. */
@@ -411,10 +431,14 @@ export function normalizeLedgerState(value: unknown): LedgerState {
 
 function normalizeLedger(id: string, raw: unknown): Ledger | undefined {
   if (!isRecord(raw) || !isTime(raw.startedAt)) return undefined;
-  const touchedAt: Record<string, number> = {};
-  if (isRecord(raw.touchedAt)) {
-    for (const [path, time] of Object.entries(raw.touchedAt)) if (isTime(time)) touchedAt[path] = time;
+  const times = new Map<string, number>();
+  if (Array.isArray(raw.files) && Array.isArray(raw.touched)) {
+    raw.files.forEach((path: unknown, index: number) => {
+      const time = (raw.touched as unknown[])[index];
+      if (typeof path === 'string' && path !== '' && isTime(time)) times.set(path, Math.max(time, times.get(path) ?? time));
+    });
   }
+  const files = [...times.keys()].sort(compareStrings);
   const commits = Array.isArray(raw.commits)
     ? raw.commits
         .filter((c): c is LedgerCommit => isRecord(c) && typeof c.hash === 'string' && typeof c.subject === 'string' && isTime(c.at))
@@ -422,9 +446,9 @@ function normalizeLedger(id: string, raw: unknown): Ledger | undefined {
     : [];
   return capFiles({
     issueId: id,
-    files: Object.keys(touchedAt).sort(compareStrings),
+    files,
     moreFiles: isCount(raw.moreFiles) ? raw.moreFiles : 0,
-    touchedAt,
+    touched: files.map((path) => times.get(path) ?? 0),
     commits: commits.slice(-MAX_COMMITS),
     edits: isCount(raw.edits) ? raw.edits : 0,
     startedAt: raw.startedAt,

@@ -53,7 +53,7 @@ describe('recordFileChange', () => {
   it('lists the files of a new folder, not the folder, whichever event came first', () => {
     const folderFirst = touch(emptyLedgerState(), ['src/new', 'src/new/a.ts', 'src/new/deep/b.ts', 'src/newer.ts']);
     expect(folderFirst.ledgers['demo-1']?.files).toEqual(['src/new/a.ts', 'src/new/deep/b.ts', 'src/newer.ts']);
-    expect(Object.keys(folderFirst.ledgers['demo-1']?.touchedAt ?? {}).sort()).toEqual(['src/new/a.ts', 'src/new/deep/b.ts', 'src/newer.ts']);
+    expect(folderFirst.ledgers['demo-1']?.touched).toEqual([T0 + 2 * SECOND, T0 + 4 * SECOND, T0 + 6 * SECOND]);
     const folderAfter = touch(emptyLedgerState(), ['lib/x/a.ts', 'lib/x', 'lib']);
     expect(folderAfter.ledgers['demo-1']?.files).toEqual(['lib/x/a.ts']);
     expect(folderAfter.ledgers['demo-1']?.edits).toBe(1);
@@ -75,7 +75,8 @@ describe('recordFileChange', () => {
     expect(ledger?.files).not.toContain('f000.ts');
     expect(ledger?.files).toContain(`f${MAX_FILES + 4}.ts`);
     expect(ledger?.edits).toBe(MAX_FILES + 5);
-    expect(Object.keys(ledger?.touchedAt ?? {})).toHaveLength(MAX_FILES);
+    expect(ledger?.touched).toHaveLength(MAX_FILES);
+    expect(Math.min(...(ledger?.touched ?? []))).toBe(T0 + 5 * 2 * SECOND);
   });
 });
 
@@ -161,7 +162,7 @@ describe('mergeLedgerStates', () => {
     const merged = mergeLedgerStates(mine, theirs);
     const ledger = merged.ledgers['demo-1'];
     expect(ledger?.files).toEqual(['mine.ts', 'shared.ts', 'theirs.ts', 'x.ts']);
-    expect(ledger?.touchedAt['shared.ts']).toBe(T0 + 3 * MINUTE);
+    expect(ledger?.touched[ledger.files.indexOf('shared.ts')]).toBe(T0 + 3 * MINUTE);
     expect(ledger?.edits).toBe(4);
     expect(ledger?.changesSince).toBe(T0);
   });
@@ -220,13 +221,13 @@ describe('normalizeLedgerState', () => {
     const state = normalizeLedgerState({
       version: 1,
       focusedId: 7,
-      ledgers: { 'demo-1': { startedAt: T0, touchedAt: { 'a.ts': T0, 'b.ts': 'yesterday' }, edits: -3, commits: [{ hash: 1 }] }, broken: 'x' },
+      ledgers: { 'demo-1': { startedAt: T0, files: ['b.ts', 'a.ts', 7], touched: ['yesterday', T0, T0], edits: -3, commits: [{ hash: 1 }] }, broken: 'x' },
       linkedCommits: ['h', 4],
       reflog: { offset: -1 },
     });
     expect(state.focusedId).toBeUndefined();
     expect(Object.keys(state.ledgers)).toEqual(['demo-1']);
-    expect(state.ledgers['demo-1']).toMatchObject({ files: ['a.ts'], edits: 0, commits: [] });
+    expect(state.ledgers['demo-1']).toMatchObject({ files: ['a.ts'], touched: [T0], edits: 0, commits: [] });
     expect(state.linkedCommits).toEqual(['h']);
     expect(state.reflog).toBeUndefined();
   });

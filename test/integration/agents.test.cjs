@@ -65,10 +65,18 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
   });
 
   it('beads_getRecoveryContext returns the same block as the recovery command', async () => {
-    const result = await vscode.lm.invokeTool('beads_getRecoveryContext', { input: {}, toolInvocationToken: undefined }, never);
-    const text = toolText(result);
+    // Producing a context first checkpoints new activity, which changes the trail; once nothing new
+    // happens between two calls, the tool and the command must print the same bytes.
+    const pair = async () => {
+      const text = toolText(await vscode.lm.invokeTool('beads_getRecoveryContext', { input: {}, toolInvocationToken: undefined }, never));
+      return { text, command: (await api.recoveryContext()).markdown };
+    };
+    const { text, command } = await waitFor(async () => {
+      const result = await pair();
+      return result.text === result.command ? result : undefined;
+    }, 'two consecutive contexts with no activity in between', 20_000).catch(async () => pair());
     assert.match(text, /## Resuming: demo-1 — Parse widget config/);
-    assert.equal(text, (await api.recoveryContext()).markdown);
+    assert.equal(text, command);
   });
 
   it('beads_checkpoint writes the agent\'s summary as a checkpoint comment through the CLI', async () => {

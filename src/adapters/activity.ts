@@ -20,10 +20,12 @@ import { ActivityStatusBar, type ActivityStatus, type PendingWrites } from './st
 
 /** A burst of `.beads/` events (one CLI write touches several files) becomes one in-progress query. */
 const IN_PROGRESS_DEBOUNCE_MS = 500;
-/** Hints (reflog watcher, terminal, git extension) arrive in clusters for one commit. */
-const LINK_DEBOUNCE_MS = 150;
-/** A shell's command ends a moment before git's last write lands. */
-const TERMINAL_HINT_DELAY_MS = 300;
+/**
+ * Hints (reflog watcher, terminal, git extension) arrive in clusters for one commit. The wait also
+ * lets the watcher deliver the events of the files written just before the commit, so that the
+ * commit's checkpoint resets them rather than leaving them counted for the next period.
+ */
+const LINK_DEBOUNCE_MS = 750;
 const LEDGER_RELOAD_DEBOUNCE_MS = 100;
 /** Created paths are looked at in batches: a new folder's files may have no events of their own. */
 const CREATED_SETTLE_MS = 100;
@@ -465,7 +467,7 @@ export class ActivityTracker implements vscode.Disposable {
         if (!GIT_COMMIT_COMMAND.test(event.execution.commandLine.value)) return;
         const cwd = event.execution.cwd;
         const folders = cwd ? [this.folderOf(cwd)].filter((folder): folder is FolderActivity => folder !== undefined) : [...this.folders.values()];
-        for (const folder of folders.length > 0 ? folders : this.folders.values()) folder.scheduleLink(TERMINAL_HINT_DELAY_MS);
+        for (const folder of folders.length > 0 ? folders : this.folders.values()) folder.scheduleLink();
       }),
     );
     this.listenToGitExtension();

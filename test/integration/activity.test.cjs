@@ -102,6 +102,7 @@ describeIn(['br'], 'activity tracking', () => {
   it('links a commit made by a separate git process with exactly one comment, as a checkpoint', async () => {
     const subject = 'feat: commit from another process';
     fs.writeFileSync(path.join(run.workspace, 'agent', 'committed.txt'), 'committed\n');
+    await eventually(api, () => api.ledger()?.files.includes('agent/committed.txt'), 'the file to be committed in the ledger');
     git('add', 'agent/committed.txt');
     git('commit', '-q', '-m', subject);
     const short = git('rev-parse', '--short', 'HEAD');
@@ -137,9 +138,11 @@ describeIn(['br'], 'activity tracking', () => {
     const config = vscode.workspace.getConfiguration('beadsRecovery');
     await config.update('checkpoint.editThreshold', 3, vscode.ConfigurationTarget.Workspace);
     try {
+      await eventually(api, () => vscode.workspace.getConfiguration('beadsRecovery').get('checkpoint.editThreshold') === 3, 'the setting to apply');
       const notified = api.activityStatus().notifications.due;
       assert.equal(api.activityStatus().warning, false);
       for (const name of ['one', 'two', 'three']) fs.writeFileSync(path.join(run.workspace, 'agent', `due-${name}.txt`), name);
+      await eventually(api, () => ['one', 'two', 'three'].every((name) => api.ledger()?.files.includes(`agent/due-${name}.txt`)), 'the three files in the ledger');
       const status = await eventually(api, () => api.activityStatus().warning && api.activityStatus(), 'the warning colour');
       assert.ok(status.due.edits >= 3);
       assert.match(status.accessibilityLabel, /checkpoint is due/);
@@ -151,5 +154,19 @@ describeIn(['br'], 'activity tracking', () => {
     } finally {
       await config.update('checkpoint.editThreshold', undefined, vscode.ConfigurationTarget.Workspace);
     }
+  });
+});
+
+describeIn(['readonly'], 'activity tracking without a beads CLI', () => {
+  it('still tracks files and says in the status bar that the project is read-only', async () => {
+    const api = await activatedApi();
+    await eventually(api, () => api.activityStatus().issueId === ISSUE, `${ISSUE} to be focused`);
+    fs.mkdirSync(path.join(run.workspace, 'agent'), { recursive: true });
+    fs.writeFileSync(path.join(run.workspace, 'agent', 'read-only.txt'), 'tracked without a CLI\n');
+    await eventually(api, () => api.ledger()?.files.includes('agent/read-only.txt'), 'the file in the ledger');
+    const status = api.activityStatus();
+    assert.match(status.text, /^\$\(beaker\) demo-1 · .*read-only$/);
+    assert.match(status.accessibilityLabel, /read-only/);
+    assert.match(status.tooltip, /Read-only:/);
   });
 });

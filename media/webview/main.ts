@@ -37,12 +37,14 @@ const announcer = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polit
 document.body.append(page.progress, page.banners, page.toolbar, page.message, content, announcer);
 
 let state: ViewState = { kind: 'loading' };
+let stateJson = '';
 let nextRequestId = 1;
 const inFlight = new Map<number, { action: SidebarAction; issueId?: string }>();
 let scrollRestored = false;
 
 const host: Host = {
   run(action, issueId) {
+    if (host.isBusy(action, issueId)) return;
     const requestId = nextRequestId++;
     inFlight.set(requestId, issueId === undefined ? { action } : { action, issueId });
     post(issueId === undefined ? { type: 'run', requestId, action } : { type: 'run', requestId, action, issueId });
@@ -57,6 +59,10 @@ const host: Host = {
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (message?.type === 'state') {
+    // The host sends a snapshot after every refresh; most are the same as the last one.
+    const json = JSON.stringify(message.state);
+    if (json === stateJson) return;
+    stateJson = json;
     state = message.state;
     render();
   } else if (message?.type === 'done') {
@@ -79,7 +85,10 @@ render();
 post({ type: 'ready' });
 
 function render(): void {
+  // Re-rendering replaces the buttons: keep the keyboard where it was.
+  const focusedAction = document.activeElement?.closest('.toolbar, .banners') ? document.activeElement.getAttribute('data-action') : null;
   renderPage(state, page, host);
+  if (focusedAction) document.querySelector<HTMLElement>(`[data-action="${focusedAction}"]`)?.focus();
   // The saved position means something only once the content it was measured on is back.
   if (!scrollRestored && state.kind === 'project') {
     scrollRestored = true;

@@ -67,7 +67,7 @@ function banner(iconName: string, kind: string, text: string, role: string, acti
 }
 
 function retryButton(host: Host): HTMLElement {
-  const button = custom('vscode-button', { text: 'Retry', attrs: { secondary: '', icon: 'refresh' } });
+  const button = custom('vscode-button', { text: 'Retry', attrs: { secondary: '', icon: 'refresh', 'data-action': 'retry' } });
   button.addEventListener('click', () => host.retry());
   return button;
 }
@@ -87,14 +87,18 @@ function toolbar(state: ViewState, host: Host): HTMLElement[] {
       element.textContent = label;
     }
     if (options.secondary) element.setAttribute('secondary', '');
-    if (busy) element.setAttribute('icon-spin', '');
-    if (!options.enabled || busy) element.setAttribute('disabled', '');
+    // Busy buttons stay enabled (and focusable); a second press while busy is ignored.
+    if (busy) {
+      element.setAttribute('icon-spin', '');
+      element.setAttribute('aria-busy', 'true');
+    }
+    if (!options.enabled) element.setAttribute('disabled', '');
     element.addEventListener('click', () => host.run(action, options.issueId));
     return element;
   };
   return [
     button('checkpoint', 'Checkpoint', 'bookmark', { enabled: writable && !!focusedId, issueId: focusedId }),
-    button('close', 'Close', 'pass', { enabled: writable && !!focusedId, issueId: focusedId, secondary: true }),
+    button('close', focusedId ? `Close ${focusedId}…` : 'Close…', 'pass', { enabled: writable && !!focusedId, issueId: focusedId, secondary: true, iconOnly: true }),
     button('claim', 'Claim a Ready Issue…', 'debug-start', { enabled: writable, secondary: true, iconOnly: true }),
     button('copyContext', 'Copy Recovery Context', 'copy', { enabled: true, secondary: true, iconOnly: true }),
     button('injectContext', 'Inject Recovery Context into Chat', 'comment-discussion', { enabled: true, secondary: true, iconOnly: true }),
@@ -167,8 +171,8 @@ function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host
     expandedByDefault: true,
     children: groups,
     actions: [
-      { icon: 'bookmark', label: `Checkpoint ${issueId}`, disabled: !writable || host.isBusy('checkpoint', issueId), run: () => host.run('checkpoint', issueId) },
-      { icon: 'pass', label: `Close ${issueId}`, disabled: !writable || host.isBusy('close', issueId), run: () => host.run('close', issueId) },
+      { icon: 'bookmark', label: `Checkpoint ${issueId}`, disabled: !writable, busy: host.isBusy('checkpoint', issueId), run: () => host.run('checkpoint', issueId) },
+      { icon: 'pass', label: `Close ${issueId}`, disabled: !writable, busy: host.isBusy('close', issueId), run: () => host.run('close', issueId) },
     ],
   };
   // Ancestors wrap the issue, innermost last, so the tree reads from the epic down.
@@ -286,7 +290,7 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
     label: labels.join('; '),
     content,
     className: 'ready',
-    actions: [{ icon: 'debug-start', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable || host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
+    actions: [{ icon: 'debug-start', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
   };
 }
 
@@ -329,7 +333,8 @@ function issueLine(ref: IssueRef): HTMLElement {
     status,
     text(ref.id, 'id'),
     titleText(ref.title),
-    ref.issueType !== 'task' ? text(ref.issueType, 'type') : undefined,
+    // br's dependency records carry no type: "unknown" there means "not said", not a type.
+    ref.issueType !== 'task' && ref.issueType !== 'unknown' ? text(ref.issueType, 'type') : undefined,
     text(priorityText(ref.priority), `priority p${ref.priority}`),
   );
 }
@@ -339,7 +344,8 @@ function titleText(title: string): HTMLElement {
 }
 
 function issueLabel(ref: IssueRef): string {
-  return `${ref.id} ${ref.title || '(untitled)'}, ${ref.issueType}, ${priorityText(ref.priority)}, ${ref.status.replace(/_/g, ' ')}`;
+  const type = ref.issueType === 'unknown' ? '' : `${ref.issueType}, `;
+  return `${ref.id} ${ref.title || '(untitled)'}, ${type}${priorityText(ref.priority)}, ${ref.status.replace(/_/g, ' ')}`;
 }
 
 function priorityText(priority: number): string {

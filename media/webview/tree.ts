@@ -11,6 +11,8 @@ export interface TreeAction {
   /** Shown next to the icon when there is room. */
   text?: string;
   disabled?: boolean;
+  /** Waiting for the host: a spinner replaces the icon. */
+  busy?: boolean;
   run(button: HTMLButtonElement): void;
 }
 
@@ -57,11 +59,15 @@ export class Tree {
 
   render(nodes: readonly TreeNode[]): void {
     const hadFocus = this.root.contains(document.activeElement);
+    const focusedAction = hadFocus && document.activeElement?.matches('.row-action') ? document.activeElement.getAttribute('aria-label') : null;
     this.nodes.clear();
     this.root.replaceChildren(...nodes.map((node) => this.renderItem(node, 1)));
     this.items = [...this.root.querySelectorAll<HTMLElement>('[role="treeitem"]')];
     const active = this.items.find((item) => this.nodes.get(item)?.key === this.memory.activeKey) ?? this.visibleItems()[0];
-    if (active) this.setActive(active, hadFocus);
+    if (!active) return;
+    const sameAction = focusedAction ? rowActions(active).find((button) => button.getAttribute('aria-label') === focusedAction && !button.disabled) : undefined;
+    this.setActive(active, hadFocus && !sameAction);
+    sameAction?.focus();
   }
 
   private renderItem(node: TreeNode, level: number): HTMLElement {
@@ -97,8 +103,9 @@ export class Tree {
     const button = el('button', {
       className: 'row-action',
       attrs: { type: 'button', 'aria-label': action.label, title: action.label, tabindex: '-1' },
-    }, icon(action.icon), action.text ? el('span', { className: 'row-action-text', text: action.text }) : undefined);
+    }, action.busy ? icon('loading', 'codicon-modifier-spin') : icon(action.icon), action.text ? el('span', { className: 'row-action-text', text: action.text }) : undefined);
     button.disabled = action.disabled ?? false;
+    if (action.busy) button.setAttribute('aria-busy', 'true');
     button.addEventListener('click', (event) => {
       event.stopPropagation();
       action.run(button);

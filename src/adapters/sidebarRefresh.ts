@@ -9,6 +9,7 @@ import { gitStatus } from '../git/status';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
 import type { ProjectInfo, ViewState } from '../shared/protocol';
 import { readSettings } from './config';
+import { RefreshScheduler } from './refreshScheduler';
 import type { Project, ProjectRegistry } from './projects';
 
 /** What changed since the last refresh; each costs only its own queries. */
@@ -38,23 +39,18 @@ const CLOCK_TICK_MS = 60_000;
 const VOLATILE_BEADS_FILE = /(?:^|\/)(?:[^/]*\.lock|[^/]*\.sock|[^/]*\.pid|[^/]*\.log|[^/]*\.tmp|daemon[^/]*|last-touched|\.br_history\/.*|\.br_recovery\/.*)$/;
 
 /**
- * Keeps the sidebar's ViewState current. Events only mark what changed; while the view is
- * hidden nothing runs, and the marks are honoured once when it becomes visible again. A refresh
- * runs the snapshot's constant set of CLI calls only when beads data changed, `git status` only
- * when the work tree may have, and neither for ledger or outbox changes. Refreshes never overlap:
- * events during one are gathered into the next.
+ * Keeps the sidebar's ViewState current. Events only mark what changed (RefreshScheduler decides
+ * when to run: never while the view is hidden, never two at once). A refresh runs the snapshot's
+ * constant set of CLI calls only when beads data changed, `git status` only when the work tree
+ * may have, and neither for ledger or outbox changes or the clock.
  */
 export class SidebarRefresh implements vscode.Disposable {
   private state: ViewState = { kind: 'loading' };
   private readonly stateChanged = new vscode.EventEmitter<ViewState>();
   readonly onDidChangeState = this.stateChanged.event;
-  private readonly pending = new Set<Change>(['beads', 'git', 'local']);
-  private visible = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerDue = Infinity;
+  private readonly scheduler = new RefreshScheduler<Change>((changes) => this.refreshOnce(changes));
   private clock: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<void> | undefined;
-  private controller = new AbortController();
+  private readonly controller = new AbortController();
   private cache: { root: string; project: ProjectInfo; snapshot: ProjectSnapshot; uncommitted?: Section<GitChange[]> } | undefined;
   private focusRequest: string | undefined;
   private watched: { root: string; disposables: vscode.Disposable[] } | undefined;
@@ -67,6 +63,7 @@ export class SidebarRefresh implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly sources: { activity?: ActivitySource; outbox?: OutboxSource } = {},
   ) {
+    this.scheduler.invalidate(['beads', 'git', 'local'], 0);
     this.subscriptions.push(
       projects.onDidChange(() => this.invalidate(['beads', 'git', 'local'], 0)),
       vscode.workspace.onDidSaveTextDocument((document) => {
@@ -90,71 +87,30 @@ export class SidebarRefresh implements vscode.Disposable {
   }
 
   setVisible(visible: boolean): void {
-    this.visible = visible;
+    this.scheduler.setActive(visible);
     if (visible) {
-      if (this.pending.size > 0) this.schedule(0);
       this.clock ??= setInterval(() => this.invalidate(['local'], 0), CLOCK_TICK_MS);
     } else {
       clearInterval(this.clock);
       this.clock = undefined;
-      this.cancelTimer();
     }
   }
 
   /** Marks `changes` and, when the view is visible, refreshes after `delayMs` (sooner requests win). */
   invalidate(changes: readonly Change[], delayMs: number): void {
-    for (const change of changes) this.pending.add(change);
-    if (this.visible) this.schedule(delayMs);
+    this.scheduler.invalidate(changes, delayMs);
   }
 
   /** Everything is reloaded, now; resolves when that refresh has finished. */
   async refreshNow(): Promise<void> {
-    this.invalidate(['beads', 'git', 'local'], 0);
-    this.cancelTimer();
-    await this.run();
+    this.scheduler.invalidate(['beads', 'git', 'local'], 0);
+    await this.scheduler.flush();
   }
 
   /** Focus another in-progress issue (when no activity tracker owns the focus). */
   focus(issueId: string): void {
     this.focusRequest = issueId;
     this.invalidate(['beads'], 0);
-  }
-
-  private schedule(delayMs: number): void {
-    const due = Date.now() + delayMs;
-    if (this.timer && due >= this.timerDue) return;
-    this.cancelTimer();
-    this.timerDue = due;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerDue = Infinity;
-      void this.run();
-    }, delayMs);
-  }
-
-  private cancelTimer(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerDue = Infinity;
-  }
-
-  private async run(): Promise<void> {
-    if (this.running) {
-      // The refresh in flight takes what is pending now when it loops; wait for it.
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        while (this.pending.size > 0 && this.visible) {
-          const changes = new Set(this.pending);
-          this.pending.clear();
-          await this.refreshOnce(changes);
-        }
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
   }
 
   private async refreshOnce(changes: ReadonlySet<Change>): Promise<void> {
@@ -187,6 +143,7 @@ export class SidebarRefresh implements vscode.Disposable {
         needGit ? this.gitStatus(root, settings.cliTimeoutMs, signal) : cached?.uncommitted,
       ]);
       this.cache = { root, project: info, snapshot, uncommitted };
+      this.log.debug(`sidebar: refreshed (${[...changes].join(', ')})${needSnapshot ? ' with a beads snapshot' : ''}${needGit ? ' and git status' : ''}`);
       this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input: this.input(snapshot, uncommitted, activity?.ledger, root) }));
     } catch (error) {
       if (error instanceof CliError && error.kind === 'canceled') return;
@@ -285,7 +242,7 @@ export class SidebarRefresh implements vscode.Disposable {
 
   dispose(): void {
     this.controller.abort();
-    this.cancelTimer();
+    this.scheduler.dispose();
     clearInterval(this.clock);
     for (const disposable of [...this.subscriptions, ...(this.watched?.disposables ?? [])]) disposable.dispose();
     this.stateChanged.dispose();

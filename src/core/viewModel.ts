@@ -134,7 +134,8 @@ function focusedView(issue: Issue, details: IssueDetails | undefined, known: Map
   if (issue.assignee) view.assignee = text(issue.assignee, TITLE_CHARS);
   if (!details) return view;
   const ancestors = ancestorsOf(details, known);
-  view.ancestors = ancestors.chain.map(issueRef).reverse();
+  // A dependency record may not carry the type (br's do not): the ancestor's own details do.
+  view.ancestors = ancestors.chain.map((ancestor) => issueRef(known.get(ancestor.id) ?? ancestor)).reverse();
   view.ancestorsCut = ancestors.cut;
   view.children = childrenOf(details).slice(0, limits.related).map(issueRef);
   view.openBlockers = openBlockersOf(details).slice(0, limits.related).map(

@@ -1,0 +1,248 @@
+// The Beads sidebar in the real workbench, on the scenario workspace served by the stand-in br:
+// demo-1 is in progress under demo-epic, with open blockers demo-2 and demo-3 (demo-4 is closed),
+// children demo-1.1 (closed) and demo-1.2, and dependents demo-5 (only demo-1 blocks it) and
+// demo-6 (demo-7 blocks it too); demo-8, demo-9 (epic demo-epic) and demo-10 (epic demo-ops) are
+// ready. Screenshots land in test-results/.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const workspace = { dialect: 'br', data: 'scenario' };
+// The chat side bar would take a third of every screenshot.
+export const settings = {
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.colorTheme': 'Default Dark Modern',
+};
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const standInBr = path.join(repoRoot, 'test/fixtures/bin/br');
+const HOSTILE_IMG = '<img src=x onerror=alert(1)>';
+const HOSTILE_SCRIPT = '</script><script>document.title="pwned"</script>';
+
+let dialogs = 0;
+
+function treeItem(frame, key) {
+  return frame.locator(`[role="treeitem"][data-key="${key}"]`);
+}
+
+async function openBeadsView({ page, webviewFrame }) {
+  const button = page.locator('.activitybar .action-item a[aria-label^="Beads"], .activitybar .action-item [aria-label^="Beads"]').first();
+  await button.waitFor({ state: 'visible', timeout: 60_000 });
+  // Clicking the icon of the container already shown would hide the side bar.
+  const checked = await button.evaluate((element) => element.closest('.action-item')?.classList.contains('checked') ?? false);
+  if (!checked) await button.click();
+  const frame = webviewFrame();
+  await frame.locator('[role="tree"]').waitFor({ state: 'attached', timeout: 60_000 });
+  return frame;
+}
+
+/** A wider side bar, as a user would drag it, so the screenshots show whole titles. */
+async function widenSideBar(page, by = 170) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  const x = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + by, y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/**
+ * Saves test-results/<name>.png (the workbench) and <name>-view.png (the activity bar and the
+ * Beads view only, for the README), with no toast, hover or focus ring in the way.
+ */
+async function screenshots(helpers, frame, name) {
+  const { page } = helpers;
+  await helpers.runPalette('Notifications: Clear All Notifications');
+  await page.mouse.move(900, 450);
+  await frame.locator('body').evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  await helpers.screenshot(name);
+  const side = await page.locator('.part.sidebar').boundingBox();
+  await page.screenshot({ path: path.join(repoRoot, 'test-results', `${name}-view.png`), clip: { x: 0, y: side.y, width: side.x + side.width + 1, height: side.height } });
+}
+
+async function issueStatus(workspacePath, id) {
+  const lines = fs.readFileSync(path.join(workspacePath, '.beads/issues.jsonl'), 'utf8').split('\n').filter(Boolean);
+  return lines.map((line) => JSON.parse(line)).find((issue) => issue.id === id)?.status;
+}
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+export const tests = {
+  async 'the tree, trail and ready list show the scenario'(helpers) {
+    const { page } = helpers;
+    page.on('dialog', (dialog) => {
+      dialogs++;
+      void dialog.dismiss();
+    });
+    const frame = await openBeadsView(helpers);
+    const focused = treeItem(frame, 'focus:issue');
+    await focused.waitFor({ timeout: 60_000 });
+    assert((await focused.getAttribute('aria-label')).startsWith('demo-1 Parse widget config'), 'demo-1 is the focused issue');
+    // The ancestors wrap the issue: demo-epic is its parent in the tree.
+    const epic = treeItem(frame, 'focus:ancestor:demo-epic');
+    assert((await epic.locator('[data-key="focus:issue"]').count()) === 1, 'demo-1 sits under demo-epic');
+    assert((await epic.getAttribute('aria-level')) === '2', 'the epic is the first level under the section');
+
+    const children = await frame.locator('[data-key^="focus:children:"]').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
+    assert(children.length === 2 && children[0].startsWith('demo-1.1 ') && children[0].includes('closed') && children[1].startsWith('demo-1.2 '), `children: ${children}`);
+    const blockers = await frame.locator('[data-key^="focus:blockers:"]').evaluateAll((items) => items.map((item) => item.dataset.key));
+    assert(JSON.stringify(blockers) === JSON.stringify(['focus:blockers:demo-2', 'focus:blockers:demo-3']), `open blockers: ${blockers} (demo-4 is closed)`);
+    const unblocks = await frame.locator('[data-key^="focus:unblocks:"]').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
+    assert(unblocks.length === 2 && unblocks[0].startsWith('demo-5 ') && unblocks[0].endsWith('would become ready'), `unblocks: ${unblocks}`);
+    assert(unblocks[1].startsWith('demo-6 ') && unblocks[1].endsWith('still blocked by others'), `unblocks: ${unblocks}`);
+
+    const trail = await frame.locator('[data-key^="trail:"]:not([data-key$=":text"])').evaluateAll((items) => items.map((item) => [item.dataset.key, item.className, item.getAttribute('aria-label')]));
+    assert(trail.length === 3, `three comments in the trail: ${JSON.stringify(trail)}`);
+    assert(trail[0][1].includes('trail-checkpoint') && trail[0][2].includes('nested sections parse'), `newest first: ${trail[0]}`);
+    assert(trail[1][1].includes('trail-commit') && trail[1][2].includes('abc1234 Parse widget config keys'), `the commit is told apart: ${trail[1]}`);
+
+    const ready = (id) => treeItem(frame, `ready:${id}`);
+    const contextLines = (id) => ready(id).locator(':scope > .row .ready-item > .line').evaluateAll((lines) => lines.map((line) => [...line.children].map((part) => part.textContent).join(' ')));
+    for (const [id, parent] of [['demo-8', 'demo-epic Recovery demo epic'], ['demo-9', 'demo-epic Recovery demo epic'], ['demo-10', 'demo-ops Ops polish epic']]) {
+      const lines = await contextLines(id);
+      assert(lines[1] === `↳ parent: ${parent}`, `${id} shows its parent ${parent}: ${lines}`);
+    }
+    const demo2 = await contextLines('demo-2');
+    assert(demo2.includes('↳ unblocks: demo-1 Parse widget config'), `demo-2 unblocks demo-1: ${demo2}`);
+    assert((await ready('demo-5').count()) === 0, 'demo-5 is blocked, not ready');
+
+    // A file written by another process (an agent in a terminal) lands in the ledger and in git status.
+    fs.mkdirSync(path.join(helpers.workspace, 'src/widgets'), { recursive: true });
+    fs.writeFileSync(path.join(helpers.workspace, 'src/widgets/config.ts'), 'export interface WidgetConfig {\n  name: string;\n}\n');
+    await helpers.waitFor(async () => (await treeItem(frame, 'activity:file:src/widgets/config.ts').count()) === 1, 'the file under Files touched', 30_000);
+    await helpers.waitFor(async () => (await treeItem(frame, 'uncommitted:src/widgets/config.ts').count()) === 1, 'the file under Uncommitted changes', 30_000);
+    assert((await treeItem(frame, 'uncommitted:src/widgets/config.ts').getAttribute('aria-label')).endsWith('untracked'), 'git status says untracked');
+    await widenSideBar(page);
+    await screenshots(helpers, frame, 'sidebar-dark');
+  },
+
+  async 'light theme screenshot'(helpers) {
+    const { page } = helpers;
+    // Switches to workbench.preferredLightColorTheme, Light Modern by default.
+    await helpers.runPalette('Preferences: Toggle between Light/Dark Themes');
+    await page.locator('.monaco-workbench.vs').waitFor({ timeout: 30_000 });
+    const frame = await openBeadsView(helpers);
+    await helpers.waitFor(async () => (await frame.locator('body').getAttribute('class'))?.includes('vscode-light'), 'the webview in the light theme');
+    await screenshots(helpers, frame, 'sidebar-light');
+  },
+
+  async 'hostile titles appear as text and add no element'(helpers) {
+    const frame = helpers.webviewFrame();
+    const scriptsBefore = await frame.locator('script').count();
+    for (const title of [HOSTILE_IMG, HOSTILE_SCRIPT]) {
+      execFileSync(standInBr, ['create', title, '-p', '0', '--json'], { cwd: helpers.workspace, env: process.env });
+    }
+    // The view follows the store by itself (the .beads watcher), no refresh command.
+    await helpers.waitFor(async () => (await frame.locator('[data-key^="ready:"] .title', { hasText: HOSTILE_IMG }).count()) === 1, 'the <img> title in the ready list', 30_000);
+    await helpers.waitFor(async () => (await frame.locator('[data-key^="ready:"] .title', { hasText: HOSTILE_SCRIPT }).count()) === 1, 'the </script> title in the ready list');
+    assert((await frame.locator('img').count()) === 0, 'no <img> element in the webview');
+    assert((await frame.locator('script').count()) === scriptsBefore, 'no new <script> element in the webview');
+    assert((await frame.locator('body').evaluate(() => document.title)) !== 'pwned', 'no script ran');
+    assert(dialogs === 0, 'no alert dialog');
+  },
+
+  async 'Claim from the view changes the store and the view follows'(helpers) {
+    const frame = helpers.webviewFrame();
+    assert((await issueStatus(helpers.workspace, 'demo-8')) === 'open', 'demo-8 starts open');
+    await treeItem(frame, 'ready:demo-8').locator(':scope > .row button[aria-label="Claim demo-8"]').click();
+    await helpers.waitFor(async () => (await issueStatus(helpers.workspace, 'demo-8')) === 'in_progress', 'demo-8 in progress in .beads/issues.jsonl', 30_000);
+    // The claimed issue is the most recently updated one in progress: it takes the focus.
+    await helpers.waitFor(
+      async () => (await treeItem(frame, 'ready:demo-8').count()) === 0 && (await frame.locator('[data-key="focus:issue"][aria-label^="demo-8 "]').count()) === 1,
+      'demo-8 leaves the ready list and becomes the focused issue',
+      30_000,
+    );
+    assert((await treeItem(frame, 'others:demo-1').count()) === 1, 'demo-1 is still in progress, listed apart');
+  },
+
+  async 'keyboard navigation reaches every action'(helpers) {
+    const { page } = helpers;
+    const frame = helpers.webviewFrame();
+    const focusedId = (await treeItem(frame, 'focus:issue').getAttribute('aria-label')).split(' ')[0];
+    const focusedLabel = () => frame.locator(':focus').evaluate((element) => element.getAttribute('aria-label') || element.textContent.trim());
+    await frame.locator('.toolbar vscode-button').first().focus();
+    const reached = new Set();
+    // Tab from the last stop leaves the webview for the workbench.
+    for (let stops = 0; stops < 20 && (await frame.locator(':focus').count()) === 1; stops++) {
+      reached.add(await focusedLabel());
+      await page.keyboard.press('Tab');
+    }
+    for (const label of ['Checkpoint', `Close ${focusedId}…`, 'Claim a Ready Issue…', 'Copy Recovery Context', 'Inject Recovery Context into Chat', 'Refresh']) {
+      assert(reached.has(label), `Tab reaches "${label}" (reached: ${[...reached].join(' | ')})`);
+    }
+    // One tab stop for the tree: ArrowDown visits every row, Tab enters the row's own actions, Escape returns.
+    await frame.locator('[role="treeitem"][tabindex="0"]').focus();
+    await page.keyboard.press('Home');
+    const rowActions = new Set();
+    const visited = [];
+    for (let steps = 0; steps < 300; steps++) {
+      const key = await frame.locator(':focus').getAttribute('data-key');
+      if (key === visited[visited.length - 1]) break;
+      visited.push(key);
+      const actions = await frame.locator(`[data-key="${key}"] > .row button:not([disabled])`).count();
+      for (let i = 0; i < actions; i++) {
+        await page.keyboard.press('Tab');
+        rowActions.add(await focusedLabel());
+      }
+      if (actions > 0) await page.keyboard.press('Escape');
+      await page.keyboard.press('ArrowDown');
+    }
+    const visible = await frame.locator('[role="treeitem"]:not([role="group"][hidden] *)').count();
+    assert(visited.length === visible, `ArrowDown visits all ${visible} visible rows (visited ${visited.length})`);
+    for (const label of [`Checkpoint ${focusedId}`, `Close ${focusedId}`, 'Claim demo-9', 'Claim demo-10']) {
+      assert(rowActions.has(label), `the keyboard reaches "${label}" (reached: ${[...rowActions].join(' | ')})`);
+    }
+    // ArrowLeft collapses a section, ArrowRight opens it again.
+    const readySection = treeItem(frame, 'section:ready');
+    await readySection.focus();
+    await page.keyboard.press('ArrowLeft');
+    assert((await readySection.getAttribute('aria-expanded')) === 'false', 'ArrowLeft collapses');
+    await page.keyboard.press('ArrowRight');
+    assert((await readySection.getAttribute('aria-expanded')) === 'true', 'ArrowRight expands');
+    // And the keyboard runs actions: Enter on Copy Recovery Context fills the clipboard.
+    await helpers.writeClipboard('');
+    await frame.locator('.toolbar vscode-button[data-action="copyContext"]').focus();
+    await page.keyboard.press('Enter');
+    await helpers.waitFor(async () => (await helpers.readClipboard()).includes('Resuming: demo-'), 'the recovery context on the clipboard');
+  },
+
+  async 'a CLI error mid-refresh keeps the last view and offers Retry'(helpers) {
+    const frame = helpers.webviewFrame();
+    fs.writeFileSync(helpers.faultFile, 'exit:2 read\n');
+    try {
+      // A change in .beads/ makes the view refresh by itself; its listing then fails.
+      const store = path.join(helpers.workspace, '.beads/issues.jsonl');
+      fs.writeFileSync(store, fs.readFileSync(store));
+      const banner = frame.locator('.banner-error');
+      await banner.waitFor({ timeout: 30_000 });
+      assert((await banner.textContent()).includes('stand-in fault'), `the banner names the CLI's error: ${await banner.textContent()}`);
+      assert((await treeItem(frame, 'focus:issue').count()) === 1, 'the last good tree stays');
+      await helpers.screenshot('sidebar-refresh-error');
+    } finally {
+      fs.rmSync(helpers.faultFile, { force: true });
+    }
+    await frame.locator('.banner-error vscode-button').click();
+    await frame.locator('.banner-error').waitFor({ state: 'detached', timeout: 30_000 });
+  },
+
+  async 'expansion survives the webview being re-created'(helpers) {
+    const { page } = helpers;
+    let frame = helpers.webviewFrame();
+    const section = treeItem(frame, 'section:ready');
+    await section.locator(':scope > .row .twistie').click();
+    assert((await section.getAttribute('aria-expanded')) === 'false', 'the ready section collapsed');
+    // Showing another container disposes the hidden webview (no retainContextWhenHidden).
+    await page.locator('.activitybar .action-item [aria-label^="Explorer"]').first().click();
+    await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 30_000 });
+    frame = await openBeadsView(helpers);
+    await treeItem(frame, 'focus:issue').waitFor({ timeout: 30_000 });
+    assert((await treeItem(frame, 'section:ready').getAttribute('aria-expanded')) === 'false', 'the ready section is still collapsed');
+    await treeItem(frame, 'section:ready').locator(':scope > .row .twistie').click();
+  },
+
+};

@@ -10,6 +10,7 @@ import { ProjectRegistry } from './adapters/projects';
 import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryCommands';
 import { registerSidebar } from './adapters/sidebar';
 import { registerWorkCommands } from './adapters/workCommands';
+import { toLedgerSummary } from './core/ledger';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they wish. */
 export interface BeadsRecoveryApi extends ActivityApi {
@@ -36,6 +37,11 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
   const work = { projects, outboxes, activity: activity.tracker, log };
   const autoCheckpoints = new AutoCheckpoints(work);
   recovery.beforeRecovery = (project, signal) => autoCheckpoints.beforeRecovery(project, signal);
+  recovery.focusOf = (project) => {
+    const folder = activity.tracker.forProject(project);
+    const ledger = folder?.focusedLedger();
+    return { focusedId: folder?.focusedIssue(), ledger: ledger ? toLedgerSummary(ledger) : undefined };
+  };
   beforeShutdown = () => autoCheckpoints.onShutdown();
   context.subscriptions.push(
     log,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CliError } from '../beads/errors';
-import type { RecoveryResult } from '../core/recovery';
+import type { LedgerSummary, RecoveryResult } from '../core/recovery';
 import { produceRecoveryContext } from '../services/recovery';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
@@ -17,6 +17,9 @@ export class RecoveryProvider {
    */
   beforeRecovery: ((project: Project, signal?: AbortSignal) => Promise<void>) | undefined;
 
+  /** The issue the user focuses and its ledger (activity tracking); without it, the most recently updated issue. */
+  focusOf: ((project: Project) => { focusedId?: string; ledger?: LedgerSummary }) | undefined;
+
   constructor(private readonly projects: ProjectRegistry) {}
 
   /** The recovery context of the picked project, or undefined when the user cancelled the pick. */
@@ -30,10 +33,13 @@ export class RecoveryProvider {
     const settings = readSettings(folderUri);
     const signal = token ? toAbortSignal(token) : undefined;
     if (project && this.beforeRecovery) await this.beforeRecovery(project, signal);
+    const focus = project ? this.focusOf?.(project) : undefined;
     return produceRecoveryContext({
       backend: project?.backend ?? null,
       workingFolder: folderUri?.fsPath ?? '.',
       cli: project?.cli ?? 'br',
+      focusedId: focus?.focusedId,
+      ledger: focus?.ledger,
       budget: settings.recoveryBudgetBytes,
       now: Date.now(),
       timeoutMs: settings.cliTimeoutMs,

@@ -3,6 +3,8 @@
 import { parseArgs } from 'node:util';
 import { detectProject } from '../beads/detect';
 import { contextHookOutput } from '../core/claudeHooks';
+import { toLedgerSummary } from '../core/ledger';
+import { locateLedger, LedgerStore } from '../services/ledgerStore';
 import { produceRecoveryContext } from '../services/recovery';
 import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint';
 import { HOOKS_USAGE, HookUsageError, hooksCommand, readHookInput } from './hooks';
@@ -62,10 +64,15 @@ async function contextCommand(args: string[]): Promise<number> {
     timeoutMs,
   });
   if (detection.kind === 'readonly') process.stderr.write(`beads-recovery: ${detection.message}\n`);
+  // The ledger VS Code keeps for this folder: its focus and what changed since the last checkpoint.
+  const ledger = detection.kind === 'none' ? undefined : await readLedger(detection.backend.root, timeoutMs);
+  const focusedLedger = ledger?.current();
   const result = await produceRecoveryContext({
     backend: detection.kind === 'none' ? null : detection.backend,
     workingFolder: cwd,
     cli: detection.kind === 'none' ? 'br' : detection.cli,
+    focusedId: ledger?.state.focusedId,
+    ledger: focusedLedger ? toLedgerSummary(focusedLedger) : undefined,
     budget,
     now: Date.now(),
     timeoutMs,
@@ -78,6 +85,14 @@ async function contextCommand(args: string[]): Promise<number> {
     process.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
   }
   return 0;
+}
+
+async function readLedger(root: string, timeoutMs: number): Promise<LedgerStore | undefined> {
+  const location = await locateLedger(root, undefined, { timeoutMs }).catch(() => undefined);
+  if (!location) return undefined;
+  const store = new LedgerStore(location.file);
+  await store.load();
+  return store;
 }
 
 class UsageError extends Error {}

@@ -3,8 +3,7 @@
 // functions named bench*; they are bundled with esbuild (they import the TypeScript sources
 // directly) and run one after another, so their timings do not disturb each other.
 import * as esbuild from 'esbuild';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -15,7 +14,17 @@ const sources = readdirSync(path.join(repo, 'scripts/bench'))
   .filter((name) => only.length === 0 || only.some((word) => name.includes(word)))
   .sort();
 
-const outdir = mkdtempSync(path.join(tmpdir(), 'beads-bench-'));
+// Inside node_modules, so the bundles resolve their (external) packages from the project.
+mkdirSync(path.join(repo, 'node_modules/.cache'), { recursive: true });
+// The fixture scripts find their data relative to their own location: import them where they are.
+const keepFixturesInPlace = {
+  name: 'keep-fixtures-in-place',
+  setup(build) {
+    build.onResolve({ filter: /\.mjs$/ }, (args) => args.kind === 'entry-point' ? undefined : ({ path: pathToFileURL(path.resolve(args.resolveDir, args.path)).href, external: true }));
+  },
+};
+
+const outdir = mkdtempSync(path.join(repo, 'node_modules/.cache/beads-bench-'));
 try {
   for (const source of sources) {
     const outfile = path.join(outdir, source.replace(/\.(ts|mjs)$/, '.mjs'));
@@ -27,8 +36,8 @@ try {
       format: 'esm',
       target: 'node20',
       logLevel: 'error',
-      // Bundled CommonJS dependencies (execa's helpers) call require(): give ESM output one.
-      banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
+      packages: 'external',
+      plugins: [keepFixturesInPlace],
     });
     const module = await import(pathToFileURL(outfile).href);
     for (const [name, run] of Object.entries(module)) {

@@ -12,8 +12,12 @@ import { makeWorkspace } from '../../test/fixtures/make-workspace.mjs';
 
 interface CallRecord {
   args: string[];
-  startedAt: number;
-  endedAt: number;
+  startedAt: string;
+  endedAt: string;
+}
+
+function callMs(call: CallRecord): number {
+  return Date.parse(call.endedAt) - Date.parse(call.startedAt);
 }
 
 export async function benchRecoveryProcesses({ repo }: { repo: string }): Promise<void> {
@@ -22,7 +26,11 @@ export async function benchRecoveryProcesses({ repo }: { repo: string }): Promis
     await makeWorkspace({ dir, dialect: 'br', data: 'large', git: true });
     const br = path.join(repo, 'test/fixtures/bin/br');
     const ready = JSON.parse(execFileSync(br, ['ready', '--json', '--limit', '0'], { cwd: dir, encoding: 'utf8' })) as { id: string }[];
-    execFileSync(br, ['update', ready[0].id, '--claim', '--json'], { cwd: dir });
+    // Claim a ready issue that others depend on, so the context also needs its dependents' details.
+    const { issues } = parseJsonl(readFileSync(largeDataSet(repo), 'utf8'));
+    const withDependents = new Set(issues.filter((issue) => issue.dependents.length > 0).map((issue) => issue.id));
+    const claimed = ready.find((issue) => withDependents.has(issue.id)) ?? ready[0];
+    execFileSync(br, ['update', claimed.id, '--claim', '--json'], { cwd: dir });
 
     const logFile = path.join(dir, 'calls.log');
     process.env.BEADS_STANDIN_LOG = logFile;
@@ -38,10 +46,10 @@ export async function benchRecoveryProcesses({ repo }: { repo: string }): Promis
     }
     delete process.env.BEADS_STANDIN_LOG;
     const last = runs[runs.length - 1];
-    const slowest = Math.max(...last.calls.map((call) => call.endedAt - call.startedAt));
-    const sumOfCalls = last.calls.reduce((sum, call) => sum + (call.endedAt - call.startedAt), 0);
-    console.log(`data set: 5,722-issue bd export through the stand-in br (${ready.length} ready, 1 in progress)`);
-    console.log(`CLI processes per recovery context: ${last.calls.length} (${last.calls.map((call) => call.args[0]).join(', ')})`);
+    const slowest = Math.max(...last.calls.map(callMs));
+    const sumOfCalls = last.calls.reduce((sum, call) => sum + callMs(call), 0);
+    console.log(`data set: 5,722-issue bd export through the stand-in br (${ready.length} ready; ${claimed.id} claimed)`);
+    console.log(`CLI processes per recovery context: ${last.calls.length} (${last.calls.map((call) => call.args[0]).join(', ')}; git status runs beside them)`);
     console.log(`wall time, median of ${runs.length}: ${median(runs.map((run) => run.wall)).toFixed(0)} ms`);
     console.log(`last run: wall ${last.wall.toFixed(0)} ms, slowest single call ${slowest.toFixed(0)} ms, sum of calls ${sumOfCalls.toFixed(0)} ms (wall/slowest ${(last.wall / slowest).toFixed(2)})`);
   } finally {

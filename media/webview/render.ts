@@ -97,9 +97,9 @@ function toolbar(state: ViewState, host: Host): HTMLElement[] {
     return element;
   };
   return [
-    button('checkpoint', 'Checkpoint', 'bookmark', { enabled: writable && !!focusedId, issueId: focusedId }),
+    button('checkpoint', 'Checkpoint', 'save', { enabled: writable && !!focusedId, issueId: focusedId }),
     button('close', focusedId ? `Close ${focusedId}…` : 'Close…', 'pass', { enabled: writable && !!focusedId, issueId: focusedId, secondary: true, iconOnly: true }),
-    button('claim', 'Claim a Ready Issue…', 'debug-start', { enabled: writable, secondary: true, iconOnly: true }),
+    button('claim', 'Claim a Ready Issue…', 'play', { enabled: writable, secondary: true, iconOnly: true }),
     button('copyContext', 'Copy Recovery Context', 'copy', { enabled: true, secondary: true, iconOnly: true }),
     button('injectContext', 'Inject Recovery Context into Chat', 'comment-discussion', { enabled: true, secondary: true, iconOnly: true }),
     button('refresh', 'Refresh', 'refresh', { enabled: true, secondary: true, iconOnly: true }),
@@ -171,7 +171,7 @@ function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host
     expandedByDefault: true,
     children: groups,
     actions: [
-      { icon: 'bookmark', label: `Checkpoint ${issueId}`, disabled: !writable, busy: host.isBusy('checkpoint', issueId), run: () => host.run('checkpoint', issueId) },
+      { icon: 'save', label: `Checkpoint ${issueId}`, disabled: !writable, busy: host.isBusy('checkpoint', issueId), run: () => host.run('checkpoint', issueId) },
       { icon: 'pass', label: `Close ${issueId}`, disabled: !writable, busy: host.isBusy('close', issueId), run: () => host.run('close', issueId) },
     ],
   };
@@ -290,7 +290,7 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
     label: labels.join('; '),
     content,
     className: 'ready',
-    actions: [{ icon: 'debug-start', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
+    actions: [{ icon: 'play', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
   };
 }
 

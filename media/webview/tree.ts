@@ -66,8 +66,10 @@ export class Tree {
     const active = this.items.find((item) => this.nodes.get(item)?.key === this.memory.activeKey) ?? this.visibleItems()[0];
     if (!active) return;
     const sameAction = focusedAction ? rowActions(active).find((button) => button.getAttribute('aria-label') === focusedAction && !button.disabled) : undefined;
-    this.setActive(active, hadFocus && !sameAction);
-    sameAction?.focus();
+    // Keep the keyboard where it was without moving the page: a refresh must not scroll.
+    this.setActive(active, false);
+    if (sameAction) sameAction.focus({ preventScroll: true });
+    else if (hadFocus) active.focus({ preventScroll: true });
   }
 
   private renderItem(node: TreeNode, level: number): HTMLElement {
@@ -128,7 +130,7 @@ export class Tree {
       this.memory.activeKey = key;
       this.remember();
     }
-    if (focus) item.focus({ preventScroll: false });
+    if (focus) item.focus();
   }
 
   private toggle(item: HTMLElement, expand?: boolean): void {

@@ -164,12 +164,19 @@ export const tests = {
     const { page } = helpers;
     const frame = helpers.webviewFrame();
     const focusedId = (await treeItem(frame, 'focus:issue').getAttribute('aria-label')).split(' ')[0];
-    const focusedLabel = () => frame.locator(':focus').evaluate((element) => element.getAttribute('aria-label') || element.textContent.trim());
+    // Read in one step inside the page: undefined once the focus has left the webview.
+    const focusedLabel = () => frame.locator('body').evaluate(() => {
+      const element = document.activeElement;
+      return element && element !== document.body ? element.getAttribute('aria-label') || element.textContent.trim() : undefined;
+    });
+    const focusedKey = () => frame.locator('body').evaluate(() => document.activeElement?.getAttribute('data-key'));
     await frame.locator('.toolbar vscode-button').first().focus();
     const reached = new Set();
     // Tab from the last stop leaves the webview for the workbench.
-    for (let stops = 0; stops < 20 && (await frame.locator(':focus').count()) === 1; stops++) {
-      reached.add(await focusedLabel());
+    for (let stops = 0; stops < 20; stops++) {
+      const label = await focusedLabel();
+      if (label === undefined) break;
+      reached.add(label);
       await page.keyboard.press('Tab');
     }
     for (const label of ['Checkpoint', `Close ${focusedId}…`, 'Claim a Ready Issue…', 'Copy Recovery Context', 'Inject Recovery Context into Chat', 'Refresh']) {
@@ -181,7 +188,7 @@ export const tests = {
     const rowActions = new Set();
     const visited = [];
     for (let steps = 0; steps < 300; steps++) {
-      const key = await frame.locator(':focus').getAttribute('data-key');
+      const key = await focusedKey();
       if (key === visited[visited.length - 1]) break;
       visited.push(key);
       const actions = await frame.locator(`[data-key="${key}"] > .row button:not([disabled])`).count();
@@ -230,19 +237,34 @@ export const tests = {
     await frame.locator('.banner-error').waitFor({ state: 'detached', timeout: 30_000 });
   },
 
-  async 'expansion survives the webview being re-created'(helpers) {
+  async 'another issue takes the focus; expansion and scroll survive the webview being re-created'(helpers) {
     const { page } = helpers;
     let frame = helpers.webviewFrame();
-    const section = treeItem(frame, 'section:ready');
-    await section.locator(':scope > .row .twistie').click();
-    assert((await section.getAttribute('aria-expanded')) === 'false', 'the ready section collapsed');
+    // Back to demo-1 (Claim moved the focus to demo-8): a click on it under "Also in progress".
+    await treeItem(frame, 'others:demo-1').locator(':scope > .row').click();
+    await treeItem(frame, 'focus:issue').and(frame.locator('[aria-label^="demo-1 "]')).waitFor({ timeout: 30_000 });
+    assert((await treeItem(frame, 'others:demo-8').count()) === 1, 'demo-8 moved under Also in progress');
+    const firstComment = frame.locator('[data-key^="trail:"][aria-expanded]').first();
+    const commentKey = await firstComment.getAttribute('data-key');
+    await firstComment.locator(':scope > .row .twistie').click();
+    assert((await firstComment.getAttribute('aria-expanded')) === 'true', 'the comment opened');
+    const children = treeItem(frame, 'focus:children');
+    await children.locator(':scope > .row .twistie').click();
+    assert((await children.getAttribute('aria-expanded')) === 'false', 'the children collapsed');
+    const scrolled = await frame.locator('body').evaluate(() => {
+      window.scrollTo(0, 60);
+      return window.scrollY;
+    });
+    assert(scrolled > 0, 'the view scrolls');
+    await page.waitForTimeout(400);
     // Showing another container disposes the hidden webview (no retainContextWhenHidden).
     await page.locator('.activitybar .action-item [aria-label^="Explorer"]').first().click();
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 30_000 });
     frame = await openBeadsView(helpers);
-    await treeItem(frame, 'focus:issue').waitFor({ timeout: 30_000 });
-    assert((await treeItem(frame, 'section:ready').getAttribute('aria-expanded')) === 'false', 'the ready section is still collapsed');
-    await treeItem(frame, 'section:ready').locator(':scope > .row .twistie').click();
+    await treeItem(frame, 'focus:issue').waitFor({ state: 'attached', timeout: 30_000 });
+    assert((await treeItem(frame, commentKey).getAttribute('aria-expanded')) === 'true', 'the comment is still open');
+    assert((await treeItem(frame, 'focus:children').getAttribute('aria-expanded')) === 'false', 'the children are still collapsed');
+    const restored = await frame.locator('body').evaluate(() => window.scrollY);
+    assert(Math.abs(restored - scrolled) <= 1, `the scroll position came back (${restored}, was ${scrolled})`);
   },
-
 };

@@ -31,10 +31,6 @@ export class RefreshScheduler<Change extends string> {
     private readonly timers: Timers = realTimers,
   ) {}
 
-  get isActive(): boolean {
-    return this.active;
-  }
-
   setActive(active: boolean): void {
     this.active = active;
     if (active && this.pending.size > 0) this.schedule(0);

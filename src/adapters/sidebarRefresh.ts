@@ -55,8 +55,6 @@ export class SidebarRefresh implements vscode.Disposable {
   private focusRequest: string | undefined;
   private watched: { root: string; disposables: vscode.Disposable[] } | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
-  /** Counts for tests and the log. */
-  readonly stats = { refreshes: 0, snapshots: 0, gitStatuses: 0 };
 
   constructor(
     private readonly projects: ProjectRegistry,
@@ -101,12 +99,6 @@ export class SidebarRefresh implements vscode.Disposable {
     this.scheduler.invalidate(changes, delayMs);
   }
 
-  /** Everything is reloaded, now; resolves when that refresh has finished. */
-  async refreshNow(): Promise<void> {
-    this.scheduler.invalidate(['beads', 'git', 'local'], 0);
-    await this.scheduler.flush();
-  }
-
   /** Focus another in-progress issue (when no activity tracker owns the focus). */
   focus(issueId: string): void {
     this.focusRequest = issueId;
@@ -114,7 +106,6 @@ export class SidebarRefresh implements vscode.Disposable {
   }
 
   private async refreshOnce(changes: ReadonlySet<Change>): Promise<void> {
-    this.stats.refreshes++;
     const signal = this.controller.signal;
     try {
       const project = await this.pickProject();
@@ -154,7 +145,6 @@ export class SidebarRefresh implements vscode.Disposable {
   }
 
   private async loadSnapshot(project: Project, focusedId: string | undefined, signal: AbortSignal): Promise<ProjectSnapshot> {
-    this.stats.snapshots++;
     return loadSnapshot(project.backend, {
       focusedId,
       alwaysReady: true,
@@ -166,7 +156,6 @@ export class SidebarRefresh implements vscode.Disposable {
 
   /** Undefined outside a git repository: the view then has no uncommitted section. */
   private async gitStatus(root: string, timeoutMs: number, signal: AbortSignal): Promise<Section<GitChange[]> | undefined> {
-    this.stats.gitStatuses++;
     try {
       return { ok: true, value: await gitStatus(root, { timeoutMs, signal }) };
     } catch (error) {

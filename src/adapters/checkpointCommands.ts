@@ -10,6 +10,7 @@ import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import type { ActivityTracker, FolderActivity } from './activity';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
+import type { IssueDetails } from '../core/model';
 import type { Project, ProjectRegistry } from './projects';
 
 // Checkpoints in VS Code: the outbox of each beads project, the "Checkpoint Now" and "Retry
@@ -233,6 +234,15 @@ export class AutoCheckpoints implements vscode.Disposable {
       } catch (error) {
         this.deps.log.warn(`${folder.folder.name}: automatic checkpoint of ${before} failed: ${errorText(error)}`);
       }
+    }
+  }
+
+  /** A refresh loaded the focused issue: a comment someone else wrote since the last checkpoint is one. */
+  async noticeRefreshedIssue(project: Project, details: IssueDetails): Promise<void> {
+    if (project.backend.readOnly) return;
+    const found = await checkpointsFor(this.deps, project);
+    if (found && (await found.checkpoints.noticeExternalCheckpoint(details))) {
+      this.deps.log.info(`${project.folder.name}: a new comment on ${details.id} counts as a checkpoint`);
     }
   }
 

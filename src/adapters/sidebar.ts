@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage, type SidebarAction, type ViewState, type WebviewMessage } from '../shared/protocol';
 import { Commands } from './commandIds';
 import type { ProjectRegistry } from './projects';
-import { SidebarRefresh, type ActivitySource, type OutboxSource } from './sidebarRefresh';
+import { SidebarRefresh, type SidebarSources } from './sidebarRefresh';
 
 export const SIDEBAR_VIEW_ID = 'beadsRecovery.sidebar';
 
@@ -192,7 +192,7 @@ export function registerSidebar(
   extensionUri: vscode.Uri,
   projects: ProjectRegistry,
   log: vscode.LogOutputChannel,
-  sources: { activity?: ActivitySource; outbox?: OutboxSource } = {},
+  sources: SidebarSources = {},
 ): vscode.Disposable[] {
   const refresh = new SidebarRefresh(projects, log, sources);
   const provider = new SidebarViewProvider(extensionUri, refresh, log);

@@ -7,6 +7,7 @@ import { markRefreshing, nextViewState, DEFAULT_LIMITS, type SidebarInput } from
 import { NotGitRepositoryError } from '../git/runGit';
 import { gitStatus } from '../git/status';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
+import type { IssueDetails } from '../core/model';
 import type { ProjectInfo, ViewState } from '../shared/protocol';
 import { readSettings } from './config';
 import { RefreshScheduler } from './refreshScheduler';
@@ -16,6 +17,12 @@ import type { Project, ProjectRegistry } from './projects';
 export type Change = 'beads' | 'git' | 'local';
 
 /** The activity tracker, as far as the sidebar reads it. */
+export interface SidebarSources {
+  activity?: ActivitySource;
+  outbox?: OutboxSource;
+  checkpoints?: CheckpointSource;
+}
+
 export interface ActivitySource {
   /** The issue work is attributed to in the project at `root` (the user's pick, if any) and its ledger. */
   focus(root: string): { issueId?: string; ledger?: CheckpointActivity } | undefined;
@@ -26,6 +33,11 @@ export interface ActivitySource {
 export interface OutboxSource {
   pendingCount(root: string): number | undefined;
   readonly onDidChange: vscode.Event<unknown>;
+}
+
+/** Told of the focused issue's freshly loaded details: a comment made elsewhere may be a checkpoint. */
+export interface CheckpointSource {
+  noticeRefreshedIssue(project: Project, details: IssueDetails): Promise<void>;
 }
 
 /** Coalesces a burst of `.beads/` events (a CLI write touches several files) into one refresh. */
@@ -59,7 +71,7 @@ export class SidebarRefresh implements vscode.Disposable {
   constructor(
     private readonly projects: ProjectRegistry,
     private readonly log: vscode.LogOutputChannel,
-    private readonly sources: { activity?: ActivitySource; outbox?: OutboxSource } = {},
+    private readonly sources: SidebarSources = {},
   ) {
     this.scheduler.invalidate(['beads', 'git', 'local'], 0);
     this.subscriptions.push(
@@ -134,6 +146,7 @@ export class SidebarRefresh implements vscode.Disposable {
         needGit ? this.gitStatus(root, settings.cliTimeoutMs, signal) : cached?.uncommitted,
       ]);
       this.cache = { root, project: info, snapshot, uncommitted };
+      if (needSnapshot) this.noticeCheckpoints(project, snapshot);
       this.log.debug(`sidebar: refreshed (${[...changes].join(', ')})${needSnapshot ? ' with a beads snapshot' : ''}${needGit ? ' and git status' : ''}`);
       this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input: this.input(snapshot, uncommitted, activity?.ledger, root) }));
     } catch (error) {
@@ -142,6 +155,14 @@ export class SidebarRefresh implements vscode.Disposable {
       this.log.error(`sidebar refresh failed: ${message}`);
       this.publish(nextViewState(this.state, { kind: 'failed', project: this.cache?.project, message }));
     }
+  }
+
+  private noticeCheckpoints(project: Project, snapshot: ProjectSnapshot): void {
+    const focused = snapshot.details.ok ? snapshot.details.value.find((issue) => issue.id === snapshot.focusedId) : undefined;
+    if (!focused || !this.sources.checkpoints) return;
+    this.sources.checkpoints.noticeRefreshedIssue(project, focused).catch((error: unknown) => {
+      this.log.warn(`could not compare ${focused.id}'s comments with its ledger: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   private async loadSnapshot(project: Project, focusedId: string | undefined, signal: AbortSignal): Promise<ProjectSnapshot> {

@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
-    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker }),
+    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints }),
     outboxes,
     ...activity.disposables,
     autoCheckpoints,

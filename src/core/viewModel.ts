@@ -5,7 +5,7 @@
 
 import type { CheckpointActivity } from './checkpoint';
 import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
-import { childrenOf, indexDetails, openBlockersOf, parentOf, readyItems, unblocksOf } from './graph';
+import { childrenOf, indexDetails, openBlockersOf, parentChain, readyItems, unblocksOf } from './graph';
 import { oneLine, truncate } from './markdown';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
@@ -155,17 +155,9 @@ function focusedView(issue: Issue, details: IssueDetails | undefined, known: Map
  * topmost one has a parent of its own that was not loaded. A repeat (a cycle) ends the chain.
  */
 function ancestorsOf(details: IssueDetails, known: Map<string, IssueDetails>): { chain: LinkedIssue[]; cut: boolean } {
-  const chain: LinkedIssue[] = [];
-  const visited = new Set<string>([details.id]);
-  let parent = parentOf(details);
-  while (parent && !visited.has(parent.id)) {
-    chain.push(parent);
-    visited.add(parent.id);
-    const parentDetails = known.get(parent.id);
-    if (!parentDetails) return { chain, cut: true };
-    parent = parentOf(parentDetails);
-  }
-  return { chain, cut: false };
+  const chain = parentChain(details, [...known.values()]);
+  const top = chain.at(-1);
+  return { chain, cut: top !== undefined && !known.has(top.id) };
 }
 
 function readyView(ready: readonly Issue[], known: Map<string, IssueDetails>, limits: Limits): Capped<ReadyItemView> {

@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { access, appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { access, appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { upsertAgentsBlock } from '../core/agentsBlock';
@@ -18,6 +18,7 @@ import {
 import { runGit } from '../git/runGit';
 import { Commands } from './commandIds';
 import type { Project, ProjectRegistry } from './projects';
+import { readIfPresent } from '../services/files';
 
 // "Beads: Install Agent Hooks…", its uninstall, the path repair after an extension update, and
 // "Beads: Add Agent Instructions…". Each writes into the user's project, so each runs only in a
@@ -360,15 +361,6 @@ async function localIgnoreNote(root: string, relative: string): Promise<{ messag
     };
   } catch {
     return undefined;
-  }
-}
-
-async function readIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
   }
 }
 

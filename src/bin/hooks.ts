@@ -2,7 +2,7 @@
 // stdin, and `beads-recovery hooks install|uninstall|status`, which wires the same hooks as the
 // extension's "Beads: Install Agent Hooks…" for people who use the command line alone.
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -15,6 +15,7 @@ import {
   type HookLauncher,
   type SettingsEdit,
 } from '../core/claudeHooks';
+import { readIfPresent } from '../services/files';
 
 /** How long a hook waits for its stdin to close before it goes on without it. */
 const STDIN_WAIT_MS = 1000;
@@ -107,15 +108,6 @@ export async function hooksCommand(args: string[], out: (text: string) => void =
 }
 
 export class HookUsageError extends Error {}
-
-async function readIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
 
 async function writeSettings(file: string, exists: boolean, text: string): Promise<void> {
   try {

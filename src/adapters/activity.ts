@@ -504,7 +504,8 @@ export class ActivityTracker implements vscode.Disposable {
     const folder = this.forRoot(root);
     if (!folder) return undefined;
     const ledger = folder.focusedLedger();
-    return { issueId: folder.focusedIssue(), ledger: ledger ? activityOf(ledger) : undefined };
+    // The real last checkpoint, not activityOf's start-of-recording stand-in: the view says "no checkpoint yet".
+    return { issueId: folder.focusedIssue(), ledger: ledger ? { ...activityOf(ledger), lastCheckpointAt: ledger.lastCheckpointAt } : undefined };
   }
 
   /** The ledger store of the project at `root`: what checkpoints reset. */

@@ -74,7 +74,7 @@ export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_
     problems,
   };
   if (focused) model.focused = focusedView(focused, focusedDetails, known, input.now, limits);
-  if (focused && input.activity?.issueId === focused.id) model.activity = activityView(input.activity, input.now, limits.files);
+  if (focused && input.activity?.issueId === focused.id) model.activity = activityView(input.activity, focusedDetails ? newestCommentAt(focusedDetails) : undefined, input.now, limits.files);
   if (input.uncommitted) {
     model.uncommitted = input.uncommitted.ok
       ? { ok: true, value: cap(input.uncommitted.value.map(changeEntry), limits.uncommitted) }
@@ -225,13 +225,18 @@ function trailEntry(comment: Comment, at: number | undefined, now: number): Trai
   };
 }
 
-function activityView(activity: CheckpointActivity, now: number, limit: number): ActivityView {
+/** Any comment on the issue counts as a checkpoint (one written elsewhere resets the counters too). */
+function newestCommentAt(issue: IssueDetails): number | undefined {
+  const times = issue.comments.map((comment) => parseTimestamp(comment.createdAt)).filter((at): at is number => at !== undefined);
+  return times.length > 0 ? Math.max(...times) : undefined;
+}
+
+function activityView(activity: CheckpointActivity, newestComment: number | undefined, now: number, limit: number): ActivityView {
   const files = [...new Set(activity.files)].sort().map((path): FileEntry => ({ path: text(path, PATH_CHARS) }));
   const commits = activity.commits.map((commit): CommitEntry => ({ hash: text(commit.hash, 12), subject: text(commit.subject, SUMMARY_CHARS) }));
   const view: ActivityView = { files: cap(files, limit), commits: cap(commits, limit), edits: count(activity.edits ?? 0) };
-  if (activity.lastCheckpointAt !== undefined && Number.isFinite(activity.lastCheckpointAt)) {
-    view.lastCheckpointAge = formatAge(activity.lastCheckpointAt, now);
-  }
+  const lastCheckpoint = Math.max(activity.lastCheckpointAt ?? -Infinity, newestComment ?? -Infinity);
+  if (Number.isFinite(lastCheckpoint)) view.lastCheckpointAge = formatAge(lastCheckpoint, now);
   return view;
 }
 

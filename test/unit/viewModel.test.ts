@@ -231,6 +231,14 @@ describe('buildSidebarModel: activity, git and outbox', () => {
     expect(buildSidebarModel(input(all, { activity: { ...activity, issueId: 'other' } })).activity).toBeUndefined();
   });
 
+  it('dates the last checkpoint by the newest comment when the ledger has none, and says when there is none', () => {
+    const recording = { ...activity, lastCheckpointAt: undefined };
+    const commented = graph([{ id: 'a-1', status: 'in_progress', comments: [['Checkpoint: parser done', 90], ['note from a terminal', 40]] }]);
+    expect(buildSidebarModel(input(commented, { activity: recording })).activity?.lastCheckpointAge).toBe('40m ago');
+    expect(buildSidebarModel(input(commented, { activity })).activity?.lastCheckpointAge).toBe('25m ago');
+    expect(buildSidebarModel(input(all, { activity: recording })).activity?.lastCheckpointAge).toBeUndefined();
+  });
+
   it('describes uncommitted changes, renames included', () => {
     const model = buildSidebarModel(
       input(all, {

@@ -7,7 +7,7 @@ import { openBrowser } from './browser.mjs';
 import { makeBeadsWorkspace, pathWithStandIns, pathWithoutBeadsCli, standInEnv } from './beads-env.mjs';
 import { elapsed, log, repoRoot, startServer, tail, withTimeout } from './runtime.mjs';
 
-const scenarios = [
+export const scenarios = [
   { name: 'br', dialect: 'br', searchPath: pathWithStandIns, settings: {} },
   { name: 'bd', dialect: 'bd', searchPath: pathWithStandIns, settings: { 'beadsRecovery.cli': 'bd' } },
   { name: 'readonly', dialect: 'br', searchPath: pathWithoutBeadsCli, settings: {} },

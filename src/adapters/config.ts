@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DEFAULT_POLICY, type CheckpointPolicy } from '../core/policy';
 
 /** Every setting the extension reads, as one typed object (rust-analyzer's `Config` pattern). */
 export interface Settings {
@@ -9,6 +10,8 @@ export interface Settings {
   recoveryBudgetBytes: number;
   /** Where "Inject" puts a recovery context or continue prompt. */
   injectTarget: InjectTarget;
+  /** When a checkpoint is due and an issue is stalled (beadsRecovery.checkpoint.*, beadsRecovery.stalledMinutes). */
+  checkpointPolicy: CheckpointPolicy;
 }
 
 export type InjectTarget = 'chat' | 'clipboard' | 'claudeCode' | 'terminal';
@@ -27,7 +30,17 @@ export function readSettings(scope?: vscode.Uri): Settings {
     cliTimeoutMs: clamp(config.get<number>('cliTimeoutMs', 10_000), 1_000, 600_000),
     recoveryBudgetBytes: clamp(config.get<number>('recoveryBudgetBytes', 2048), 256, 65_536),
     injectTarget: oneOf(config.get<string>('injectTarget', 'chat'), INJECT_TARGETS, 'chat'),
+    checkpointPolicy: {
+      editThreshold: wholeNumber(config.get<number>('checkpoint.editThreshold'), DEFAULT_POLICY.editThreshold, 0),
+      minutesThreshold: wholeNumber(config.get<number>('checkpoint.minutesThreshold'), DEFAULT_POLICY.minutesThreshold, 0),
+      snoozeMinutes: wholeNumber(config.get<number>('checkpoint.snoozeMinutes'), DEFAULT_POLICY.snoozeMinutes, 1),
+      stalledMinutes: wholeNumber(config.get<number>('stalledMinutes'), DEFAULT_POLICY.stalledMinutes, 0),
+    },
   };
+}
+
+function wholeNumber(value: number | undefined, fallback: number, min: number): number {
+  return value !== undefined && Number.isFinite(value) ? Math.max(min, Math.floor(value)) : fallback;
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], fallback: T): T {

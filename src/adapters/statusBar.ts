@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { inlineCode, inlineText } from '../core/markdown';
 import {
-  DEFAULT_POLICY,
   EMPTY_NUDGE_MEMORY,
   checkpointDue,
   dueNotified,
@@ -20,7 +19,7 @@ import {
 import { formatAge, parseTimestamp } from '../core/time';
 import type { ActivityTracker, FolderActivity } from './activity';
 import { Commands } from './commandIds';
-import { SECTION } from './config';
+import { readSettings, SECTION } from './config';
 
 /** What the status bar shows, for the integration tests and anyone who asks through the API. */
 export interface ActivityStatus {
@@ -33,21 +32,6 @@ export interface ActivityStatus {
   due?: DueState;
   /** Reminders and stall warnings shown since activation. */
   notifications: { due: number; stalled: number };
-}
-
-/** The checkpoint and stall settings, read in one place (beadsRecovery.checkpoint.*, beadsRecovery.stalledMinutes). */
-export function readActivityPolicy(scope?: vscode.Uri): CheckpointPolicy {
-  const config = vscode.workspace.getConfiguration(SECTION, scope);
-  const count = (key: string, fallback: number, min: number) => {
-    const value = config.get<number>(key, fallback);
-    return Number.isFinite(value) ? Math.max(min, Math.floor(value)) : fallback;
-  };
-  return {
-    editThreshold: count('checkpoint.editThreshold', DEFAULT_POLICY.editThreshold, 0),
-    minutesThreshold: count('checkpoint.minutesThreshold', DEFAULT_POLICY.minutesThreshold, 0),
-    snoozeMinutes: count('checkpoint.snoozeMinutes', DEFAULT_POLICY.snoozeMinutes, 1),
-    stalledMinutes: count('stalledMinutes', DEFAULT_POLICY.stalledMinutes, 0),
-  };
 }
 
 /** Something that knows how many beads writes wait in a project's outbox. */
@@ -110,7 +94,7 @@ export class ActivityStatusBar implements vscode.Disposable {
       this.current = { ...HIDDEN, notifications: { ...this.shown } };
       return;
     }
-    const policy = readActivityPolicy(folder.folder.uri);
+    const policy = readSettings(folder.folder.uri).checkpointPolicy;
     const issueId = folder.focusedIssue();
     const ledger = folder.focusedLedger();
     const due = checkpointDue(ledger, now, policy);

@@ -7,7 +7,7 @@ import { runTests } from '@vscode/test-electron';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeBeadsWorkspace, standInEnv } from './vscode/beads-env.mjs';
+import { makeScenarioWorkspace, standInEnv } from './vscode/beads-env.mjs';
 import { scenarios } from './vscode/integration.mjs';
 import { repoRoot } from './vscode/runtime.mjs';
 
@@ -18,7 +18,7 @@ let passed = 0;
 let failed = 0;
 for (const scenario of scenarios) {
   const dir = path.join(runDir, scenario.name);
-  const workspace = await makeBeadsWorkspace(path.join(dir, 'ws'), { dialect: scenario.dialect });
+  const workspace = await makeScenarioWorkspace(path.join(dir, 'ws'), scenario);
   const userData = path.join(dir, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify({ 'security.workspace.trust.enabled': false, ...scenario.settings }));

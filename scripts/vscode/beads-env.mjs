@@ -12,6 +12,18 @@ export async function makeBeadsWorkspace(dir, { dialect = 'br', data = 'scenario
   return dir;
 }
 
+/** A folder with no `.beads`: the extension must stay silent there. */
+export function makePlainWorkspace(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'README.md'), 'A project that does not use beads.\n');
+  return dir;
+}
+
+/** The scenario's workspace: a beads project made by the fixtures, or a plain folder. */
+export async function makeScenarioWorkspace(dir, scenario) {
+  return scenario.beads === false ? makePlainWorkspace(dir) : makeBeadsWorkspace(dir, { dialect: scenario.dialect });
+}
+
 export function pathWithStandIns() {
   return [standInBinDir, ...pathEntries()].join(path.delimiter);
 }

@@ -4,13 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser } from './browser.mjs';
-import { makeBeadsWorkspace, pathWithStandIns, pathWithoutBeadsCli, standInEnv } from './beads-env.mjs';
+import { makeScenarioWorkspace, pathWithStandIns, pathWithoutBeadsCli, standInEnv } from './beads-env.mjs';
 import { elapsed, log, repoRoot, startServer, tail, withTimeout } from './runtime.mjs';
 
 export const scenarios = [
   { name: 'br', dialect: 'br', searchPath: pathWithStandIns, settings: {} },
   { name: 'bd', dialect: 'bd', searchPath: pathWithStandIns, settings: { 'beadsRecovery.cli': 'bd' } },
   { name: 'readonly', dialect: 'br', searchPath: pathWithoutBeadsCli, settings: {} },
+  { name: 'plain', beads: false, searchPath: pathWithStandIns, settings: {} },
 ];
 
 export async function runIntegration(runDir, tally) {
@@ -34,7 +35,7 @@ export async function runIntegration(runDir, tally) {
 
 async function runScenario(dir, scenario) {
   fs.mkdirSync(dir, { recursive: true });
-  const workspace = await makeBeadsWorkspace(path.join(dir, 'ws'), { dialect: scenario.dialect });
+  const workspace = await makeScenarioWorkspace(path.join(dir, 'ws'), scenario);
   const resultFile = path.join(dir, 'mocha-result.json');
   const server = await startServer({
     dir,

@@ -7,6 +7,11 @@ import { emptyLedgerState, markCheckpoint, recordCommit, recordFileChange, setFo
 import type { IssueDetails } from '../../src/core/model';
 import { Checkpoints, noticeExternalCheckpoint, type CheckpointLedger } from '../../src/services/checkpoints';
 import { Outbox } from '../../src/services/outbox';
+import { comments as numbered, issueDetails } from './fakeIssues';
+
+function details(id: string, entries: { text: string; createdAt: string }[]): IssueDetails {
+  return issueDetails(id, { title: id, status: 'in_progress', comments: numbered(entries, 'x') });
+}
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 
@@ -36,22 +41,6 @@ class CommentStore {
       close: async () => undefined,
     };
   }
-}
-
-function details(id: string, comments: { text: string; createdAt: string }[]): IssueDetails {
-  return {
-    id,
-    title: id,
-    status: 'in_progress',
-    priority: 2,
-    issueType: 'task',
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt: '2026-01-01T00:00:00Z',
-    labels: [],
-    dependencies: [],
-    dependents: [],
-    comments: comments.map((comment, index) => ({ id: String(index), author: 'x', ...comment })),
-  };
 }
 
 let dir: string;

@@ -8,6 +8,7 @@ import { CliError } from '../../src/beads/errors';
 import type { Issue, IssueDetails, LinkedIssue } from '../../src/core/model';
 import { closeWithFiles, filesOfCommits, writeNowOrQueue, WorkRefusedError } from '../../src/services/closeFlow';
 import { Outbox } from '../../src/services/outbox';
+import { comments as numbered, issueDetails } from './fakeIssues';
 
 const ROOT = '/project';
 
@@ -24,20 +25,8 @@ class Beads implements BeadsBackend {
   failures: Error[] = [];
 
   constructor() {
-    const add = (id: string, status: string, comments: string[] = []) =>
-      this.issues.set(id, {
-        id,
-        title: `Issue ${id}`,
-        status,
-        priority: 2,
-        issueType: 'task',
-        createdAt: '2026-01-01T00:00:00Z',
-        updatedAt: '2026-01-01T00:00:00Z',
-        labels: [],
-        dependencies: [],
-        dependents: [],
-        comments: comments.map((text, index) => ({ id: String(index), author: 'a', text, createdAt: '2026-01-01T01:00:00Z' })),
-      });
+    const add = (id: string, status: string, texts: string[] = []) =>
+      this.issues.set(id, issueDetails(id, { status, comments: numbered(texts.map((text) => ({ text, createdAt: '2026-01-01T01:00:00Z' })), 'a') }));
     add('demo-1', 'in_progress', ['Auto-checkpoint (issue switch): 2 edits, 1 file, 0 commits\n- Files: src/old.ts']);
     add('demo-2', 'open');
     add('demo-3', 'open');

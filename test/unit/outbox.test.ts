@@ -7,6 +7,7 @@ import { CliError } from '../../src/beads/errors';
 import type { Issue, IssueDetails } from '../../src/core/model';
 import type { BackoffPolicy } from '../../src/core/outboxPolicy';
 import { Outbox, type OutboxOptions } from '../../src/services/outbox';
+import { issueDetails } from './fakeIssues';
 
 const ROOT = '/project';
 const FAST: BackoffPolicy = { baseMs: 20, maxMs: 80, maxUnrecognisedAttempts: 3 };
@@ -27,7 +28,7 @@ class FakeBeads implements BeadsBackend {
   hangBeforeWriting = false;
 
   constructor(ids: string[]) {
-    for (const id of ids) this.issues.set(id, details(id));
+    for (const id of ids) this.issues.set(id, issueDetails(id));
   }
 
   comments(id: string): string[] {
@@ -84,22 +85,6 @@ class FakeBeads implements BeadsBackend {
       return new Promise(() => undefined);
     }
   }
-}
-
-function details(id: string): IssueDetails {
-  return {
-    id,
-    title: `Issue ${id}`,
-    status: 'open',
-    priority: 2,
-    issueType: 'task',
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt: '2026-01-01T00:00:00Z',
-    labels: [],
-    dependencies: [],
-    dependents: [],
-    comments: [],
-  };
 }
 
 const locked = () => new CliError({ kind: 'exit', command: 'br', args: ['comments', 'add'], exitCode: 2, cliMessage: 'database is locked' });
@@ -392,7 +377,7 @@ describe('Outbox', () => {
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'for a later issue' });
     await outbox.drain(bounded());
     expect(outbox.failedCount).toBe(1);
-    beads.issues.set('demo-1', details('demo-1'));
+    beads.issues.set('demo-1', issueDetails('demo-1'));
     expect(await outbox.requeueFailed()).toBe(1);
     await outbox.drain(bounded());
     expect(beads.comments('demo-1')).toEqual(['for a later issue']);

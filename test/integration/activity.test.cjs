@@ -24,6 +24,21 @@ async function eventually(api, probe, what, timeoutMs = 15_000) {
   }
 }
 
+/**
+ * Waits until the file watcher delivers events: it starts asynchronously after activation, and
+ * a file written before it is up is not reported by anyone. The probe is rewritten until seen.
+ */
+async function watcherUp(api) {
+  const probe = path.join(run.workspace, 'watcher-probe.txt');
+  const deadline = Date.now() + 30_000;
+  for (let round = 0; !api.ledger()?.files.includes('watcher-probe.txt'); round++) {
+    if (Date.now() > deadline) throw new Error('the file watcher reported nothing within 30 s');
+    fs.writeFileSync(probe, `round ${round}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await api.flushActivity();
+  }
+}
+
 function git(...args) {
   return execFileSync('git', args, { cwd: run.workspace, encoding: 'utf8', stdio: 'pipe' }).trim();
 }
@@ -161,6 +176,7 @@ describeIn(['readonly'], 'activity tracking without a beads CLI', () => {
   it('still tracks files and says in the status bar that the project is read-only', async () => {
     const api = await activatedApi();
     await eventually(api, () => api.activityStatus().issueId === ISSUE, `${ISSUE} to be focused`);
+    await watcherUp(api);
     fs.mkdirSync(path.join(run.workspace, 'agent'), { recursive: true });
     fs.writeFileSync(path.join(run.workspace, 'agent', 'read-only.txt'), 'tracked without a CLI\n');
     await eventually(api, () => api.ledger()?.files.includes('agent/read-only.txt'), 'the file in the ledger');

@@ -39,6 +39,22 @@ async function watcherUp(api) {
   }
 }
 
+/**
+ * Writes files until the ledger lists them all: for tests about what the ledger does with
+ * edits (thresholds), not about the watcher, which has its own tests above.
+ */
+async function writeUntilRecorded(api, relativePaths) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const missing = relativePaths.filter((file) => !api.ledger()?.files.includes(file));
+    if (missing.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`the ledger never listed ${missing.join(', ')}`);
+    for (const file of missing) fs.writeFileSync(path.join(run.workspace, file), `${file} ${Date.now()}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await api.flushActivity();
+  }
+}
+
 function git(...args) {
   return execFileSync('git', args, { cwd: run.workspace, encoding: 'utf8', stdio: 'pipe' }).trim();
 }
@@ -84,6 +100,7 @@ describeIn(['br'], 'activity tracking', () => {
   });
 
   it('records files created, changed and deleted by another process, and skips .git, .beads and node_modules', async () => {
+    await watcherUp(api);
     const before = api.ledger()?.edits ?? 0;
     fs.mkdirSync(path.join(run.workspace, 'agent', 'deep'), { recursive: true });
     fs.writeFileSync(path.join(run.workspace, 'agent', 'deep', 'written.txt'), 'written by an agent outside VS Code\n');
@@ -156,14 +173,12 @@ describeIn(['br'], 'activity tracking', () => {
       await eventually(api, () => vscode.workspace.getConfiguration('beadsRecovery').get('checkpoint.editThreshold') === 3, 'the setting to apply');
       const notified = api.activityStatus().notifications.due;
       assert.equal(api.activityStatus().warning, false);
-      for (const name of ['one', 'two', 'three']) fs.writeFileSync(path.join(run.workspace, 'agent', `due-${name}.txt`), name);
-      await eventually(api, () => ['one', 'two', 'three'].every((name) => api.ledger()?.files.includes(`agent/due-${name}.txt`)), 'the three files in the ledger');
+      await writeUntilRecorded(api, ['one', 'two', 'three'].map((name) => `agent/due-${name}.txt`));
       const status = await eventually(api, () => api.activityStatus().warning && api.activityStatus(), 'the warning colour');
       assert.ok(status.due.edits >= 3);
       assert.match(status.accessibilityLabel, /checkpoint is due/);
       assert.equal(status.notifications.due, notified + 1);
-      for (const name of ['four', 'five']) fs.writeFileSync(path.join(run.workspace, 'agent', `due-${name}.txt`), name);
-      await eventually(api, () => api.ledger()?.files.includes('agent/due-five.txt'), 'more edits');
+      await writeUntilRecorded(api, ['four', 'five'].map((name) => `agent/due-${name}.txt`));
       await api.flushActivity();
       assert.equal(api.activityStatus().notifications.due, notified + 1);
     } finally {

@@ -101,7 +101,7 @@ function toolbar(state: ViewState, host: Host): HTMLElement[] {
     button('close', focusedId ? `Close ${focusedId}…` : 'Close…', 'pass', { enabled: writable && !!focusedId, issueId: focusedId, secondary: true, iconOnly: true }),
     button('claim', 'Claim a Ready Issue…', 'play', { enabled: writable, secondary: true, iconOnly: true }),
     button('copyContext', 'Copy Recovery Context', 'copy', { enabled: true, secondary: true, iconOnly: true }),
-    button('injectContext', 'Inject Recovery Context into Chat', 'comment-discussion', { enabled: true, secondary: true, iconOnly: true }),
+    button('injectContext', 'Inject Recovery Context', 'comment-discussion', { enabled: true, secondary: true, iconOnly: true }),
     button('refresh', 'Refresh', 'refresh', { enabled: true, secondary: true, iconOnly: true }),
   ];
 }

@@ -226,41 +226,33 @@ export class Outbox implements WriteQueue {
 
   /** Puts parked writes back in the queue (the user fixed what was wrong, or wants to see it fail again). */
   async requeueFailed(): Promise<number> {
-    await this.load();
-    let moved = 0;
     const now = this.now();
-    await this.mutate((state) => {
-      const keep: FailedWrite[] = [];
-      for (const entry of state.failed) {
-        if (entry.root !== this.root) keep.push(entry);
-        else {
-          state.pending.push({ write: entry.write, root: entry.root, enqueuedAt: entry.enqueuedAt, attempts: 0, nextAttemptAt: now, mayHaveLanded: true });
-          moved++;
-        }
-      }
-      state.failed = keep;
+    const moved = await this.takeFailed((state, entry) => {
+      state.pending.push({ write: entry.write, root: entry.root, enqueuedAt: entry.enqueuedAt, attempts: 0, nextAttemptAt: now, mayHaveLanded: true });
     });
     if (moved > 0) this.kick();
     return moved;
   }
 
   /** Forgets parked writes; their keys count as done, so a duplicate signal does not bring them back. */
-  async discardFailed(): Promise<number> {
-    await this.load();
-    let removed = 0;
+  discardFailed(): Promise<number> {
     const now = this.now();
-    await this.mutate((state) => {
-      const keep: FailedWrite[] = [];
-      for (const entry of state.failed) {
-        if (entry.root !== this.root) keep.push(entry);
-        else {
-          state.done.push({ key: entry.write.key, issueId: entry.write.issueId, at: now });
-          removed++;
-        }
-      }
-      state.failed = keep;
+    return this.takeFailed((state, entry) => {
+      state.done.push({ key: entry.write.key, issueId: entry.write.issueId, at: now });
     });
-    return removed;
+  }
+
+  /** Removes this project's parked writes, handing each to `use`; returns how many there were. */
+  private async takeFailed(use: (state: OutboxState, entry: FailedWrite) => void): Promise<number> {
+    await this.load();
+    let taken = 0;
+    await this.mutate((state) => {
+      const mine = state.failed.filter((entry) => entry.root === this.root);
+      state.failed = state.failed.filter((entry) => entry.root !== this.root);
+      for (const entry of mine) use(state, entry);
+      taken = mine.length;
+    });
+    return taken;
   }
 
   /**

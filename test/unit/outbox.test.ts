@@ -382,6 +382,21 @@ describe('Outbox', () => {
     await outbox.drain(bounded());
     expect(beads.comments('demo-1')).toEqual(['for a later issue']);
   });
+
+  it('forgets parked writes on request, and their keys stay done', async () => {
+    const beads = new FakeBeads([]);
+    const outbox = makeOutbox(beads);
+    await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'for a deleted issue' });
+    await outbox.drain(bounded());
+    expect(outbox.failedCount).toBe(1);
+    expect(await outbox.discardFailed()).toBe(1);
+    expect(outbox.failedCount).toBe(0);
+    beads.issues.set('demo-1', issueDetails('demo-1'));
+    await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'for a deleted issue' });
+    await outbox.drain(bounded());
+    expect(outbox.pendingCount).toBe(0);
+    expect(beads.comments('demo-1')).toEqual([]);
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {

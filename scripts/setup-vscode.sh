@@ -5,6 +5,10 @@
 # Everything lands outside the clone, in $BEADS_RECOVERY_CACHE (default ~/.cache/beads-recovery),
 # so a second run on the same machine takes well under a second.
 set -euo pipefail
+# Run under `npm test`, this script inherits npm's per-script environment (npm_config_user_agent
+# says "node/v20", npm_config_* overrides, npm_lifecycle_*). The nested installs below must see
+# only their own settings: code-server's postinstall reads the user agent to pick its Node major.
+while read -r name; do unset "$name"; done < <(compgen -e | grep -i '^npm_' || true)
 CACHE="${BEADS_RECOVERY_CACHE:-$HOME/.cache/beads-recovery}"
 CODE_SERVER_VERSION=4.139.1   # bundles VS Code 1.139.1; its engines.node is 24
 NODE24_VERSION=24.21.0

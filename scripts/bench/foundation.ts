@@ -118,7 +118,7 @@ export async function benchBundleSize({ repo }: { repo: string }): Promise<void>
 }
 
 function largeDataSet(repo: string): string {
-  return path.join(repo, '..', 'shared/beads/data/bd_beads-repo_2026-01-21_ce622f56_sqlite-era_5722.issues.jsonl');
+  return path.join(repo, 'test/fixtures/beads/data/bd_beads-repo_2026-01-21_ce622f56_sqlite-era_5722.issues.jsonl');
 }
 
 function median(values: number[]): number {

@@ -17,7 +17,7 @@ const NOW = Date.parse('2026-01-22T00:00:00Z');
 const SIDEBAR_SNAPSHOT = { alwaysReady: true, readyDetails: DEFAULT_LIMITS.ready, ancestors: true };
 
 export async function benchSidebar({ repo }) {
-  const dataSet = path.join(repo, '..', 'shared/beads/data/bd_beads-repo_2026-01-21_ce622f56_sqlite-era_5722.issues.jsonl');
+  const dataSet = path.join(repo, 'test/fixtures/beads/data/bd_beads-repo_2026-01-21_ce622f56_sqlite-era_5722.issues.jsonl');
   const { issues } = parseJsonl(readFileSync(dataSet, 'utf8'));
   // bd-8rd has a parent and seven children: claimed here so the tree has every part.
   const details = issues.map((issue) => (issue.id === 'bd-8rd' ? { ...issue, status: 'in_progress' } : issue));

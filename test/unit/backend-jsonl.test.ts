@@ -6,7 +6,7 @@ import { BLOCKING_TYPES, isTerminal } from '../../src/core/model';
 import { CliError, ReadOnlyError } from '../../src/beads/errors';
 import { createJsonlBackend } from '../../src/beads/jsonlBackend';
 
-const DATA = resolve(__dirname, '..', '..', '..', 'shared', 'beads', 'data');
+const DATA = resolve(__dirname, '..', 'fixtures', 'beads', 'data');
 const base = mkdtempSync(join(tmpdir(), 'beads-jsonl-backend-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonl, parseTimestamp } from '../../src/core/parse';
 import type { IssueDetails } from '../../src/core/model';
 
-const SHARED = resolve(__dirname, '..', '..', '..', 'shared', 'beads');
+const SHARED = resolve(__dirname, '..', 'fixtures', 'beads');
 const LARGE = resolve(SHARED, 'data', 'bd_beads-repo_2026-01-21_ce622f56_sqlite-era_5722.issues.jsonl');
 const SMALL = resolve(SHARED, 'data', 'bd_3rdparty_jkarasha-fastapi-todo-api-beads_e3314363_small.issues.jsonl');
 

@@ -14,7 +14,7 @@ import {
 } from '../../src/core/parse';
 
 // The captured CLI output lives beside the repository (see the team brief), read-only.
-const FIXTURES = resolve(__dirname, '..', '..', '..', 'shared', 'beads', 'fixtures');
+const FIXTURES = resolve(__dirname, '..', 'fixtures', 'beads', 'fixtures');
 
 function fixture(dialect: 'bd' | 'br', name: string): unknown {
   return JSON.parse(readFileSync(resolve(FIXTURES, dialect, name), 'utf8'));

@@ -1,5 +1,5 @@
 // Holds the stand-in `bd` and `br` executables (test/fixtures/bin) to the real CLIs' captured
-// output in <repo>/../shared/beads/fixtures, so they cannot drift into a convenient fiction:
+// output in test/fixtures/beads/fixtures (vendored; see its SOURCES.md), so they cannot drift into a convenient fiction:
 // every comparison checks the top-level kind, the key set of every object and the JSON type of
 // every value; where the fixture is un-normalized (br_representative_*) the values too.
 import fs from 'node:fs';

@@ -10,7 +10,7 @@ import { parseJsonl } from '../../src/core/parse';
 import { buildSidebarModel, nextViewState } from '../../src/core/viewModel';
 import type { HostMessage } from '../../src/shared/protocol';
 
-const dataSet = path.resolve(__dirname, '../../..', 'shared/beads/data/bd_beads-repo_2026-01-21_ce622f56_sqlite-era_5722.issues.jsonl');
+const dataSet = path.resolve(__dirname, '..', 'fixtures/beads/data/bd_beads-repo_2026-01-21_ce622f56_sqlite-era_5722.issues.jsonl');
 const NOW = Date.parse('2026-01-22T00:00:00Z');
 
 const { issues } = parseJsonl(readFileSync(dataSet, 'utf8'));

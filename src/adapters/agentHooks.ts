@@ -3,6 +3,7 @@ import { access, appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { upsertAgentsBlock } from '../core/agentsBlock';
+import { errorMessage } from '../core/errors';
 import {
   installHooks,
   isSiblingVersion,
@@ -16,6 +17,7 @@ import {
   type HookLauncher,
 } from '../core/claudeHooks';
 import { runGit } from '../git/runGit';
+import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
 import type { Project, ProjectRegistry } from './projects';
 import { readIfPresent } from '../services/files';
@@ -62,13 +64,7 @@ export function registerAgentHookCommands(
       await refuseUntrusted(title);
       return;
     }
-    try {
-      await run(argument);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log.error(`${title}: ${message}`);
-      void vscode.window.showErrorMessage(`Beads: ${message}`);
-    }
+    await reportErrors(log, () => run(argument), title);
   };
   return [
     previews,
@@ -249,7 +245,7 @@ export async function repairAgentHooks(extensionUri: vscode.Uri, log: vscode.Log
         repaired.push(file);
         log.info(`Updated the beads-recovery hook commands in ${file} to ${launcher.script}`);
       } catch (error) {
-        log.warn(`Could not update the stale hook commands in ${file}: ${error instanceof Error ? error.message : String(error)}`);
+        log.warn(`Could not update the stale hook commands in ${file}: ${errorMessage(error)}`);
       }
     }
   }

@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import type { ReadyItem } from '../core/graph';
 import { inlineCode, inlineText } from '../core/markdown';
 import type { AgentContext } from './agentContext';
+import { withAbortSignal } from './commandErrors';
 import { Commands } from './commandIds';
-import { describeCheckpoint, toAbortSignal } from './lmTools';
+import { describeCheckpoint } from './lmTools';
 
 // `@beads` in VS Code chat: /recover, /ready and /checkpoint, answered from beads and git alone,
 // without a language model, so it works (and answers the same) whichever model the user picked.
@@ -50,7 +51,8 @@ async function answerRecover(agents: AgentContext, stream: BeadsChatStream, toke
   const result = await agents.recovery(project, token);
   stream.markdown(result.markdown);
   if (!project || result.state === 'not-beads') return;
-  for (const uri of await agents.files(project, result.focusedId, toAbortSignal(token))) stream.reference(uri);
+  const files = await withAbortSignal(token, (signal) => agents.files(project, result.focusedId, signal));
+  for (const uri of files) stream.reference(uri);
   stream.button({ command: Commands.copyRecoveryContext, title: 'Copy Recovery Context' });
 }
 
@@ -61,7 +63,7 @@ async function answerReady(agents: AgentContext, stream: BeadsChatStream, token:
     return;
   }
   stream.progress('Reading the ready queue…');
-  const { items, error } = await agents.ready(project, toAbortSignal(token));
+  const { items, error } = await withAbortSignal(token, (signal) => agents.ready(project, signal));
   if (error !== undefined) {
     stream.markdown(`The ready queue could not be read: ${inlineText(error, 200)}`);
     return;
@@ -81,7 +83,8 @@ async function answerCheckpoint(agents: AgentContext, prompt: string, stream: Be
     }
     return;
   }
-  const report = await agents.checkpoint(await agents.project(), summary, toAbortSignal(token));
+  const project = await agents.project();
+  const report = await withAbortSignal(token, (signal) => agents.checkpoint(project, summary, signal));
   stream.markdown(inlineText(describeCheckpoint(report), 1200));
 }
 

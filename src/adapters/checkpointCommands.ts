@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CliError } from '../beads/errors';
+import { errorMessage } from '../core/errors';
 import { commentCommandIssueIds, type AutoCheckpointTrigger } from '../core/checkpoint';
 import { hashText } from '../core/reflog';
 import { READ_ONLY_MESSAGE } from '../services/closeFlow';
@@ -8,6 +9,7 @@ import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints
 import { locateLedger } from '../services/ledgerStore';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import type { ActivityTracker, FolderActivity } from './activity';
+import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import type { IssueDetails } from '../core/model';
@@ -191,7 +193,7 @@ export class AutoCheckpoints implements vscode.Disposable {
       const outcome = await found.checkpoints.flushBeforeRecovery(signal ? AbortSignal.any([signal, bound]) : bound);
       this.logOutcome(project, 'before-recovery', outcome);
     } catch (error) {
-      if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${project.folder.name}: automatic checkpoint before recovery failed: ${errorText(error)}`);
+      if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${project.folder.name}: automatic checkpoint before recovery failed: ${errorMessage(error)}`);
     }
   }
 
@@ -232,7 +234,7 @@ export class AutoCheckpoints implements vscode.Disposable {
         const outcome = await new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('issue-switch', before);
         this.logOutcome(folder.project, 'issue-switch', outcome);
       } catch (error) {
-        this.deps.log.warn(`${folder.folder.name}: automatic checkpoint of ${before} failed: ${errorText(error)}`);
+        this.deps.log.warn(`${folder.folder.name}: automatic checkpoint of ${before} failed: ${errorMessage(error)}`);
       }
     }
   }
@@ -259,7 +261,7 @@ export class AutoCheckpoints implements vscode.Disposable {
           }
         }
       } catch (error) {
-        if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${folder.folder.name}: could not read ${ids.join(', ')} after a terminal comment: ${errorText(error)}`);
+        if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${folder.folder.name}: could not read ${ids.join(', ')} after a terminal comment: ${errorMessage(error)}`);
       }
     }
   }
@@ -354,21 +356,6 @@ async function retryPendingWrites(deps: CheckpointDeps, includeFailed: boolean):
 function pendingReason(outbox: Outbox | undefined, key?: string): string {
   const entry = outbox?.pending.find((candidate) => key === undefined || candidate.write.key === key);
   return entry?.lastError ?? 'beads did not answer in time';
-}
-
-async function reportErrors<T>(log: vscode.LogOutputChannel, run: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof CliError && error.kind === 'canceled') return undefined;
-    log.error(error instanceof Error ? error : String(error));
-    void vscode.window.showErrorMessage(`Beads: ${errorText(error)}`);
-    return undefined;
-  }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function sum(values: readonly number[]): number {

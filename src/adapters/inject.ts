@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
 import { readSettings, type InjectTarget } from './config';
 
 // Puts a text (the recovery context, a continue prompt) where the user's agent will read it.
@@ -66,7 +67,7 @@ async function toChat(text: string, what: string): Promise<InjectOutcome> {
     // isPartialQuery only fills the input; without it the chat would send the text at once.
     await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true });
   } catch (error) {
-    return fallBack(text, what, 'chat', `chat could not be opened (${message(error)})`);
+    return fallBack(text, what, 'chat', `chat could not be opened (${errorMessage(error)})`);
   }
   vscode.window.setStatusBarMessage(`$(comment-discussion) Beads: ${what} is in the chat input; read it, then press Enter`, 6000);
   return { requested: 'chat', delivered: 'chat' };
@@ -83,7 +84,7 @@ async function toClaudeCode(text: string, what: string): Promise<InjectOutcome> 
   try {
     await vscode.commands.executeCommand(focus);
   } catch (error) {
-    return fallBack(text, what, 'claudeCode', `Claude Code could not be opened (${message(error)})`);
+    return fallBack(text, what, 'claudeCode', `Claude Code could not be opened (${errorMessage(error)})`);
   }
   void vscode.window.showInformationMessage(`Beads: ${what} copied. Paste it into Claude Code (Ctrl+V or ⌘V), read it, then press Enter.`);
   return { requested: 'claudeCode', delivered: 'claudeCode' };
@@ -115,8 +116,4 @@ async function fallBack(text: string, what: string, requested: InjectTarget, rea
   await vscode.env.clipboard.writeText(text);
   void vscode.window.showInformationMessage(`Beads: ${reason}, so the ${what} was copied to the clipboard instead.`);
   return { requested, delivered: 'clipboard', fallbackReason: reason };
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

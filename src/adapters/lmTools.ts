@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { oneLine, truncate } from '../core/markdown';
 import type { AgentContext, CheckpointReport } from './agentContext';
+import { withAbortSignal } from './commandErrors';
 
 // Two tools that Copilot's agent mode (or any chat agent) can call: one reads the recovery
 // context, one writes a checkpoint. Both are declared in package.json `languageModelTools`,
@@ -40,7 +41,8 @@ export function registerLanguageModelTools(agents: AgentContext): vscode.Disposa
       },
       invoke: async (options, token) => {
         const summary = checkedSummary(options.input);
-        const report = await agents.checkpoint(await agents.project(), summary, toAbortSignal(token));
+        const project = await agents.project();
+        const report = await withAbortSignal(token, (signal) => agents.checkpoint(project, summary, signal));
         return textResult(describeCheckpoint(report));
       },
     }),
@@ -74,11 +76,4 @@ function checkedSummary(input: Partial<CheckpointInput> | undefined): string {
 
 function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
-}
-
-export function toAbortSignal(token: vscode.CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { CliError } from '../beads/errors';
 import type { LedgerSummary, RecoveryResult } from '../core/recovery';
 import { produceRecoveryContext } from '../services/recovery';
+import { reportErrors, withAbortSignal } from './commandErrors';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import { inject } from './inject';
@@ -31,26 +31,27 @@ export class RecoveryProvider {
   async produceFor(project: Project | undefined, token?: vscode.CancellationToken): Promise<RecoveryResult> {
     const folderUri = project?.folder.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     const settings = readSettings(folderUri);
-    const signal = token ? toAbortSignal(token) : undefined;
-    if (project && this.beforeRecovery) await this.beforeRecovery(project, signal);
-    const focus = project ? this.focusOf?.(project) : undefined;
-    return produceRecoveryContext({
-      backend: project?.backend ?? null,
-      workingFolder: folderUri?.fsPath ?? '.',
-      cli: project?.cli ?? 'br',
-      focusedId: focus?.focusedId,
-      ledger: focus?.ledger,
-      budget: settings.recoveryBudgetBytes,
-      now: Date.now(),
-      timeoutMs: settings.cliTimeoutMs,
-      signal,
+    return withAbortSignal(token, async (signal) => {
+      if (project && this.beforeRecovery) await this.beforeRecovery(project, signal);
+      const focus = project ? this.focusOf?.(project) : undefined;
+      return produceRecoveryContext({
+        backend: project?.backend ?? null,
+        workingFolder: folderUri?.fsPath ?? '.',
+        cli: project?.cli ?? 'br',
+        focusedId: focus?.focusedId,
+        ledger: focus?.ledger,
+        budget: settings.recoveryBudgetBytes,
+        now: Date.now(),
+        timeoutMs: settings.cliTimeoutMs,
+        signal,
+      });
     });
   }
 }
 
 export function registerRecoveryCommands(recovery: RecoveryProvider, log: vscode.LogOutputChannel): vscode.Disposable[] {
-  const withContext = (title: string, use: (result: RecoveryResult) => Promise<void>) => async () => {
-    try {
+  const withContext = (title: string, use: (result: RecoveryResult) => Promise<void>) => () =>
+    reportErrors(log, async () => {
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title, cancellable: false },
         () => recovery.produce(),
@@ -61,12 +62,7 @@ export function registerRecoveryCommands(recovery: RecoveryProvider, log: vscode
         return;
       }
       await use(result);
-    } catch (error) {
-      if (error instanceof CliError && error.kind === 'canceled') return;
-      log.error(error instanceof Error ? error : String(error));
-      void vscode.window.showErrorMessage(`Beads: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
+    });
   return [
     vscode.commands.registerCommand(
       Commands.copyRecoveryContext,
@@ -85,9 +81,3 @@ export function registerRecoveryCommands(recovery: RecoveryProvider, log: vscode
   ];
 }
 
-function toAbortSignal(token: vscode.CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
-}

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { CliError } from '../beads/errors';
 import { readyItems, type ReadyItem } from '../core/graph';
 import type { Issue, IssueSummary } from '../core/model';
 import { closeWithFiles, filesOfCommits, READ_ONLY_MESSAGE, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { loadSnapshot } from '../services/snapshot';
 import type { ActivityTracker } from './activity';
 import type { Outboxes } from './checkpointCommands';
+import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import { inject } from './inject';
@@ -42,8 +42,8 @@ export interface ClaimResult {
 
 export function registerWorkCommands(deps: WorkDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(Commands.claim, (argument?: ClaimArgument) => guarded(deps.log, () => claim(deps, argument))),
-    vscode.commands.registerCommand(Commands.close, (argument?: CloseArgument) => guarded(deps.log, () => close(deps, argument))),
+    vscode.commands.registerCommand(Commands.claim, (argument?: ClaimArgument) => reportErrors(deps.log, () => claim(deps, argument))),
+    vscode.commands.registerCommand(Commands.close, (argument?: CloseArgument) => reportErrors(deps.log, () => close(deps, argument))),
   ];
 }
 
@@ -203,15 +203,4 @@ function offerNext(outcome: CloseOutcome): void {
 
 function name(issue: IssueSummary): string {
   return `${issue.id} ${issue.title}`;
-}
-
-async function guarded<T>(log: vscode.LogOutputChannel, run: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof CliError && error.kind === 'canceled') return undefined;
-    if (!(error instanceof WorkRefusedError)) log.error(error instanceof Error ? error : String(error));
-    void vscode.window.showErrorMessage(`Beads: ${error instanceof Error ? error.message : String(error)}`);
-    return undefined;
-  }
 }

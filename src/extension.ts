@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerActivity, type ActivityApi } from './adapters/activity';
 import { checkpointThroughCommand } from './adapters/agentContext';
 import { registerAgents, type AgentsApi } from './adapters/agents';
+import { reportFailure } from './adapters/commandErrors';
 import { Commands } from './adapters/commandIds';
 import { onSettingsChanged } from './adapters/config';
 import { AutoCheckpoints, Outboxes, registerCheckpointCommands } from './adapters/checkpointCommands';
@@ -22,6 +23,17 @@ export interface BeadsRecoveryApi extends ActivityApi {
 
 export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
   const log = createLog();
+  context.subscriptions.push(log);
+  try {
+    return compose(context, log);
+  } catch (error) {
+    // Seen, not only logged: without this the extension is silently missing its commands.
+    reportFailure(log, 'the extension could not start', error);
+    throw error;
+  }
+}
+
+function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): BeadsRecoveryApi {
   const projects = new ProjectRegistry(log);
   const recovery = new RecoveryProvider(projects);
   const agents = registerAgents(context, { projects, recovery, log, checkpoint: checkpointThroughCommand });
@@ -44,7 +56,6 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
   };
   beforeShutdown = () => autoCheckpoints.onShutdown();
   context.subscriptions.push(
-    log,
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
@@ -60,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
     vscode.workspace.onDidGrantWorkspaceTrust(() => projects.reset()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => projects.reset()),
   );
-  void outboxes.sync();
+  outboxes.syncInBackground();
   return {
     ...activity.api,
     recoveryContext: () => recovery.produce(),

@@ -9,6 +9,7 @@ import { activityOf } from '../services/checkpoints';
 import { CommitLinker, type CommitFocus } from '../services/commitLinker';
 import { LedgerStore, locateLedger } from '../services/ledgerStore';
 import type { WriteQueue } from '../services/writeQueue';
+import { reportFailure } from './commandErrors';
 import { readSettings } from './config';
 import { registerFocusCommand } from './focus';
 import type { Project, ProjectRegistry } from './projects';
@@ -475,7 +476,7 @@ export class ActivityTracker implements vscode.Disposable {
 
   /** Opens or closes folder activity to match the workspace folders that hold a beads project. */
   sync(): Promise<void> {
-    this.syncing = this.syncing.then(() => this.syncNow()).catch((error: unknown) => this.deps.log.error(`activity: ${String(error)}`));
+    this.syncing = this.syncing.then(() => this.syncNow()).catch((error: unknown) => reportFailure(this.deps.log, 'activity tracking failed', error));
     return this.syncing;
   }
 
@@ -563,7 +564,7 @@ export class ActivityTracker implements vscode.Disposable {
         continue;
       }
       const opened = await FolderActivity.open(folder, project, this.deps).catch((error: unknown) => {
-        this.deps.log.error(`${folder.name}: activity tracking could not start: ${String(error)}`);
+        reportFailure(this.deps.log, `${folder.name}: activity tracking could not start`, error);
         return undefined;
       });
       if (!opened) continue;
@@ -572,7 +573,8 @@ export class ActivityTracker implements vscode.Disposable {
         return;
       }
       this.folders.set(key, opened);
-      this.disposables.push(opened.onDidChange(() => this.changed.fire()));
+      // Not kept: closing the folder disposes its emitter, which drops this listener with it.
+      opened.onDidChange(() => this.changed.fire());
     }
     this.changed.fire();
   }

@@ -9,7 +9,8 @@ import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints
 import { locateLedger } from '../services/ledgerStore';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import type { ActivityTracker, FolderActivity } from './activity';
-import { reportErrors } from './commandErrors';
+import { reportErrors, reportFailure } from './commandErrors';
+import { Disposable } from './disposable';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import type { IssueDetails } from '../core/model';
@@ -34,19 +35,19 @@ const TERMINAL_HINT_DELAY_MS = 300;
  * the extension's workspace storage outside git). Outboxes open when detection finds a project
  * and follow its backend when detection runs again (a CLI installed later drains what waited).
  */
-export class Outboxes implements vscode.Disposable {
+export class Outboxes extends Disposable {
   private readonly opened = new Map<string, Promise<Outbox | undefined>>();
   private readonly ready = new Map<string, Outbox>();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(
     private readonly projects: ProjectRegistry,
     private readonly storageUri: vscode.Uri | undefined,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.disposables.push(projects.onDidChange(() => void this.sync()));
+    super();
+    this.register(projects.onDidChange(() => this.syncInBackground()));
   }
 
   /** The outbox of `project` once it is open; the commit linker waits while there is none. */
@@ -59,8 +60,13 @@ export class Outboxes implements vscode.Disposable {
     const key = project.folder.uri.toString();
     let opening = this.opened.get(key);
     if (!opening) {
-      opening = this.create(project);
-      this.opened.set(key, opening);
+      const created = this.create(project);
+      this.opened.set(key, created);
+      // A failed open (a damaged file, a lock it could not take) is tried again next time, not cached.
+      created.catch(() => {
+        if (this.opened.get(key) === created) this.opened.delete(key);
+      });
+      opening = created;
     }
     return opening.then((outbox) => {
       outbox?.setBackend(project.backend);
@@ -92,9 +98,14 @@ export class Outboxes implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  /** `sync()` when nobody waits for it (activation, detection ran again): a failure is shown with the log. */
+  syncInBackground(): void {
+    this.sync().catch((error: unknown) => reportFailure(this.log, 'the outbox of beads writes could not be opened', error));
+  }
+
+  override dispose(): void {
     for (const outbox of this.ready.values()) outbox.dispose();
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    super.dispose();
   }
 
   private async create(project: Project): Promise<Outbox | undefined> {
@@ -117,6 +128,10 @@ export class Outboxes implements vscode.Disposable {
     outbox.onDidChange(() => this.changed.fire());
     outbox.onDidPark((failed) => reportParked(failed));
     await outbox.load();
+    if (this.disposed) {
+      outbox.dispose();
+      return undefined;
+    }
     this.ready.set(folder.uri.toString(), outbox);
     this.changed.fire();
     return outbox;
@@ -163,19 +178,19 @@ async function checkpointsFor(deps: CheckpointDeps, project: Project): Promise<{
  * Automatic checkpoints (V4). Only when there is something new since the last checkpoint; the
  * write is keyed by the activity's fingerprint, so one state is never written twice.
  */
-export class AutoCheckpoints implements vscode.Disposable {
+export class AutoCheckpoints extends Disposable {
   private readonly focused = new Map<string, string | undefined>();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly deps: CheckpointDeps) {
-    this.disposables.push(
-      deps.activity.onDidChange(() => void this.noticeFocusChanges()),
+    super();
+    this.register(deps.activity.onDidChange(() => void this.noticeFocusChanges()));
+    this.register(
       vscode.window.onDidEndTerminalShellExecution((event) => {
         if (event.exitCode !== 0) return;
         const ids = commentCommandIssueIds(event.execution.commandLine.value);
         if (ids.length === 0) return;
         const cwd = event.execution.cwd;
-        setTimeout(() => void this.noticeTerminalComments(ids, cwd), TERMINAL_HINT_DELAY_MS);
+        this.setTimeout(() => void this.noticeTerminalComments(ids, cwd), TERMINAL_HINT_DELAY_MS);
       }),
     );
   }
@@ -214,10 +229,6 @@ export class AutoCheckpoints implements vscode.Disposable {
         if (outcome.written) await outbox.drain(AbortSignal.timeout(SHUTDOWN_SEND_MS));
       }),
     );
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 
   /** The focused issue changed: the one left behind gets a checkpoint of what was done on it. */

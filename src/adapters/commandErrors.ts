@@ -24,6 +24,18 @@ export async function reportErrors<T>(log: vscode.LogOutputChannel, run: () => P
 }
 
 /**
+ * Something that failed outside a command (activation, starting a folder's tracking): logged, and
+ * shown once with a way to the log, because nobody is waiting on a command to read it.
+ */
+export function reportFailure(log: vscode.LogOutputChannel, what: string, error: unknown): void {
+  log.error(`${what}: ${errorMessage(error)}`);
+  const showLog = 'Show Log';
+  void vscode.window.showErrorMessage(`Beads: ${what}: ${errorMessage(error)}`, showLog).then((choice) => {
+    if (choice === showLog) log.show();
+  });
+}
+
+/**
  * Runs `work` with an AbortSignal that follows `token`, and stops listening to the token when the
  * work ends: a long-lived token (a chat session's) would otherwise keep every controller alive.
  */

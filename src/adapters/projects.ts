@@ -3,6 +3,7 @@ import type { BeadsBackend } from '../beads/backend';
 import { detectProject, type Detection } from '../beads/detect';
 import type { Dialect } from '../core/model';
 import { readSettings } from './config';
+import { Disposable } from './disposable';
 
 /** A workspace folder that holds a beads project, with the backend chosen for it. */
 export interface Project {
@@ -19,13 +20,15 @@ export interface Project {
  * caches the answer until settings, trust or the folders change. Detection costs one process, so
  * it is done once, not per refresh.
  */
-export class ProjectRegistry implements vscode.Disposable {
+export class ProjectRegistry extends Disposable {
   private readonly detections = new Map<string, Promise<Project | undefined>>();
   private readonly warned = new Set<string>();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    super();
+  }
 
   project(folder: vscode.WorkspaceFolder): Promise<Project | undefined> {
     const key = folder.uri.toString();
@@ -96,10 +99,6 @@ export class ProjectRegistry implements vscode.Disposable {
         void vscode.commands.executeCommand('workbench.action.openSettings', 'beadsRecovery.cliPath');
       }
     });
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 

@@ -3,6 +3,12 @@ import type { Dialect, Issue, IssueDetails } from '../core/model';
 /** Which store answers: one of the CLIs, or the read-only `.beads/issues.jsonl` reader. */
 export type BackendKind = Dialect | 'jsonl';
 
+/** What a close may ask beyond the reason. */
+export interface CloseOptions {
+  /** Close despite open blockers or open children (both CLIs' `--force`). */
+  force?: boolean;
+}
+
 /**
  * One beads project seen through one backend. Every method costs at most one CLI process, so
  * callers can count processes per refresh. Methods reject with a `CliError` (src/beads/errors.ts)
@@ -13,13 +19,14 @@ export interface BeadsBackend {
   readonly readOnly: boolean;
   /** The folder that holds `.beads` (what `where --json` reports, less the `.beads` part). */
   readonly root: string;
-  /** In-progress issues, most recently updated first. */
+  /** The user's in-progress issues (`isWorkInProgress`: in_progress or hooked, no wisps), most recently updated first. */
   listInProgress(signal?: AbortSignal): Promise<Issue[]>;
   /** Ready issues in the CLI's own order. */
   listReady(signal?: AbortSignal): Promise<Issue[]>;
   /** Details for several issues in one call; unknown ids are left out, not errors. */
   show(ids: readonly string[], signal?: AbortSignal): Promise<IssueDetails[]>;
+  /** Writes reject with a `refused` CliError, carrying the CLI's reason, when the CLI declines them. */
   addComment(id: string, text: string, signal?: AbortSignal): Promise<void>;
   claim(id: string, signal?: AbortSignal): Promise<void>;
-  close(id: string, reason: string, signal?: AbortSignal): Promise<void>;
+  close(id: string, reason: string, signal?: AbortSignal, options?: CloseOptions): Promise<void>;
 }

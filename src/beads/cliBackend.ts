@@ -1,7 +1,8 @@
-import type { Dialect, Issue, IssueDetails } from '../core/model';
+import { IN_PROGRESS_STATUSES, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
 import { parseIssueList, parseShow } from '../core/parse';
-import type { BeadsBackend } from './backend';
+import type { BeadsBackend, CloseOptions } from './backend';
 import { CliError } from './errors';
+import { asRefusal, refusalInCloseAnswer, type RefusableWrite } from './refusal';
 import { byMostRecentlyUpdated } from './order';
 import { runCliJson } from './runCli';
 
@@ -18,43 +19,52 @@ export interface CliBackendOptions {
 
 /**
  * The exact argument arrays per dialect (CONTRACT §1). Always `--json`; `--limit 0` on list and
- * ready because both CLIs default to 50 or 100. Free text goes where neither CLI can read it as
- * a flag: bd takes the comment as `args[1]` after `--`, br as `--message=<text>`, and the close
- * reason is attached with `=` in both.
+ * ready because both CLIs default to 50 or 100. Issue ids go after `--`, which both parsers
+ * (cobra for bd, clap for br) read as the end of the flags, so an id that starts with `-` is
+ * still an id. Free text is attached to its flag with `=` (br's comment, both close reasons) or,
+ * for bd's comment, which bd reads as `args[1]`, after the id.
  */
 export const DIALECT_ARGS: Record<Dialect, {
   inProgress: readonly string[];
   ready: readonly string[];
   show: (ids: readonly string[]) => string[];
+  /** bd ≤ 1.0.4 has no --include-* flags and always includes comments and dependents (C1). */
+  legacyShow?: (ids: readonly string[]) => string[];
   addComment: (id: string, text: string) => string[];
   claim: (id: string) => string[];
-  close: (id: string, reason: string) => string[];
+  close: (id: string, reason: string, options?: CloseOptions) => string[];
 }> = {
   bd: {
-    inProgress: ['list', '--status', 'in_progress', '--json', '--limit', '0', '--sort', 'updated'],
+    // `hooked` is bd's other work-in-progress status (C2); bd takes a comma list.
+    inProgress: ['list', '--status', IN_PROGRESS_STATUSES.join(','), '--json', '--limit', '0', '--sort', 'updated'],
     ready: ['ready', '--json', '--limit', '0'],
-    // bd leaves dependents and comments out of show unless asked.
-    show: (ids) => ['show', ...ids, '--json', '--include-comments', '--include-dependents'],
+    // bd ≥ 1.0.5 leaves dependents and comments out of show unless asked.
+    show: (ids) => ['show', '--json', '--include-comments', '--include-dependents', '--', ...ids],
+    legacyShow: (ids) => ['show', '--json', '--', ...ids],
     addComment: (id, text) => ['comments', 'add', '--json', '--', id, text],
-    claim: (id) => ['update', id, '--claim', '--json'],
-    close: (id, reason) => ['close', id, `--reason=${reason}`, '--json'],
+    claim: (id) => ['update', '--claim', '--json', '--', id],
+    close: (id, reason, options) => ['close', `--reason=${reason}`, ...(options?.force ? ['--force'] : []), '--json', '--', id],
   },
   br: {
-    inProgress: ['list', '-s', 'in_progress', '--json', '--limit', '0', '--sort', 'updated_at'],
+    // br takes the flag once per status.
+    inProgress: ['list', ...IN_PROGRESS_STATUSES.flatMap((status) => ['-s', status]), '--json', '--limit', '0', '--sort', 'updated_at'],
     ready: ['ready', '--json', '--limit', '0'],
-    show: (ids) => ['show', ...ids, '--json'],
-    addComment: (id, text) => ['comments', 'add', id, '--json', `--message=${text}`],
-    claim: (id) => ['update', id, '--claim', '--json'],
-    close: (id, reason) => ['close', id, `--reason=${reason}`, '--json'],
+    show: (ids) => ['show', '--json', '--', ...ids],
+    addComment: (id, text) => ['comments', 'add', '--json', `--message=${text}`, '--', id],
+    claim: (id) => ['update', '--claim', '--json', '--', id],
+    close: (id, reason, options) => ['close', `--reason=${reason}`, ...(options?.force ? ['--force'] : []), '--json', '--', id],
   },
 };
 
 /**
- * A backend that runs bd or br. Each method is one process, with one exception: when br rejects
- * a multi-id `show` because one id does not exist (it fails the whole call, exit 3), the call is
- * repeated without the id it named — one more process per unknown id, so only on bad input.
+ * A backend that runs bd or br. Each method is one process, with two exceptions, both paid only
+ * where they apply: when br rejects a multi-id `show` because one id does not exist (it fails the
+ * whole call, exit 3), the call is repeated without the id it named; and the first `show` on a
+ * bd ≤ 1.0.4, which rejects `--include-comments` as an unknown flag, is repeated without the
+ * flags — the backend remembers that, so later shows on that project cost one process again.
  * bd answers the ids it found and exits 0, or fails with "no issues found" when none exist,
- * which is read as an empty answer.
+ * which is read as an empty answer. A write the CLI declines fails as a `refused` CliError with
+ * the CLI's reason (src/beads/refusal.ts).
  */
 export function createCliBackend(options: CliBackendOptions): BeadsBackend {
   const args = DIALECT_ARGS[options.dialect];
@@ -62,15 +72,34 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
   const query = (argv: readonly string[], signal?: AbortSignal) => runCliJson(options.command, argv, runOptions(signal));
   // A write must also print its JSON answer: exit 0 with garbage is not proof that it landed, so
   // it fails as badJson and the outbox checks beads before sending it again.
-  const write = async (argv: readonly string[], signal?: AbortSignal) => {
-    await query(argv, signal);
+  const write = async (kind: RefusableWrite, issueId: string, argv: readonly string[], signal?: AbortSignal) => {
+    let answer: unknown;
+    try {
+      answer = await query(argv, signal);
+    } catch (error) {
+      throw asRefusal(error, options.dialect, kind, issueId);
+    }
+    // br prints `{closed, skipped}` (exit 0) when it closed some of several ids and skipped others.
+    const refused = kind === 'close' ? refusalInCloseAnswer(answer, issueId) : undefined;
+    if (refused !== undefined) throw new CliError({ kind: 'refused', command: options.command, args: argv, exitCode: 0, cliMessage: refused });
   };
+  let showArgs = args.show;
+
+  async function showOnce(ids: readonly string[], signal?: AbortSignal): Promise<unknown> {
+    try {
+      return await query(showArgs(ids), signal);
+    } catch (error) {
+      if (!args.legacyShow || showArgs === args.legacyShow || !isUnknownFlag(error)) throw error;
+      showArgs = args.legacyShow;
+      return query(showArgs(ids), signal);
+    }
+  }
 
   async function show(ids: readonly string[], signal?: AbortSignal): Promise<IssueDetails[]> {
-    let remaining = [...new Set(ids)].filter(isIssueId);
+    let remaining = [...new Set(ids)].filter((id) => id.length > 0);
     while (remaining.length > 0) {
       try {
-        return parseShow(await query(args.show(remaining), signal));
+        return parseShow(await showOnce(remaining, signal));
       } catch (error) {
         const unknown = unknownIds(error, remaining, options.dialect);
         if (!unknown) throw error;
@@ -86,21 +115,21 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
     root: options.root,
     async listInProgress(signal): Promise<Issue[]> {
       // Both CLIs are asked to sort by update time, but only a parsed timestamp orders mixed offsets correctly.
-      return byMostRecentlyUpdated(parseIssueList(await query(args.inProgress, signal)));
+      return byMostRecentlyUpdated(parseIssueList(await query(args.inProgress, signal)).filter(isWorkInProgress));
     },
     async listReady(signal): Promise<Issue[]> {
       return parseIssueList(await query(args.ready, signal));
     },
     show,
-    addComment: (id, text, signal) => write(args.addComment(id, text), signal),
-    claim: (id, signal) => write(args.claim(id), signal),
-    close: (id, reason, signal) => write(args.close(id, reason), signal),
+    addComment: (id, text, signal) => write('comment', id, args.addComment(id, text), signal),
+    claim: (id, signal) => write('claim', id, args.claim(id), signal),
+    close: (id, reason, signal, closeOptions) => write('close', id, args.close(id, reason, closeOptions), signal),
   };
 }
 
-/** Ids come from CLI output; anything that could be read as a flag is not one. */
-function isIssueId(id: string): boolean {
-  return id.length > 0 && !id.startsWith('-');
+/** cobra's "unknown flag: --include-comments" (exit 1, plain text): an older bd. */
+function isUnknownFlag(error: unknown): boolean {
+  return error instanceof CliError && error.kind === 'exit' && /unknown flag/i.test(`${error.cliMessage ?? ''} ${error.stderr ?? ''}`);
 }
 
 /**

@@ -3,9 +3,11 @@ import { basename } from 'node:path';
 /**
  * Why a process did not give a usable answer. `canceled` means the caller aborted it: callers
  * must never show it as a failure. An output cap overrun is reported as `exit` (the process was
- * stopped) with `outputLimitExceeded` set.
+ * stopped) with `outputLimitExceeded` set. `refused` is a write the CLI declined for a reason it
+ * named (blocked, open children, claimed by someone else): a final answer, never retried, and
+ * `cliMessage` holds the CLI's reason.
  */
-export type CliErrorKind = 'notFound' | 'timeout' | 'canceled' | 'exit' | 'badJson';
+export type CliErrorKind = 'notFound' | 'timeout' | 'canceled' | 'exit' | 'badJson' | 'refused';
 
 export interface CliErrorDetails {
   kind: CliErrorKind;
@@ -13,6 +15,8 @@ export interface CliErrorDetails {
   args: readonly string[];
   exitCode?: number;
   stderr?: string;
+  /** What the process printed on stdout before it failed (br prints what it skipped, then fails). */
+  stdout?: string;
   /** The CLI's own error text (bd `{"error":"…"}`, br `{"error":{"message":"…"}}`), when it printed one. */
   cliMessage?: string;
   /** The CLI's machine-readable code (bd `code`, br `error.code`), e.g. `ISSUE_NOT_FOUND`. */
@@ -33,6 +37,7 @@ export class CliError extends Error {
   readonly args: readonly string[];
   readonly exitCode?: number;
   readonly stderr?: string;
+  readonly stdout?: string;
   readonly cliMessage?: string;
   readonly cliCode?: string;
   readonly hint?: string;
@@ -47,6 +52,7 @@ export class CliError extends Error {
     this.args = details.args;
     this.exitCode = details.exitCode;
     this.stderr = details.stderr;
+    this.stdout = details.stdout;
     this.cliMessage = details.cliMessage;
     this.cliCode = details.cliCode;
     this.hint = details.hint;
@@ -68,15 +74,20 @@ export function isCanceled(error: unknown): boolean {
 }
 
 /**
- * "bd show" rather than the whole argv: arguments can hold comment text of any length, and the
- * subcommand is what tells a user which operation failed.
+ * "bd update demo-1" rather than the whole argv: arguments can hold comment text of any length,
+ * and the subcommand and the issue are what tell a user which operation failed. The issue id
+ * comes after `--` in writes (so that it is never read as a flag); the first word there is shown.
  */
 export function commandLabel(command: string, args: readonly string[]): string {
   const words = [basename(command).replace(/\.(exe|cmd|bat)$/i, '')];
+  const shorten = (arg: string) => (arg.length > 40 ? `${arg.slice(0, 40)}…` : arg);
   for (const arg of args) {
     if (arg.startsWith('-') || words.length > 2) break;
-    words.push(arg.length > 40 ? `${arg.slice(0, 40)}…` : arg);
+    words.push(shorten(arg));
   }
+  const dashes = args.indexOf('--');
+  const first = dashes === -1 ? undefined : args[dashes + 1];
+  if (first !== undefined && words.length <= 3) words.push(shorten(first));
   return words.join(' ');
 }
 
@@ -93,6 +104,8 @@ function describeFailure(details: CliErrorDetails): string {
       return `${label} was canceled`;
     case 'badJson':
       return `${label} printed output that is not the expected JSON${details.detail ? `: ${details.detail}` : ''}`;
+    case 'refused':
+      return `${label} was refused${own || (details.detail ? `: ${details.detail}` : '')}`;
     case 'exit':
       if (details.outputLimitExceeded) {
         return `${label} printed more than ${formatBytes(details.maxOutputBytes)} of output and was stopped`;
@@ -138,12 +151,28 @@ export function parseCliOwnError(text: string): CliOwnError | undefined {
   return undefined;
 }
 
-/** The last line of plain-text stderr, which is where CLIs put the reason they stopped. */
-export function lastMeaningfulLine(text: string): string | undefined {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0);
-  const last = lines[lines.length - 1];
-  if (last === undefined) return undefined;
-  return last.length > 300 ? `${last.slice(0, 300)}…` : last;
+/** Lines that tell how to get help, not what went wrong (cobra's "Run 'bd --help' for usage.", clap's "Usage: …"). */
+const USAGE_LINE = /^(run '[^']*--help'|for more information, try|usage:|see '[^']*--help')/i;
+/** Side remarks a CLI prints on the way (bd: "warning: beads.role not configured", "Hint: …"). */
+const ASIDE_LINE = /^(warning|warn|hint|note|tip)\b/i;
+
+/** A line that says it is the error (bd "Error: …", clap "error: …", Go "panic: …"). */
+const ERROR_LINE = /^(error|fatal|panic)\b/i;
+
+/**
+ * The reason a CLI gave in plain text: the first line that says it is an error, else the first
+ * line that says anything, skipping usage lines and, when there is anything else, warnings and
+ * hints. bd prints "Error: unknown flag: …" and then "Run 'bd --help' for usage."; the first is
+ * the reason.
+ */
+export function meaningfulLine(text: string): string | undefined {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !USAGE_LINE.test(line));
+  const found = lines.find((line) => ERROR_LINE.test(line)) ?? lines.find((line) => !ASIDE_LINE.test(line)) ?? lines[0];
+  if (found === undefined) return undefined;
+  return found.length > 300 ? `${found.slice(0, 300)}…` : found;
 }
 
 function* objectStarts(text: string): Generator<number> {
@@ -161,6 +190,9 @@ function readErrorObject(value: unknown): CliOwnError | undefined {
   if (isRecord(value.data) && 'error' in value.data) return readErrorObject(value.data);
   const error = value.error;
   if (typeof error === 'string') {
+    // bd 1.2: {"error":"1 of 1 issues failed to update","failed":[{id,error}]}; the reasons are per id.
+    const reasons = failedReasons(value.failed);
+    if (reasons) return { message: reasons };
     const message = typeof value.message === 'string' && value.message ? value.message : error;
     return {
       message,
@@ -180,6 +212,12 @@ function readErrorObject(value: unknown): CliOwnError | undefined {
     };
   }
   return undefined;
+}
+
+function failedReasons(failed: unknown): string | undefined {
+  if (!Array.isArray(failed)) return undefined;
+  const reasons = failed.filter(isRecord).flatMap((entry) => (typeof entry.error === 'string' && entry.error ? [entry.error] : []));
+  return reasons.length > 0 ? [...new Set(reasons)].join('; ') : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

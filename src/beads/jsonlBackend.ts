@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BLOCKING_TYPES, PARENT_CHILD, isTerminal, type Dialect, type Issue, type IssueDetails } from '../core/model';
+import { BLOCKING_TYPES, PARENT_CHILD, isTerminal, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
 import { parseJsonl, parseTimestamp, type JsonlLoad, type ScheduleFlags } from '../core/parse';
 import type { BeadsBackend } from './backend';
 import { CliError, ReadOnlyError } from './errors';
@@ -61,7 +61,7 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
     root: options.root,
     async listInProgress(signal) {
       const { load: data } = await load(signal);
-      return byMostRecentlyUpdated(data.issues.filter((issue) => issue.status === 'in_progress')).map(withoutLinks);
+      return byMostRecentlyUpdated(data.issues.filter(isWorkInProgress)).map(withoutLinks);
     },
     async listReady(signal) {
       const { load: data, byId } = await load(signal);

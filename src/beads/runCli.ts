@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { CliError, lastMeaningfulLine, parseCliOwnError } from './errors';
+import { CliError, meaningfulLine, parseCliOwnError } from './errors';
 
 export interface RunCliOptions {
   cwd: string;
@@ -25,6 +25,8 @@ export interface CliResult {
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2_000;
+/** How much of a failed process's stdout its error keeps (what br skipped is a line or two). */
+const MAX_KEPT_STDOUT = 64 * 1024;
 
 /**
  * The one place that starts processes: an argument array (never a shell), an explicit cwd, a
@@ -88,13 +90,15 @@ export async function runCli(command: string, args: readonly string[], options: 
   }
   const okExitCodes = options.okExitCodes ?? [0];
   if (!okExitCodes.includes(result.exitCode)) {
-    // bd prints some errors as JSON on stdout (`where`, `show`), the rest on stderr.
+    // bd prints some errors as JSON on stdout (`where`, `show`), the rest on stderr; br 0.2.15
+    // on stderr, later br on stdout (CONTRACT C5, C8).
     const own = parseCliOwnError(stderr) ?? parseCliOwnError(stdout);
     throw new CliError({
       ...base,
+      stdout: stdout ? stdout.slice(0, MAX_KEPT_STDOUT) : undefined,
       kind: 'exit',
       exitCode: result.exitCode,
-      cliMessage: own?.message ?? lastMeaningfulLine(stderr),
+      cliMessage: own?.message ?? meaningfulLine(stderr),
       cliCode: own?.code,
       hint: own?.hint,
       searchedId: own?.searchedId,

@@ -35,6 +35,8 @@ export interface Issue extends IssueSummary {
   updatedAt: string;
   closedAt?: string;
   labels: string[];
+  /** bd's wisps (and br's ephemeral issues): short-lived agent bookkeeping, never exported. */
+  ephemeral?: boolean;
 }
 
 /** What `show` returns: the issue with both directions of its dependency records and its comments. */
@@ -62,6 +64,28 @@ export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['closed', 'tombst
 
 export function isTerminal(status: string): boolean {
   return TERMINAL_STATUSES.has(status);
+}
+
+/**
+ * Statuses that mean someone is working on the issue (CONTRACT C2): `in_progress`, and bd's
+ * `hooked` (work an agent has picked up through a hook). br has no `hooked`; asking for it costs
+ * nothing there.
+ */
+export const IN_PROGRESS_STATUSES: readonly string[] = ['in_progress', 'hooked'];
+
+/**
+ * Whether an issue counts as the user's work. Wisps do not (CONTRACT C3): they are ephemeral
+ * bookkeeping an agent framework creates and burns by the dozen, bd leaves them out of its
+ * export and br out of its JSONL, and bd merges them into `list --json` only by accident of its
+ * text-only filter. Leaving them out keeps the CLI and the read-only JSONL reader in agreement.
+ */
+export function isOwnWork(issue: Pick<Issue, 'id' | 'ephemeral'>): boolean {
+  return issue.ephemeral !== true && !issue.id.includes('-wisp-');
+}
+
+/** An in-progress issue that is the user's work: what the sidebar, the ledger and the context follow. */
+export function isWorkInProgress(issue: Pick<Issue, 'id' | 'status' | 'ephemeral'>): boolean {
+  return IN_PROGRESS_STATUSES.includes(issue.status) && isOwnWork(issue);
 }
 
 export function summarize(issue: IssueSummary): IssueSummary {

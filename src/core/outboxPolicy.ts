@@ -4,7 +4,8 @@
 
 /** A failed attempt, as the outbox saw it (a CliError, a ReadOnlyError or anything else, flattened). */
 export interface WriteFailure {
-  kind: 'notFound' | 'timeout' | 'exit' | 'badJson' | 'readOnly' | 'other';
+  /** `refused`: the CLI declined the write and said why (blocked, open children, claimed by someone else). */
+  kind: 'notFound' | 'timeout' | 'exit' | 'badJson' | 'refused' | 'readOnly' | 'other';
   message: string;
   exitCode?: number;
   /** The CLI's machine-readable code (br `error.code`, bd `code`). */
@@ -65,6 +66,9 @@ export function decideAfterFailure(failure: WriteFailure, attempts: number, now:
       return retry('timeout', true);
     case 'badJson':
       return retry('garbled', true);
+    case 'refused':
+      // A final answer: asking again gets the same one.
+      return { action: 'park', reason: 'rejected' };
     case 'exit':
     case 'other':
       break;

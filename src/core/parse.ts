@@ -116,6 +116,7 @@ export function parseIssue(value: unknown): Issue | undefined {
   if (assignee !== undefined) issue.assignee = assignee;
   const closedAt = text(value.closed_at);
   if (closedAt !== undefined) issue.closedAt = closedAt;
+  if (value.ephemeral === true) issue.ephemeral = true;
   return issue;
 }
 

@@ -587,7 +587,7 @@ async function send(backend: BeadsBackend, write: BeadsWrite): Promise<void> {
     case 'claim':
       return backend.claim(write.issueId);
     case 'close':
-      return backend.close(write.issueId, write.reason);
+      return backend.close(write.issueId, write.reason, undefined, { force: write.force });
   }
 }
 

@@ -6,7 +6,7 @@
 export type BeadsWrite =
   | { key: string; kind: 'comment'; issueId: string; text: string }
   | { key: string; kind: 'claim'; issueId: string }
-  | { key: string; kind: 'close'; issueId: string; reason: string };
+  | { key: string; kind: 'close'; issueId: string; reason: string; force?: boolean };
 
 /** The durable, serialized outbox every beads write goes through (implemented in src/services/outbox.ts). */
 export interface WriteQueue {

@@ -69,20 +69,20 @@ function workspace(dialect: Dialect, env: Record<string, string> = {}, timeoutMs
 
 const EXPECTED: Record<Dialect, Record<string, string[]>> = {
   bd: {
-    inProgress: ['list', '--status', 'in_progress', '--json', '--limit', '0', '--sort', 'updated'],
+    inProgress: ['list', '--status', 'in_progress,hooked', '--json', '--limit', '0', '--sort', 'updated'],
     ready: ['ready', '--json', '--limit', '0'],
-    show: ['show', 't-a', 't-c', '--json', '--include-comments', '--include-dependents'],
+    show: ['show', '--json', '--include-comments', '--include-dependents', '--', 't-a', 't-c'],
     comment: ['comments', 'add', '--json', '--', 't-b', '--not-a-flag "quoted" $HOME\nsecond line'],
-    claim: ['update', 't-d', '--claim', '--json'],
-    close: ['close', 't-b', '--reason=-r done: all green', '--json'],
+    claim: ['update', '--claim', '--json', '--', 't-d'],
+    close: ['close', '--reason=-r done: all green', '--json', '--', 't-b'],
   },
   br: {
-    inProgress: ['list', '-s', 'in_progress', '--json', '--limit', '0', '--sort', 'updated_at'],
+    inProgress: ['list', '-s', 'in_progress', '-s', 'hooked', '--json', '--limit', '0', '--sort', 'updated_at'],
     ready: ['ready', '--json', '--limit', '0'],
-    show: ['show', 't-a', 't-c', '--json'],
-    comment: ['comments', 'add', 't-b', '--json', '--message=--not-a-flag "quoted" $HOME\nsecond line'],
-    claim: ['update', 't-d', '--claim', '--json'],
-    close: ['close', 't-b', '--reason=-r done: all green', '--json'],
+    show: ['show', '--json', '--', 't-a', 't-c'],
+    comment: ['comments', 'add', '--json', '--message=--not-a-flag "quoted" $HOME\nsecond line', '--', 't-b'],
+    claim: ['update', '--claim', '--json', '--', 't-d'],
+    close: ['close', '--reason=-r done: all green', '--json', '--', 't-b'],
   },
 };
 
@@ -134,12 +134,12 @@ describe.each(['bd', 'br'] as const)('%s CLI backend against the stand-in', (dia
     expect(value.map((issue) => issue.id)).toEqual(['t-a', 't-d']);
     if (dialect === 'bd') {
       // bd answers the ids it knows and exits 0.
-      expect(made.map((call) => call.args)).toEqual([['show', 't-a', 't-gone', 't-d', '--json', '--include-comments', '--include-dependents']]);
+      expect(made.map((call) => call.args)).toEqual([['show', '--json', '--include-comments', '--include-dependents', '--', 't-a', 't-gone', 't-d']]);
     } else {
       // br fails the whole call (exit 3, ISSUE_NOT_FOUND naming the id): asked again without it.
       expect(made.map((call) => [call.args, call.exit])).toEqual([
-        [['show', 't-a', 't-gone', 't-d', '--json'], 3],
-        [['show', 't-a', 't-d', '--json'], 0],
+        [['show', '--json', '--', 't-a', 't-gone', 't-d'], 3],
+        [['show', '--json', '--', 't-a', 't-d'], 0],
       ]);
     }
   });

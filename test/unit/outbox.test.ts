@@ -222,6 +222,22 @@ describe('Outbox', () => {
     expect(outbox.pendingCount).toBe(0);
   });
 
+  it('parks a refused write at once with the CLI reason, never retrying it, and is not left queued', async () => {
+    const beads = new FakeBeads(['demo-1']);
+    const reason = 'cannot close demo-1: blocked by open issues [demo-2] (use --force to override)';
+    beads.failures = [new CliError({ kind: 'refused', command: 'bd', args: ['close', '--', 'demo-1'], exitCode: 1, cliMessage: reason })];
+    const outbox = makeOutbox(beads);
+    const parked: string[] = [];
+    outbox.onDidPark((entry) => parked.push(entry.error));
+    await outbox.enqueue({ key: 'close:demo-1', kind: 'close', issueId: 'demo-1', reason: 'done' });
+    await outbox.drain(bounded());
+    expect(beads.calls.filter((call) => call.op === 'close')).toHaveLength(1);
+    expect(parked).toHaveLength(1);
+    expect(parked[0]).toContain(reason);
+    expect(outbox.pendingCount).toBe(0);
+    expect(outbox.status('close:demo-1')).toBe('failed');
+  });
+
   it('survives a restart: a new outbox over the same file sends what the old one left', async () => {
     const beads = new FakeBeads(['demo-1']);
     beads.failures = [missing()];

@@ -32,6 +32,11 @@ describe('decideAfterFailure', () => {
     expect(decision).toEqual({ action: 'retry', reason: 'timeout', at: now + 4_000, mayHaveLanded: true });
   });
 
+  it('parks a refusal at the first attempt: the CLI said no and why', () => {
+    const refused = { kind: 'refused' as const, message: 'cannot close x-1: blocked by open issues [x-2] (use --force to override)', exitCode: 1 };
+    expect(decideAfterFailure(refused, 1, now, policy)).toEqual({ action: 'park', reason: 'rejected' });
+  });
+
   it('retries a locked database for ever, with a capped delay', () => {
     const locked = { kind: 'exit' as const, message: 'database is locked', exitCode: 2 };
     expect(decideAfterFailure(locked, 50, now, policy)).toEqual({ action: 'retry', reason: 'locked', at: now + 60_000, mayHaveLanded: false });

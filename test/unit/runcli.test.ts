@@ -146,10 +146,28 @@ describe('runCli', () => {
     expect(error).toMatchObject({ cliMessage: 'no beads database found', cliCode: 'no_beads_directory', hint: 'run bd init' });
   });
 
-  it('falls back to the last stderr line when the error is plain text', async () => {
+  it('falls back to the stderr line that names the error when the error is plain text', async () => {
     const tool = script('plain', `process.stderr.write('warming up\\nError: database is locked\\n'); process.exit(2);`);
     const error = await failure(runCli(tool, [], options));
     expect(error).toMatchObject({ kind: 'exit', exitCode: 2, cliMessage: 'Error: database is locked' });
+  });
+
+  it('shows the error, not the usage line after it (cobra, clap)', async () => {
+    const cobra = script('cobra', `process.stderr.write("Error: unknown flag: --include-comments\\nRun 'bd --help' for usage.\\n"); process.exit(1);`);
+    expect(await failure(runCli(cobra, [], options))).toMatchObject({ cliMessage: 'Error: unknown flag: --include-comments' });
+    const clap = script('clap', `process.stderr.write("error: unexpected argument '--x' found\\n\\nUsage: br [OPTIONS] <COMMAND>\\n\\nFor more information, try '--help'.\\n"); process.exit(2);`);
+    expect(await failure(runCli(clap, [], options))).toMatchObject({ cliMessage: "error: unexpected argument '--x' found" });
+    const plain = script('plain-refusal', `process.stderr.write("warning: beads.role not configured\\ncannot close x-1: blocked by open issues [x-2] (use --force to override)\\n"); process.exit(1);`);
+    expect(await failure(runCli(plain, [], options))).toMatchObject({ cliMessage: 'cannot close x-1: blocked by open issues [x-2] (use --force to override)' });
+  });
+
+  it("reads bd 1.2's failed[].error reasons and br's error JSON on stdout", async () => {
+    const failed = JSON.stringify({ error: '1 of 1 issues failed to update', failed: [{ id: 'x-1', error: 'claiming issue: issue already claimed by bob' }], schema_version: 1 });
+    const bd12 = script('bd12', `process.stderr.write("Error claiming x-1: issue already claimed by bob\\n" + ${JSON.stringify(failed)} + "\\n"); process.exit(1);`);
+    expect(await failure(runCli(bd12, [], options))).toMatchObject({ cliMessage: 'claiming issue: issue already claimed by bob' });
+    const brError = JSON.stringify({ error: { code: 'VALIDATION_FAILED', message: 'Validation failed: claim: issue x-1 already assigned to bob', hint: null } }, null, 2);
+    const brMain = script('br-stdout', `process.stdout.write(${JSON.stringify(brError)} + "\\n"); process.exit(4);`);
+    expect(await failure(runCli(brMain, [], options))).toMatchObject({ cliCode: 'VALIDATION_FAILED', cliMessage: 'Validation failed: claim: issue x-1 already assigned to bob' });
   });
 
   it('accepts the exit codes a caller declares as answers', async () => {

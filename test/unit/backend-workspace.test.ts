@@ -102,10 +102,13 @@ describe.each(['bd', 'br'] as const)('%s workspace with the 5,722-line store', (
     const shownIds = ready.slice(0, 20).map((issue) => issue.id);
     const details = await cli.show(shownIds);
     expect(callCount(log) - before).toBe(3);
-    expect(inProgress).toEqual([]);
+    // Nothing there is in_progress; its `hooked` issues are bd's other work in progress (C2).
+    expect(inProgress.length).toBeGreaterThan(0);
+    expect(new Set(inProgress.map((issue) => issue.status))).toEqual(new Set(['hooked']));
     expect(details.map((issue) => issue.id)).toEqual(shownIds);
 
     const file = createJsonlBackend({ root: ws.dir, dialect });
+    expect((await file.listInProgress()).map((issue) => issue.id)).toEqual(inProgress.map((issue) => issue.id));
     expect((await file.listReady()).map((issue) => issue.id)).toEqual(ready.map((issue) => issue.id));
     expect((await file.show(shownIds)).map(comparable)).toEqual(details.map(comparable));
   });

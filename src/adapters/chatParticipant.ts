@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ReadyItem } from '../core/graph';
-import { inlineCode, inlineText } from '../core/markdown';
+import { cutBytes, inlineCode, verbatimLine } from '../core/markdown';
 import type { AgentContext } from './agentContext';
 import { withAbortSignal } from './commandErrors';
 import { Commands } from './commandIds';
@@ -10,7 +10,7 @@ import { describeCheckpoint } from './lmTools';
 // without a language model, so it works (and answers the same) whichever model the user picked.
 
 export const PARTICIPANT_ID = 'beadsRecovery.beads';
-const TITLE_CHARS = 80;
+const TITLE_BYTES = 240;
 
 /** The parts of a chat response stream the participant writes to (a test can pass a recorder). */
 export type BeadsChatStream = Pick<vscode.ChatResponseStream, 'markdown' | 'reference' | 'button' | 'progress'>;
@@ -65,7 +65,7 @@ async function answerReady(agents: AgentContext, stream: BeadsChatStream, token:
   stream.progress('Reading the ready queue…');
   const { items, error } = await withAbortSignal(token, (signal) => agents.ready(project, signal));
   if (error !== undefined) {
-    stream.markdown(`The ready queue could not be read: ${inlineText(error, 200)}`);
+    stream.markdown(`The ready queue could not be read: ${verbatimLine(cutBytes(error, 400))}`);
     return;
   }
   stream.markdown(readyMarkdown(items));
@@ -85,17 +85,21 @@ async function answerCheckpoint(agents: AgentContext, prompt: string, stream: Be
   }
   const project = await agents.project();
   const report = await withAbortSignal(token, (signal) => agents.checkpoint(project, summary, signal));
-  stream.markdown(inlineText(describeCheckpoint(report), 1200));
+  stream.markdown(verbatimLine(cutBytes(describeCheckpoint(report), 2400)));
 }
 
-/** The ready queue with each item's parent and what it unblocks (seed V7). Titles are untrusted text. */
+/**
+ * The ready queue with each item's parent and what it unblocks (seed V7). Titles are untrusted
+ * text, kept verbatim after the formatter's words on list-item lines (src/core/markdown.ts);
+ * the chat renders it without HTML, so it stays inert.
+ */
 export function readyMarkdown(items: readonly ReadyItem[]): string {
   if (items.length === 0) return 'Nothing is ready right now.';
   const lines = [`**Ready work** (${items.length === 1 ? '1 issue' : `${items.length} issues`}):`, ''];
   for (const { issue, parent, unblocks } of items) {
-    let line = `- ${inlineCode(issue.id, 60)} ${inlineText(issue.title, TITLE_CHARS)} (P${issue.priority}, ${inlineText(issue.issueType, 20)})`;
-    if (parent) line += ` · parent ${inlineCode(parent.id, 60)} ${inlineText(parent.title, TITLE_CHARS / 2)}`;
-    if (unblocks.length > 0) line += ` · unblocks ${unblocks.map((issue) => inlineCode(issue.id, 60)).join(', ')}`;
+    let line = `- ${inlineCode(issue.id, 120)} ${verbatimLine(cutBytes(issue.title, TITLE_BYTES))} (P${issue.priority}, ${verbatimLine(cutBytes(issue.issueType, 40))})`;
+    if (parent) line += ` · parent ${inlineCode(parent.id, 120)} ${verbatimLine(cutBytes(parent.title, TITLE_BYTES / 2))}`;
+    if (unblocks.length > 0) line += ` · unblocks ${unblocks.map((issue) => inlineCode(issue.id, 120)).join(', ')}`;
     lines.push(line);
   }
   return lines.join('\n');

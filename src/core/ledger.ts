@@ -205,6 +205,7 @@ export function toLedgerSummary(ledger: Ledger): LedgerSummary {
   return {
     issueId: ledger.issueId,
     files: ledger.files,
+    touched: ledger.touched,
     moreFiles: ledger.moreFiles,
     commits: ledger.commits.map(({ hash, subject }) => ({ hash, subject })),
     edits: ledger.edits,

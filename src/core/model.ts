@@ -30,7 +30,12 @@ export interface Comment {
 
 export interface Issue extends IssueSummary {
   description?: string;
+  acceptanceCriteria?: string;
+  notes?: string;
+  design?: string;
   assignee?: string;
+  /** When it was claimed (bd's `started_at`; br does not record it). */
+  startedAt?: string;
   createdAt: string;
   updatedAt: string;
   closedAt?: string;

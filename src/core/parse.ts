@@ -112,8 +112,16 @@ export function parseIssue(value: unknown): Issue | undefined {
   };
   const description = text(value.description);
   if (description !== undefined) issue.description = description;
+  const acceptanceCriteria = text(value.acceptance_criteria);
+  if (acceptanceCriteria !== undefined) issue.acceptanceCriteria = acceptanceCriteria;
+  const notes = text(value.notes);
+  if (notes !== undefined) issue.notes = notes;
+  const design = text(value.design);
+  if (design !== undefined) issue.design = design;
   const assignee = text(value.assignee);
   if (assignee !== undefined) issue.assignee = assignee;
+  const startedAt = text(value.started_at);
+  if (startedAt !== undefined) issue.startedAt = startedAt;
   const closedAt = text(value.closed_at);
   if (closedAt !== undefined) issue.closedAt = closedAt;
   if (value.ephemeral === true) issue.ephemeral = true;

@@ -2,9 +2,14 @@
 // pick its work up again, as markdown within a byte budget. A pure function of its input: the
 // same input gives the same bytes, whatever order unordered data arrives in, so every surface
 // (clipboard, chat, tools, command line, hooks) prints the same text.
+//
+// Issue text is verbatim (src/core/markdown.ts): an agent copies paths and identifiers out of
+// it. One-line values sit after the formatter's own words on heading and list-item lines;
+// multi-line values are indented code blocks.
 
-import { fitToBudget, type DropStep, type Dropped, type Kept } from './budget';
+import { fitToBudget, utf8Length, type DropStep, type Dropped, type Kept } from './budget';
 import {
+  childrenOf,
   compareIds,
   indexDetails,
   isStatusKnown,
@@ -16,8 +21,8 @@ import {
   type ReadyItem,
   type Unblocked,
 } from './graph';
-import { inlineCode, inlineText, oneLine } from './markdown';
-import type { Comment, Dialect, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
+import { cutBytes, inlineCode, isMultiLine, shellWord, verbatimBlock, verbatimLine } from './markdown';
+import { isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue } from './model';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
 
@@ -28,6 +33,8 @@ export type Section<T> = { ok: true; value: T } | { ok: false; error: string };
 export interface LedgerSummary {
   issueId: string;
   files: string[];
+  /** When each of `files` was last touched (epoch ms), index for index; names the most recent first when the list is summarised. */
+  touched?: number[];
   /** Files touched beyond `files`, when the ledger caps its list. */
   moreFiles?: number;
   commits: { hash: string; subject: string }[];
@@ -42,6 +49,11 @@ export interface RecoveryInput {
   budget: number;
   /** null when the folder is not a beads project. */
   project: { cli: Dialect; readOnly: boolean } | null;
+  /**
+   * Leave out the rules and essential commands: bd's own `bd prime` already gives them to the
+   * agent (src/core/primeDetection.ts), and repeating them only costs its context.
+   */
+  omitRules?: boolean;
   /** The user's focus; when it is not in progress, the most recently updated in-progress issue. */
   focusedId?: string;
   /** All in-progress issues (most recently updated first, though the order is re-derived). */
@@ -81,32 +93,53 @@ export interface ContinueInput {
 }
 
 export const DEFAULT_BUDGET_BYTES = 2048;
+/** The smallest budget for which the `## Resuming:` heading is guaranteed to survive. */
+export const MIN_BUDGET_BYTES = 256;
 export const NOT_BEADS_LINE = 'Not a beads project: no .beads directory found here.';
 
 /**
- * The order in which the budget removes content, least important first. Each step lowers one
- * part a unit at a time (oldest trail entry first, last list entry first) before the next
- * begins. The Resuming header and its status line are never dropped.
+ * What resuming needs, least important first: the budget lowers each step's part a unit at a
+ * time (oldest trail entry first, last list entry first) until the text fits, then moves to the
+ * next step. The `## Resuming:` heading is never dropped; its title is cut to the budget instead.
+ * Reading it bottom-up gives the priorities: the heading; the latest checkpoint, whole (its
+ * "Next:" above all); the description; the acceptance criteria; open blockers (and an epic's open
+ * children); the rest of the trail; what it unblocks; the rules; file lists.
  */
 export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
-  { part: 'description', downTo: 0 },
-  { part: 'others', downTo: 0 },
-  { part: 'trail', downTo: 1 },
+  // Nothing in progress: the ready queue is the content, but three items say enough.
   { part: 'ready', downTo: 3 },
-  { part: 'uncommitted', downTo: 5 },
-  { part: 'files', downTo: 5 },
-  { part: 'commits', downTo: 2 },
-  { part: 'commands', downTo: 0 },
-  { part: 'rules', downTo: 0 },
-  { part: 'ready', downTo: 1 },
+  // 9. File lists: first named entries (the summary line stays), then whole sections.
   { part: 'uncommitted', downTo: 0 },
   { part: 'files', downTo: 0 },
   { part: 'commits', downTo: 0 },
-  { part: 'unblocks', downTo: 0 },
+  { part: 'changes', downTo: 0 },
+  { part: 'ledger', downTo: 0 },
+  { part: 'others', downTo: 0 },
+  // 8. The rules, and the block's title that introduces them.
+  { part: 'commands', downTo: 0 },
+  { part: 'rules', downTo: 0 },
+  { part: 'top', downTo: 0 },
+  { part: 'ready', downTo: 1 },
   { part: 'hint', downTo: 0 },
-  { part: 'trail', downTo: 0 },
+  // 7. What it unblocks, and the context around it.
+  { part: 'unblocks', downTo: 0 },
+  { part: 'design', downTo: 0 },
   { part: 'parent', downTo: 0 },
+  // 6. The rest of the trail, oldest first; then the notes.
+  { part: 'trail', downTo: 0 },
+  { part: 'notes', downTo: 0 },
+  // 5. Open blockers and an epic's open children.
+  { part: 'children', downTo: 0 },
   { part: 'blockers', downTo: 0 },
+  // The status line (status, type, priority, claim): the heading already says it is in progress.
+  { part: 'status', downTo: 0 },
+  // 4. Acceptance criteria.
+  { part: 'acceptance', downTo: 0 },
+  // 3. The description.
+  { part: 'description', downTo: 0 },
+  // 2. The latest checkpoint.
+  { part: 'checkpoint', downTo: 0 },
+  // What is left before the heading itself.
   { part: 'readOnly', downTo: 0 },
   { part: 'ready', downTo: 0 },
 ];
@@ -122,13 +155,22 @@ const CONTINUE_DROP_ORDER: readonly DropStep[] = [
 
 /** How each part is named in the trim notice and in `dropped`: a fixed word, or a counted noun. */
 const PART_NAMES: Record<string, string | [singular: string, plural: string]> = {
+  top: 'workflow heading',
+  status: 'status line',
+  checkpoint: 'latest checkpoint',
   description: 'description',
+  acceptance: 'acceptance criteria',
+  notes: 'notes',
+  design: 'design',
+  children: ['open child', 'open children'],
   others: 'other in-progress list',
   trail: ['trail entry', 'trail entries'],
   ready: ['ready item', 'ready items'],
-  uncommitted: ['uncommitted entry', 'uncommitted entries'],
-  files: ['touched file', 'touched files'],
+  uncommitted: ['uncommitted path', 'uncommitted paths'],
+  changes: 'uncommitted changes',
+  files: ['touched file name', 'touched file names'],
   commits: ['commit', 'commits'],
+  ledger: 'work since the last checkpoint',
   commands: 'essential commands',
   rules: 'core rules',
   unblocks: 'unblocks',
@@ -141,23 +183,32 @@ const PART_NAMES: Record<string, string | [singular: string, plural: string]> = 
 
 // Caps applied before the budget: they bound the work and keep one section from crowding out the rest.
 const TRAIL_ENTRIES = 5;
-const COMMENT_CHARS = 200;
-const UNCOMMITTED_ENTRIES = 15;
+const TRAIL_ENTRY_BYTES = 400;
+const CHECKPOINT_BYTES = 1500;
+const DESCRIPTION_BYTES = 1200;
+const ACCEPTANCE_BYTES = 1000;
+const NOTES_BYTES = 800;
+const DESIGN_BYTES = 800;
+const UNCOMMITTED_LISTED = 10;
+const LEDGER_FILES_LISTED = 8;
+const FOLDERS_NAMED = 4;
 const READY_ENTRIES = 5;
 const OTHERS_NAMED = 5;
 const LINKS_NAMED = 5;
+const CHILDREN_LISTED = 8;
 const READY_LINKS_NAMED = 3;
-const LEDGER_FILES = 10;
 const LEDGER_COMMITS = 5;
-const HEADER_TITLE_CHARS = 120;
-const TITLE_CHARS = 60;
-const LINK_TITLE_CHARS = 50;
-const DESCRIPTION_CHARS = 300;
-const ERROR_CHARS = 160;
-const PATH_CHARS = 120;
-const ID_CHARS = 60;
-const WORD_CHARS = 30;
+const HEADER_TITLE_BYTES = 240;
+const TITLE_BYTES = 120;
+const LINK_TITLE_BYTES = 100;
+const ERROR_BYTES = 240;
+const PATH_BYTES = 240;
+const ID_BYTES = 64;
+const WORD_BYTES = 40;
 const UNKNOWN_TITLE = '(unknown)';
+// A comment that carries the state of the work: our own checkpoints, or an agent's "Done: …; Next: …".
+const CHECKPOINT_TEXT = /^\s*(?:auto-)?checkpoint\b|\bnext:/i;
+const BEADS_STORE_PATH = /(?:^|\/)[._]beads(?:\/|$)/;
 
 export function buildRecoveryContext(input: RecoveryInput): RecoveryResult {
   const budget = sanitizeBudget(input.budget);
@@ -167,12 +218,12 @@ export function buildRecoveryContext(input: RecoveryInput): RecoveryResult {
   const project = input.project;
   const inProgress = input.inProgress.ok ? byMostRecentlyUpdated(input.inProgress.value) : [];
   const focused = inProgress.find((issue) => issue.id === input.focusedId) ?? inProgress[0];
-  const common = commonPart(project.cli, project.readOnly, focused?.id);
+  const common = commonPart(project.cli, project.readOnly, focused?.id, input.omitRules === true);
   if (!focused) {
     const plan = noneState(input, common);
     return { ...fitPlan(plan, budget), state: 'none' };
   }
-  const plan = resumeState(input, common, focused, inProgress);
+  const plan = resumeState(input, common, focused, inProgress, budget);
   return { ...fitPlan(plan, budget), state: inProgress.length > 1 ? 'several' : 'resume', focusedId: focused.id };
 }
 
@@ -182,8 +233,8 @@ export function buildContinuePrompt(input: ContinueInput): BoundedMarkdown {
   const ready = uniqueReady(input.ready);
   const readyList = readyListLines(ready);
   const unblocked = uniqueById(input.unblocked);
-  const unblockedNames = unblocked.slice(0, LINKS_NAMED).map((issue) => issueName(issue, LINK_TITLE_CHARS));
-  const closedLine = `## Closed: ${issueName(input.closed, HEADER_TITLE_CHARS)}`;
+  const unblockedNames = unblocked.slice(0, LINKS_NAMED).map((issue) => issueName(issue, LINK_TITLE_BYTES));
+  const closedLine = `## Closed: ${issueName(input.closed, HEADER_TITLE_BYTES)}`;
   const hint =
     ready.length > 0
       ? `Claim the next one with ${inlineCode(`${input.cli} update <id> --claim`, 80)} and checkpoint with comments as you go.`
@@ -191,8 +242,8 @@ export function buildContinuePrompt(input: ContinueInput): BoundedMarkdown {
   const full: Kept = { ready: readyList.entries.length, unblocked: unblockedNames.length, hint: 1 };
   const render = (kept: Kept): string => {
     const lines = [closedLine];
-    if (unblocked.length === 0) lines.push('Closing it unblocked nothing.');
-    else lines.push(`**Unblocked:** ${withMore(unblockedNames.slice(0, kept.unblocked), unblocked.length)}`);
+    if (unblocked.length === 0) lines.push('- Closing it unblocked nothing.');
+    else lines.push(`- **Unblocked:** ${withMore(unblockedNames.slice(0, kept.unblocked), unblocked.length)}`);
     lines.push('', '## Next Ready Work', ...readyList.render(kept.ready ?? 0));
     if (kept.hint) lines.push('', hint);
     return lines.join('\n');
@@ -215,13 +266,13 @@ interface Common {
   render(kept: Kept): string[];
 }
 
-function commonPart(cli: Dialect, readOnly: boolean, focusedId: string | undefined): Common {
+function commonPart(cli: Dialect, readOnly: boolean, focusedId: string | undefined, omitRules: boolean): Common {
   const commands = essentialCommands(cli, focusedId);
   const readOnlyLine = `**Read-only here:** this was read from ${inlineCode('.beads/issues.jsonl', 40)}, which may lag behind the store; run writes with ${inlineCode(cli, 4)} where it is installed.`;
   return {
-    full: { readOnly: readOnly ? 1 : 0, rules: 1, commands: 1 },
+    full: { top: 1, readOnly: readOnly ? 1 : 0, rules: omitRules ? 0 : 1, commands: omitRules ? 0 : 1 },
     render: (kept) => {
-      const lines = ['# Beads Workflow Context'];
+      const lines = kept.top ? ['# Beads Workflow Context'] : [];
       if (kept.readOnly) lines.push('', readOnlyLine);
       if (kept.rules) lines.push('', '## Core Rules', ...CORE_RULES);
       if (kept.commands) lines.push('', '## Essential Commands', ...commands);
@@ -230,58 +281,86 @@ function commonPart(cli: Dialect, readOnly: boolean, focusedId: string | undefin
   };
 }
 
-function resumeState(input: RecoveryInput, common: Common, focused: Issue, inProgress: Issue[]): Plan {
+/** Text sections of the resume state, in the order they are shown. */
+const TEXT_SECTIONS = ['checkpoint', 'description', 'acceptance', 'notes', 'design'] as const;
+type TextSection = (typeof TEXT_SECTIONS)[number];
+
+function resumeState(input: RecoveryInput, common: Common, focused: Issue, inProgress: Issue[], budget: number): Plan {
   const detailsById = input.details.ok ? indexDetails(input.details.value) : new Map<string, IssueDetails>();
   const details = detailsById.get(focused.id);
   const detailsError = !input.details.ok ? input.details.error : details ? undefined : `no details for ${focused.id}`;
   const issue: Issue = details ?? focused;
   const cli = input.project?.cli ?? 'bd';
 
-  const header = [
-    `## Resuming: ${issueName(issue, HEADER_TITLE_CHARS)}`,
-    `**Status:** ${word(issue.status)} | **Type:** ${word(issue.issueType)} | **Priority:** ${priorityLabel(issue.priority)}`,
-    ...(detailsError === undefined ? [] : [`**Dependencies:** ${unavailable(detailsError)}`]),
+  const heading = `## Resuming: ${issueName(issue, headingTitleBytes(issue.id, budget))}`;
+  const statusLines = [
+    `- **Status:** ${word(issue.status)} | **Type:** ${word(issue.issueType)} | **Priority:** ${priorityLabel(issue.priority)}${claimText(issue, input.now)}`,
+    ...(detailsError === undefined ? [] : [`- **Dependencies:** ${unavailable(detailsError)}`]),
   ];
   const parent = details ? parentOf(details) : undefined;
   const blockers = details ? openBlockersOf(details) : [];
   const unblocks = details && input.details.ok ? unblocksOf(details, input.details.value) : [];
   const others = inProgress.filter((other) => other.id !== focused.id);
-  const description = oneLine(issue.description ?? '');
   const optional = {
-    parent: parent ? `**Parent:** ${linkName(parent)}` : undefined,
-    blockers: blockers.length > 0 ? `**Blocked by (open):** ${withMore(blockers.slice(0, LINKS_NAMED).map(blockerName), blockers.length)}` : undefined,
-    unblocks: unblocks.length > 0 ? `**Unblocks:** ${withMore(unblocks.slice(0, LINKS_NAMED).map(unblockedName), unblocks.length)}` : undefined,
-    others: others.length > 0 ? `**Also in progress:** ${withMore(others.slice(0, OTHERS_NAMED).map((other) => issueName(other, LINK_TITLE_CHARS)), others.length)}` : undefined,
-    description: description ? `**Description:** ${inlineText(description, DESCRIPTION_CHARS)}` : undefined,
+    parent: parent ? `- **Parent:** ${linkName(parent)}` : undefined,
+    blockers: blockers.length > 0 ? `- **Blocked by (open):** ${withMore(blockers.slice(0, LINKS_NAMED).map(blockerName), blockers.length)}` : undefined,
+    unblocks: unblocks.length > 0 ? `- **Unblocks:** ${withMore(unblocks.slice(0, LINKS_NAMED).map(unblockedName), unblocks.length)}` : undefined,
+    others: others.length > 0 ? `- **Also in progress:** ${withMore(others.slice(0, OTHERS_NAMED).map((other) => issueName(other, LINK_TITLE_BYTES)), others.length)}` : undefined,
   };
 
-  const trail = detailsError === undefined ? trailPart(chronological(details?.comments), input.now, cli, focused.id) : undefined;
+  const comments = detailsError === undefined ? chronological(details?.comments) : [];
+  const latestIndex = findLastIndex(comments, (comment) => CHECKPOINT_TEXT.test(comment.text ?? ''));
+  const latest = latestIndex >= 0 ? comments[latestIndex] : undefined;
+  const texts: Record<TextSection, string[] | undefined> = {
+    checkpoint: latest ? [`### Latest Checkpoint (${commentAge(latest, input.now)})`, ...verbatimBlock(keepingNext(latest.text ?? '', CHECKPOINT_BYTES))] : undefined,
+    description: textSection('Description', issue.description, DESCRIPTION_BYTES),
+    acceptance: textSection('Acceptance Criteria', issue.acceptanceCriteria, ACCEPTANCE_BYTES),
+    notes: textSection('Notes', issue.notes, NOTES_BYTES),
+    design: textSection('Design', issue.design, DESIGN_BYTES),
+  };
+  const children = details ? childrenPart(details) : undefined;
+  const trail = detailsError === undefined ? trailPart(comments.filter((_, index) => index !== latestIndex), input.now, cli, focused.id, latest !== undefined) : undefined;
   const ledger = input.ledger && input.ledger.issueId === focused.id ? ledgerPart(input.ledger, input.now) : undefined;
-  const allChanges = input.uncommitted.ok ? sortedChanges(input.uncommitted.value) : [];
-  const changes = allChanges.slice(0, UNCOMMITTED_ENTRIES).map(changeLine);
+  const changes = input.uncommitted.ok ? changesPart(input.uncommitted.value) : undefined;
 
   const full: Kept = {
     ...common.full,
+    status: 1,
     ...Object.fromEntries(Object.entries(optional).map(([part, line]) => [part, line ? 1 : 0])),
+    ...Object.fromEntries(TEXT_SECTIONS.map((part) => [part, texts[part] ? 1 : 0])),
+    children: children?.entries.length ?? 0,
     trail: trail?.entries.length ?? 0,
+    ledger: ledger ? 1 : 0,
     files: ledger?.files.length ?? 0,
     commits: ledger?.commits.length ?? 0,
-    uncommitted: changes.length,
+    changes: 1,
+    uncommitted: changes?.entries.length ?? 0,
   };
 
   const render = (kept: Kept): string => {
     const lines = common.render(kept);
-    lines.push('', ...header);
-    for (const part of ['parent', 'blockers', 'unblocks', 'others', 'description'] as const) {
+    if (lines.length > 0) lines.push('');
+    lines.push(heading);
+    if (kept.status) lines.push(...statusLines);
+    for (const part of ['parent', 'blockers', 'unblocks', 'others'] as const) {
       const line = optional[part];
       if (line && kept[part]) lines.push(line);
     }
-    lines.push('', '### Checkpoint Trail', ...(trail ? trail.render(kept.trail ?? 0) : [unavailable(detailsError ?? '')]));
-    if (ledger) lines.push('', ...ledger.render(kept.files ?? 0, kept.commits ?? 0));
-    lines.push('', '### Uncommitted Changes');
-    if (!input.uncommitted.ok) lines.push(unavailable(input.uncommitted.error));
-    else if (allChanges.length === 0) lines.push('- none: the working tree is clean');
-    else lines.push(...changes.slice(0, kept.uncommitted), ...moreLine(allChanges.length - (kept.uncommitted ?? 0)));
+    for (const part of TEXT_SECTIONS) {
+      const section = texts[part];
+      if (section && kept[part]) lines.push('', ...section);
+    }
+    if (children && children.entries.length > 0 && kept.children) lines.push('', ...children.render(kept.children));
+    if (trail) {
+      const trailLines = trail.render(kept.trail ?? 0);
+      if (trailLines.length > 0) lines.push('', '### Checkpoint Trail', ...trailLines);
+    } else lines.push('', '### Checkpoint Trail', `- ${unavailable(detailsError ?? '')}`);
+    if (ledger && kept.ledger) lines.push('', ...ledger.render(kept.files ?? 0, kept.commits ?? 0));
+    if (kept.changes) {
+      lines.push('', '### Uncommitted Changes');
+      if (!changes) lines.push(`- ${unavailable(input.uncommitted.ok ? '' : input.uncommitted.error)}`);
+      else lines.push(...changes.render(kept.uncommitted ?? 0));
+    }
     return lines.join('\n');
   };
   return { full, steps: RECOVERY_DROP_ORDER, render };
@@ -297,12 +376,13 @@ function noneState(input: RecoveryInput, common: Common): Plan {
   const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0 };
   const render = (kept: Kept): string => {
     const lines = common.render(kept);
-    if (!input.inProgress.ok) lines.push('', `**In progress:** ${unavailable(input.inProgress.error)}`);
-    lines.push('', '## Next Ready Work');
-    if (!input.ready.ok) lines.push(unavailable(input.ready.error));
+    if (!input.inProgress.ok) lines.push('', `- **In progress:** ${unavailable(input.inProgress.error)}`);
+    if (lines.length > 0) lines.push('');
+    lines.push('## Next Ready Work');
+    if (!input.ready.ok) lines.push(`- ${unavailable(input.ready.error)}`);
     else {
       lines.push(...readyList.render(kept.ready ?? 0));
-      if (!input.details.ok && queue.length > 0) lines.push(`Parents and unblocks ${unavailable(input.details.error)}`);
+      if (!input.details.ok && queue.length > 0) lines.push(`- Parents and unblocks ${unavailable(input.details.error)}`);
     }
     if (kept.hint) lines.push('', hint);
     return lines.join('\n');
@@ -321,7 +401,8 @@ const CORE_RULES = [
 ];
 
 function essentialCommands(cli: Dialect, focusedId: string | undefined): string[] {
-  const id = focusedId ?? '<id>';
+  // An id is data: quoted for a POSIX shell when it holds anything a shell would read.
+  const id = focusedId === undefined ? '<id>' : shellWord(focusedId);
   const commands: [string, string][] =
     cli === 'bd'
       ? [
@@ -342,30 +423,73 @@ function essentialCommands(cli: Dialect, focusedId: string | undefined): string[
           [`br comments add ${id} "Done: …; Next: …"`, 'checkpoint'],
           [`br close ${id} --reason "Verified: …"`, 'finish'],
         ];
-  return commands.map(([command, purpose]) => `- ${inlineCode(command, 120)} — ${purpose}`);
+  return commands.map(([command, purpose]) => `- ${inlineCode(command, 400)} — ${purpose}`);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Sections
 
-/** The newest comments, at most TRAIL_ENTRIES of them; the budget removes the oldest first. */
-function trailPart(comments: Comment[], now: number, cli: Dialect, id: string): { entries: string[]; render(kept: number): string[] } {
+/** A heading and the field's text as an indented block; undefined when the field is empty. */
+function textSection(title: string, text: string | undefined, maxBytes: number): string[] | undefined {
+  const block = verbatimBlock(cutBytes(text ?? '', maxBytes));
+  return block.length > 0 ? [`### ${title}`, ...block] : undefined;
+}
+
+/**
+ * The checkpoint's text within `maxBytes`: whole when it fits; otherwise its beginning and its
+ * last "Next:" onwards, since what comes next is what an agent resumes from.
+ */
+function keepingNext(text: string, maxBytes: number): string {
+  if (utf8Length(text) <= maxBytes) return text;
+  const next = text.search(/next:(?![\s\S]*next:)/i);
+  if (next <= 0) return cutBytes(text, maxBytes);
+  const tail = cutBytes(text.slice(next), Math.floor(maxBytes * 0.6));
+  const head = cutBytes(text.slice(0, next), maxBytes - utf8Length(tail) - 1);
+  return `${head.endsWith('…') ? head : `${head}…`}\n${tail}`;
+}
+
+interface Listing {
+  entries: string[];
+  render(kept: number): string[];
+}
+
+/** The trail without the latest checkpoint: the newest comments, at most TRAIL_ENTRIES; the budget removes the oldest first. */
+function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, hasCheckpoint: boolean): Listing {
   const entries = comments.slice(-TRAIL_ENTRIES).map((comment) => {
-    const at = parseTimestamp(comment.createdAt);
-    const text = inlineText(comment.text ?? '', COMMENT_CHARS);
-    return `- [${at === undefined ? 'time unknown' : formatAge(at, now)}] ${text === '' ? '(empty)' : text}`;
+    const text = cutBytes(comment.text ?? '', TRAIL_ENTRY_BYTES);
+    const age = `- [${commentAge(comment, now)}]`;
+    if (text.trim() === '') return `${age} (empty)`;
+    // A list item's first line, then (for several lines) a code block inside the item.
+    return isMultiLine(text) ? [age, '', ...verbatimBlock(text, 6)].join('\n') : `${age} ${verbatimLine(text)}`;
   });
-  const empty = `- none yet: checkpoint with ${inlineCode(`${cli} comments add ${id} "…"`, 120)}`;
+  const empty = `- none yet: checkpoint with ${inlineCode(`${cli} comments add ${shellWord(id)} "…"`, 400)}`;
   return {
     entries,
     render: (kept) => {
-      if (comments.length === 0) return [empty];
-      const shown = kept > 0 ? entries.slice(-kept) : [];
+      if (comments.length === 0) return hasCheckpoint ? [] : [empty];
+      // With every entry dropped the trim notice counts them; the section goes.
+      if (kept === 0 && entries.length > 0) return [];
+      const shown = entries.slice(-kept);
       const hidden = comments.length - shown.length;
       const earlier = shown.length > 0 ? ' earlier' : '';
       return [...(hidden > 0 ? [`- (${hidden}${earlier} ${hidden === 1 ? 'entry' : 'entries'} not shown)`] : []), ...shown];
     },
   };
+}
+
+/** An epic's open children with their status, the ones in progress marked; closed ones counted. */
+function childrenPart(details: IssueDetails): Listing | undefined {
+  const children = childrenOf(details);
+  if (children.length === 0) return undefined;
+  const open = children.filter((child) => !isTerminal(child.status));
+  const inProgressFirst = [...open].sort((a, b) => Number(b.status === 'in_progress') - Number(a.status === 'in_progress'));
+  const entries = inProgressFirst.slice(0, CHILDREN_LISTED).map((child) => {
+    const mark = child.status === 'in_progress' ? ' ← in progress' : '';
+    return `- ${issueName(child, LINK_TITLE_BYTES)} (${word(child.status)})${mark}`;
+  });
+  const closed = children.length - open.length;
+  const heading = `### Open Children (${open.length} open, ${closed} closed)`;
+  return { entries, render: (kept) => [heading, ...entries.slice(0, kept), ...moreLine(open.length - Math.min(kept, entries.length))] };
 }
 
 interface LedgerPart {
@@ -377,20 +501,27 @@ interface LedgerPart {
 function ledgerPart(ledger: LedgerSummary, now: number): LedgerPart {
   const since = ledger.lastCheckpointAt === undefined ? 'no checkpoint yet' : formatAge(ledger.lastCheckpointAt, now);
   const heading = `### Since Last Checkpoint (${since})`;
-  const allFiles = [...new Set((ledger.files ?? []).map(String))].sort(compareText);
+  const allFiles = mostRecentFirst(ledger.files ?? [], ledger.touched).filter((file) => !BEADS_STORE_PATH.test(file));
   const allCommits = ledger.commits ?? [];
-  const files = allFiles.slice(0, LEDGER_FILES).map((file) => inlineCode(file, PATH_CHARS));
-  // The newest commits matter most: the cap and the budget remove the oldest first.
-  const commits = allCommits.slice(-LEDGER_COMMITS).map((commit) => `- commit ${commitHash(commit.hash)} ${inlineText(commit.subject ?? '', TITLE_CHARS)}`);
-  const edits = wholeNumber(ledger.edits);
   const fileCount = allFiles.length + wholeNumber(ledger.moreFiles);
-  const activity = `- ${edits === 1 ? '1 edit' : `${edits} edits`}, ${fileCount === 1 ? '1 file' : `${fileCount} files`}`;
+  const summarised = fileCount > LEDGER_FILES_LISTED;
+  const named = summarised ? allFiles.slice(0, LEDGER_FILES_LISTED) : [...allFiles].sort(compareText);
+  const files = named.map((file) => inlineCode(file, PATH_BYTES));
+  // The newest commits matter most: the cap and the budget remove the oldest first.
+  const commits = allCommits.slice(-LEDGER_COMMITS).map((commit) => `- commit ${commitHash(commit.hash)} ${verbatimLine(cutBytes(commit.subject ?? '', TITLE_BYTES))}`);
+  const edits = wholeNumber(ledger.edits);
+  const folders = summarised ? ` in ${folderCounts(allFiles, wholeNumber(ledger.moreFiles))}` : '';
+  const activity = `- ${edits === 1 ? '1 edit' : `${edits} edits`}, ${fileCount === 1 ? '1 file' : `${fileCount} files`}${folders}`;
   return {
     files,
     commits,
     render: (keptFiles, keptCommits) => {
       if (edits === 0 && fileCount === 0 && allCommits.length === 0) return [heading, '- nothing recorded yet'];
-      const lines = [heading, keptFiles > 0 ? `${activity}: ${withMore(files.slice(0, keptFiles), fileCount, ', ')}` : activity];
+      const shownFiles = files.slice(0, keptFiles);
+      const lines = [heading];
+      if (shownFiles.length === 0) lines.push(activity);
+      else if (summarised) lines.push(activity, `- latest: ${shownFiles.join(', ')}`);
+      else lines.push(`${activity}: ${withMore(shownFiles, fileCount, ', ')}`);
       const shown = keptCommits > 0 ? commits.slice(-keptCommits) : [];
       const hidden = allCommits.length - shown.length;
       if (hidden > 0) lines.push(`- ${hidden} earlier ${hidden === 1 ? 'commit' : 'commits'}`);
@@ -399,8 +530,48 @@ function ledgerPart(ledger: LedgerSummary, now: number): LedgerPart {
   };
 }
 
+/** Uncommitted changes, beads' own store left out: each listed when few, else counted per folder with the first ones named. */
+function changesPart(all: readonly GitChange[]): Listing {
+  const changes = sortedChanges(all).filter((change) => !BEADS_STORE_PATH.test(change.path) && !(change.from && BEADS_STORE_PATH.test(change.from)));
+  const entries = changes.slice(0, UNCOMMITTED_LISTED).map(changeLine);
+  const summary = changes.length > UNCOMMITTED_LISTED ? [`- ${changes.length} paths in ${folderCounts(changes.map((change) => change.path), 0)}`] : [];
+  return {
+    entries,
+    render: (kept) => {
+      if (changes.length === 0) return ['- none: the working tree is clean'];
+      if (summary.length === 0 && kept >= entries.length) return entries;
+      const shown = entries.slice(0, kept);
+      return [...(summary.length > 0 ? summary : [`- ${changes.length === 1 ? '1 path' : `${changes.length} paths`} in ${folderCounts(changes.map((change) => change.path), 0)}`]), ...shown, ...(shown.length > 0 ? moreLine(changes.length - shown.length) : [])];
+    },
+  };
+}
+
+/** "`src/core/` 12, `test/` 3, 2 elsewhere": the folders with the most paths first. */
+function folderCounts(paths: readonly string[], uncounted: number): string {
+  const counts = new Map<string, number>();
+  for (const path of paths) {
+    const parts = path.split('/');
+    const folder = parts.length > 1 ? `${parts.slice(0, Math.min(2, parts.length - 1)).join('/')}/` : './';
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
+  const named = sorted.slice(0, FOLDERS_NAMED).map(([folder, count]) => `${inlineCode(folder, PATH_BYTES)} ${count}`);
+  const elsewhere = sorted.slice(FOLDERS_NAMED).reduce((sum, [, count]) => sum + count, 0) + uncounted;
+  return [...named, ...(elsewhere > 0 ? [`${elsewhere} elsewhere`] : [])].join(', ');
+}
+
+/** Paths, the most recently touched first (then by path), without repeats. */
+function mostRecentFirst(files: readonly string[], touched: readonly number[] | undefined): string[] {
+  const latest = new Map<string, number>();
+  files.forEach((file, index) => {
+    const at = touched?.[index] ?? 0;
+    latest.set(String(file), Math.max(latest.get(String(file)) ?? Number.NEGATIVE_INFINITY, Number.isFinite(at) ? at : 0));
+  });
+  return [...latest].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).map(([file]) => file);
+}
+
 /** The first READY_ENTRIES items as lines, and a count of the rest of the queue (`total` items). */
-function readyListLines(items: readonly ReadyItem[], total = items.length): { entries: string[]; render(kept: number): string[] } {
+function readyListLines(items: readonly ReadyItem[], total = items.length): Listing {
   const entries = items.slice(0, READY_ENTRIES).map(readyLine);
   return {
     entries,
@@ -411,19 +582,19 @@ function readyListLines(items: readonly ReadyItem[], total = items.length): { en
 function readyLine(item: ReadyItem): string {
   const { issue } = item;
   const type = knownWord(issue.issueType);
-  let line = `- ${issueName(issue, TITLE_CHARS)} (${priorityLabel(issue.priority)}${type ? `, ${type}` : ''})`;
-  if (item.parent) line += ` · parent: ${issueName(item.parent, LINK_TITLE_CHARS)}`;
+  let line = `- ${issueName(issue, TITLE_BYTES)} (${priorityLabel(issue.priority)}${type ? `, ${type}` : ''})`;
+  if (item.parent) line += ` · parent: ${issueName(item.parent, LINK_TITLE_BYTES)}`;
   if (item.unblocks.length > 0) {
-    const named = item.unblocks.slice(0, READY_LINKS_NAMED).map((unblocked) => issueName(unblocked, LINK_TITLE_CHARS));
+    const named = item.unblocks.slice(0, READY_LINKS_NAMED).map((unblocked) => issueName(unblocked, LINK_TITLE_BYTES));
     line += ` · unblocks: ${withMore(named, item.unblocks.length)}`;
   }
   return line;
 }
 
 function changeLine(change: GitChange): string {
-  const status = inlineText(String(change.status ?? '').trim() || '?', 4);
-  const path = inlineCode(change.path, PATH_CHARS);
-  return change.from ? `- ${inlineCode(change.from, PATH_CHARS)} → ${path} (${status})` : `- ${path} (${status})`;
+  const status = verbatimLine(cutBytes(String(change.status ?? '').trim() || '?', 4));
+  const path = inlineCode(change.path, PATH_BYTES);
+  return change.from ? `- ${inlineCode(change.from, PATH_BYTES)} → ${path} (${status})` : `- ${path} (${status})`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,12 +606,32 @@ function fitPlan(plan: Plan, budget: number): BoundedMarkdown {
     full: plan.full,
     steps: plan.steps,
     render: plan.render,
-    notice: (dropped) => `_…trimmed to fit ${budget} bytes: dropped ${dropped.map(partName).join(', ')}._`,
+    // The most important of what was dropped is named first: that is what to read with `show`.
+    notice: (dropped) => `_Trimmed to fit ${budget} bytes; dropped ${noticeNames(dropped.map(partName).reverse(), noticeNamesBytes(budget))}._`,
     cutNotice: `_…cut to fit ${budget} bytes._`,
   });
   const dropped = fitted.dropped.map(partName);
   if (fitted.cut) dropped.push('the end of the text (cut at the byte limit)');
   return { markdown: fitted.text, bytes: fitted.bytes, dropped };
+}
+
+/** Room for the dropped parts' names in the trim notice: a small budget keeps its bytes for content. */
+function noticeNamesBytes(budget: number): number {
+  return Math.max(24, Math.min(160, Math.floor(budget / 8)));
+}
+
+/** The dropped parts' names within `maxBytes`, the rest counted. */
+function noticeNames(names: string[], maxBytes: number): string {
+  const shown: string[] = [];
+  let bytes = 0;
+  for (const name of names) {
+    const size = utf8Length(name) + 2;
+    if (bytes + size > maxBytes) break;
+    shown.push(name);
+    bytes += size;
+  }
+  const hidden = names.length - shown.length;
+  return hidden > 0 ? `${shown.join(', ')} and ${hidden} more` : shown.join(', ');
 }
 
 function fitLines(lines: string[], budget: number): BoundedMarkdown {
@@ -456,6 +647,18 @@ function partName({ part, count }: Dropped): string {
 function sanitizeBudget(budget: number): number {
   if (Number.isNaN(budget)) return DEFAULT_BUDGET_BYTES;
   return Math.max(0, Math.floor(budget));
+}
+
+/**
+ * Bytes the heading's title may take: what the budget leaves once the heading's other words, the
+ * id and a worst-case trim notice are counted, so that the heading survives any budget from
+ * MIN_BUDGET_BYTES up, in any script.
+ */
+function headingTitleBytes(id: string, budget: number): number {
+  const noticeBytes = utf8Length(`\n\n_Trimmed to fit ${budget} bytes; dropped _.`) + noticeNamesBytes(budget) + utf8Length(' and 99 more');
+  const fixed = utf8Length('## Resuming:  — ') + utf8Length(cutBytes(verbatimLine(id), ID_BYTES));
+  // A quarter of a small budget at most: the latest checkpoint comes right after the heading.
+  return Math.max(8, Math.min(HEADER_TITLE_BYTES, Math.floor(budget / 4), budget - noticeBytes - fixed));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -521,26 +724,39 @@ function compareNumbers(a: number, b: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Inline pieces: every value from the data goes through inlineText or inlineCode
+// Inline pieces: one-line values verbatim, always after the formatter's own words on a line
 
 /** "id — title"; just the id when the data has no title (the parsers write "(unknown)" for an issue missing from the data). */
-function issueName(issue: IssueSummary, titleChars: number): string {
-  const id = inlineText(issue.id, ID_CHARS);
-  const title = oneLine(issue.title ?? '');
-  return title === '' || title === UNKNOWN_TITLE ? id : `${id} — ${inlineText(title, titleChars)}`;
+function issueName(issue: IssueSummary, titleBytes: number): string {
+  const id = verbatimLine(cutBytes(String(issue.id ?? ''), ID_BYTES));
+  const title = verbatimLine(issue.title ?? '');
+  return title.trim() === '' || title === UNKNOWN_TITLE ? id : `${id} — ${cutBytes(title, titleBytes)}`;
 }
 
 function linkName(link: LinkedIssue): string {
   const type = knownWord(link.issueType);
-  return `${issueName(link, LINK_TITLE_CHARS)}${type ? ` (${type})` : ''}`;
+  return `${issueName(link, LINK_TITLE_BYTES)}${type ? ` (${type})` : ''}`;
 }
 
 function blockerName(blocker: OpenBlocker): string {
-  return `${issueName(blocker, LINK_TITLE_CHARS)} (${blocker.statusKnown ? word(blocker.status) : 'status unknown'})`;
+  return `${issueName(blocker, LINK_TITLE_BYTES)} (${blocker.statusKnown ? word(blocker.status) : 'status unknown'})`;
 }
 
 function unblockedName(unblocked: Unblocked): string {
-  return `${issueName(unblocked, LINK_TITLE_CHARS)}${unblocked.wouldBecomeUnblocked ? ' (ready once this closes)' : ''}`;
+  return `${issueName(unblocked, LINK_TITLE_BYTES)}${unblocked.wouldBecomeUnblocked ? ' (ready once this closes)' : ''}`;
+}
+
+/** " | claimed 3h ago by alice", from what the data records (br keeps no claim time). */
+function claimText(issue: Issue, now: number): string {
+  const at = parseTimestamp(issue.startedAt);
+  const by = issue.assignee && issue.assignee.trim() !== '' ? ` by ${verbatimLine(cutBytes(issue.assignee, WORD_BYTES))}` : '';
+  if (at === undefined && by === '') return '';
+  return ` | claimed${at === undefined ? '' : ` ${formatAge(at, now)}`}${by}`;
+}
+
+function commentAge(comment: Comment, now: number): string {
+  const at = parseTimestamp(comment.createdAt);
+  return at === undefined ? 'time unknown' : formatAge(at, now);
 }
 
 function word(value: string | undefined): string {
@@ -548,7 +764,7 @@ function word(value: string | undefined): string {
 }
 
 function knownWord(value: string | undefined): string {
-  return isStatusKnown(value) ? inlineText(value as string, WORD_CHARS) : '';
+  return isStatusKnown(value) ? verbatimLine(cutBytes(value as string, WORD_BYTES)) : '';
 }
 
 function priorityLabel(priority: number): string {
@@ -557,7 +773,7 @@ function priorityLabel(priority: number): string {
 
 function commitHash(hash: string): string {
   const text = String(hash ?? '');
-  return /^[0-9a-f]{7,64}$/i.test(text) ? inlineCode(text.slice(0, 7), 7) : inlineCode(text, 12);
+  return /^[0-9a-f]{7,64}$/i.test(text) ? inlineCode(text.slice(0, 7), 7) : inlineCode(cutBytes(text, 16), 16);
 }
 
 function withMore(named: string[], total: number, separator = '; '): string {
@@ -571,6 +787,11 @@ function moreLine(hidden: number, what = ''): string[] {
 }
 
 function unavailable(error: string): string {
-  const reason = inlineText(String(error ?? ''), ERROR_CHARS);
-  return `(unavailable: ${reason || 'unknown error'})`;
+  const reason = verbatimLine(cutBytes(String(error ?? ''), ERROR_BYTES));
+  return `(unavailable: ${reason.trim() || 'unknown error'})`;
+}
+
+function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let index = items.length - 1; index >= 0; index--) if (test(items[index] as T)) return index;
+  return -1;
 }

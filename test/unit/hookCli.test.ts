@@ -234,6 +234,9 @@ describe('the installed hooks on a beads project (stand-in br on PATH)', { timeo
     const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(2048);
     expect(context).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — `, 'm'));
-    expect(context).toMatch(/trimmed to fit 2048 bytes: dropped .*description/);
+    // The latest checkpoint is kept whole; the older trail goes before the description.
+    expect(context).toContain('### Latest Checkpoint');
+    expect(context).toContain('Checkpoint: step 39 with many words of detail');
+    expect(context).toMatch(/Trimmed to fit 2048 bytes; dropped .*trail entries/);
   });
 });

@@ -122,6 +122,7 @@ describe('commits and checkpoints', () => {
     expect(toLedgerSummary(state.ledgers['demo-1']!)).toEqual({
       issueId: 'demo-1',
       files: ['a.ts', 'b.ts'],
+      touched: [T0 + 2 * SECOND, T0],
       moreFiles: 0,
       commits: [{ hash: 'c'.repeat(40), subject: 'fix' }],
       edits: 2,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineCode, inlineText, oneLine, truncate } from '../../src/core/markdown';
+import { cutBytes, inlineCode, inlineText, isMultiLine, oneLine, truncate, verbatimBlock, verbatimLine } from '../../src/core/markdown';
 
 describe('inlineText', () => {
   it('turns every kind of line break and whitespace run into one space', () => {
@@ -57,6 +57,11 @@ describe('inlineCode', () => {
   it('keeps the span on one line and free of controls', () => {
     expect(inlineCode('new\nline\u0000.ts', 100)).toBe('`new line.ts`');
   });
+
+  it('keeps the characters of a path, spaces included, padding a span that starts or ends with a space', () => {
+    expect(inlineCode('two  spaces_[x].md', 100)).toBe('`two  spaces_[x].md`');
+    expect(inlineCode(' lead', 100)).toBe('`  lead `');
+  });
 });
 
 describe('oneLine and truncate', () => {
@@ -69,5 +74,35 @@ describe('oneLine and truncate', () => {
 
   it('treat a limit below one as one character', () => {
     expect(truncate('abc', 0)).toBe('…');
+  });
+});
+
+describe('verbatim text', () => {
+  it('verbatimLine collapses only line breaks and removes only invisible controls', () => {
+    expect(verbatimLine('a\nb\r\n\r\nc\u2028d')).toBe('a b c d');
+    expect(verbatimLine('  __init__.py  *ptr  `x`  ')).toBe('  __init__.py  *ptr  `x`  ');
+    expect(verbatimLine('\u0000a\u001b[31m\tb\u202ec\ufeff')).toBe('a[31m\tbc');
+    expect(verbatimLine('x\ud800y')).toBe('x\ufffdy');
+  });
+
+  it('verbatimBlock indents every line, keeping blank lines blank and dropping blank edges', () => {
+    expect(verbatimBlock('\n# h\r\n\n- item\n   \n', 4)).toEqual(['    # h', '', '    - item']);
+    expect(verbatimBlock('one', 6)).toEqual(['      one']);
+    expect(verbatimBlock('  \n ', 4)).toEqual([]);
+  });
+
+  it('isMultiLine tells text that spans lines from text with only edge breaks', () => {
+    expect(isMultiLine('a\nb')).toBe(true);
+    expect(isMultiLine('\na\n')).toBe(false);
+    expect(isMultiLine('a\u2028b')).toBe(true);
+  });
+
+  it('cutBytes cuts between grapheme clusters and counts the ellipsis', () => {
+    expect(cutBytes('abcdef', 6)).toBe('abcdef');
+    expect(cutBytes('abcdef', 5)).toBe('ab…');
+    expect(cutBytes('日本語テキスト', 10)).toBe('日本…');
+    expect(cutBytes('👨‍👩‍👧‍👦👨‍👩‍👧‍👦', 30)).toBe('👨‍👩‍👧‍👦…');
+    expect(cutBytes('e\u0301e\u0301e\u0301', 7)).toBe('e\u0301…');
+    expect(cutBytes('abc', 2)).toBe('');
   });
 });

@@ -1,10 +1,11 @@
 // `beads-recovery`: the recovery context (and, later, checkpoints) for agents outside VS Code,
 // such as Claude Code hooks. Same core and backends as the extension, no vscode.
 import { parseArgs } from 'node:util';
-import { detectProject } from '../beads/detect';
+import { detectProject, type Detection } from '../beads/detect';
 import { contextHookOutput } from '../core/claudeHooks';
 import { toLedgerSummary } from '../core/ledger';
 import { locateLedger, LedgerStore } from '../services/ledgerStore';
+import { detectBdPrime } from '../services/primeDetection';
 import { produceRecoveryContext } from '../services/recovery';
 import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint';
 import { HOOKS_USAGE, HookUsageError, hooksCommand, readHookInput } from './hooks';
@@ -15,7 +16,8 @@ const USAGE = `Usage:
 Prints the recovery context of the beads project that contains DIR (default: the current folder).
   --json                 print {"markdown","state","focusedId","bytes","dropped"} instead of markdown
   --budget N             upper bound in bytes (default 2048)
-  --format claude-hook   print Claude Code SessionStart hook output (hookSpecificOutput.additionalContext)
+  --format claude-hook   print Claude Code SessionStart hook output (hookSpecificOutput.additionalContext);
+                         the rules are left out when bd's own \`bd prime\` already reaches Claude Code
 Environment: BEADS_RECOVERY_CLI=bd|br picks the CLI, BEADS_RECOVERY_CLI_PATH names its executable,
 BEADS_RECOVERY_TIMEOUT_MS bounds each CLI call (default 10000).
 With --format claude-hook, the JSON Claude Code writes to a hook's stdin is read for its cwd.
@@ -67,6 +69,9 @@ async function contextCommand(args: string[]): Promise<number> {
   // The ledger VS Code keeps for this folder: its focus and what changed since the last checkpoint.
   const ledger = detection.kind === 'none' ? undefined : await readLedger(detection.backend.root, timeoutMs);
   const focusedLedger = ledger?.current();
+  // Hook output goes to an agent that may already get bd's rules from `bd prime`: not twice.
+  const prime = format === 'claude-hook' ? await detectBdPrime('claude', { projectFolders: projectFolders(cwd, detection) }) : undefined;
+  if (prime?.present) process.stderr.write(`beads-recovery: rules left out: ${prime.reason} already gives them\n`);
   const result = await produceRecoveryContext({
     backend: detection.kind === 'none' ? null : detection.backend,
     workingFolder: cwd,
@@ -74,6 +79,7 @@ async function contextCommand(args: string[]): Promise<number> {
     focusedId: ledger?.state.focusedId,
     ledger: focusedLedger ? toLedgerSummary(focusedLedger) : undefined,
     budget,
+    omitRules: prime?.present === true,
     now: Date.now(),
     timeoutMs,
   });
@@ -85,6 +91,11 @@ async function contextCommand(args: string[]): Promise<number> {
     process.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
   }
   return 0;
+}
+
+/** The folders whose agent settings apply: where the agent runs, and the beads project's root. */
+function projectFolders(cwd: string, detection: Detection): string[] {
+  return detection.kind === 'none' ? [cwd] : [cwd, detection.backend.root];
 }
 
 async function readLedger(root: string, timeoutMs: number): Promise<LedgerStore | undefined> {

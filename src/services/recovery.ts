@@ -15,6 +15,8 @@ export interface RecoveryRequest {
   focusedId?: string;
   ledger?: LedgerSummary;
   budget: number;
+  /** Leave the rules out: bd's own prime already gives them to the agent this is for. */
+  omitRules?: boolean;
   now: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -52,6 +54,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     now: request.now,
     budget: request.budget,
     project: { cli: request.cli, readOnly: backend.readOnly },
+    omitRules: request.omitRules,
     focusedId: snapshot.focusedId,
     inProgress: snapshot.inProgress,
     details: snapshot.details,

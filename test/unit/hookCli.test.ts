@@ -171,7 +171,8 @@ describe('the installed SessionStart command', { timeout: 60_000 }, () => {
 });
 
 describe('the installed hooks on a beads project (stand-in br on PATH)', { timeout: 60_000 }, () => {
-  const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' };
+  // HOME is a scratch folder: the user's own ~/.claude settings must not decide what the hook prints.
+  const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: project('home'), USERPROFILE: project('home') };
   let dir: string;
   let sessionStart: string;
   let preCompact: string;
@@ -200,6 +201,25 @@ describe('the installed hooks on a beads project (stand-in br on PATH)', { timeo
     expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(2048);
     const plain = runCli(['context'], { cwd: dir, env });
     expect(`${context}\n`).toBe(plain.stdout);
+  });
+
+  it("leaves the rules out of SessionStart when bd's own prime hook reaches Claude Code, and keeps them in the plain context", () => {
+    const shared = path.join(dir, '.claude', 'settings.json');
+    writeFileSync(shared, JSON.stringify({ hooks: { SessionStart: [{ matcher: '', hooks: [{ type: 'command', command: 'bd prime --hook-json' }] }] } }));
+    try {
+      const input = { session_id: 's4', cwd: dir, hook_event_name: 'SessionStart', source: 'compact' };
+      const hook = runHook(sessionStart, dir, input, env);
+      expect(hook.status, hook.stderr).toBe(0);
+      const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      expect(context).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — Parse widget config$`, 'm'));
+      expect(context).not.toContain('## Core Rules');
+      expect(context).not.toContain('## Essential Commands');
+      expect(hook.stderr).toContain('rules left out: a bd prime SessionStart hook in .claude/settings.json already gives them');
+      const plain = runCli(['context'], { cwd: dir, env });
+      expect(plain.stdout).toContain('## Core Rules');
+    } finally {
+      rmSync(shared, { force: true });
+    }
   });
 
   it('PreCompact (trigger auto) writes an Auto-checkpoint (pre-compaction) comment with the changed files, and says so', () => {

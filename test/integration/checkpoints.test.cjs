@@ -50,18 +50,29 @@ async function waitFor(what, condition, timeoutMs = 15_000) {
 
 /**
  * Writes a file the way a user does, through an editor save, and waits until the ledger of
- * `issueId` lists it. A save can be refused on a loaded machine (save participants time out), so
- * it is retried; files written by other processes reach the ledger through the file watcher,
- * which activity.test.cjs covers.
+ * `issueId` lists it. On a loaded machine a save can be refused (save participants time out) and
+ * an unshown document can be closed under us, so each try starts from the document as it is now;
+ * files written by other processes reach the ledger through the file watcher, which
+ * activity.test.cjs covers.
  */
 async function saveInEditor(relativePath, text, issueId) {
   const uri = vscode.Uri.file(path.join(run.workspace, relativePath));
-  const edit = new vscode.WorkspaceEdit();
-  edit.createFile(uri, { ignoreIfExists: true });
-  edit.insert(uri, new vscode.Position(0, 0), text);
-  assert.equal(await vscode.workspace.applyEdit(edit), true);
-  const document = await vscode.workspace.openTextDocument(uri);
-  await waitFor(`a save of ${relativePath}`, async () => (await document.save()) || !document.isDirty);
+  const created = new vscode.WorkspaceEdit();
+  created.createFile(uri, { ignoreIfExists: true });
+  assert.equal(await vscode.workspace.applyEdit(created), true);
+  await waitFor(`a save of ${relativePath}`, async () => {
+    try {
+      const document = await vscode.workspace.openTextDocument(uri);
+      if (document.getText() !== text) {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), text);
+        if (!(await vscode.workspace.applyEdit(edit))) return false;
+      }
+      return (await document.save()) || (!document.isDirty && document.getText() === text);
+    } catch {
+      return false; // "Document has been closed": try again with a fresh one
+    }
+  });
   await waitFor(`${relativePath} in the ledger of ${issueId}`, () => ledgerOnDisk()?.ledgers?.[issueId]?.files?.includes(relativePath), 30_000);
 }
 

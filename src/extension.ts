@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { registerActivity, type ActivityApi } from './adapters/activity';
 import { checkpointThroughCommand } from './adapters/agentContext';
 import { registerAgents, type AgentsApi } from './adapters/agents';
-import { reportFailure } from './adapters/commandErrors';
+import { reportErrors, reportFailure } from './adapters/commandErrors';
 import { Commands } from './adapters/commandIds';
+import { setCliPath } from './adapters/cliSettings';
 import { onSettingsChanged } from './adapters/config';
 import { AutoCheckpoints, Outboxes, registerCheckpointCommands } from './adapters/checkpointCommands';
 import { createLog } from './adapters/log';
@@ -12,6 +13,7 @@ import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryC
 import { registerSidebar } from './adapters/sidebar';
 import { registerWorkCommands } from './adapters/workCommands';
 import { toLedgerSummary } from './core/ledger';
+import { refuseGit } from './git/runGit';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they wish. */
 export interface BeadsRecoveryApi extends ActivityApi {
@@ -34,6 +36,9 @@ export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
 }
 
 function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): BeadsRecoveryApi {
+  // Restricted Mode (package.json capabilities.untrustedWorkspaces): read-only, and no process
+  // a workspace can steer. Beads CLIs are gated in detection; git is gated here.
+  refuseGit(vscode.workspace.isTrusted ? undefined : 'git is not run in an untrusted workspace (Restricted Mode).');
   const projects = new ProjectRegistry(log);
   const recovery = new RecoveryProvider(projects);
   const agents = registerAgents(context, { projects, recovery, log, checkpoint: checkpointThroughCommand });
@@ -67,8 +72,12 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     ...registerWorkCommands(work),
     vscode.commands.registerCommand(Commands.refresh, () => projects.reset()),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
+    vscode.commands.registerCommand(Commands.setCliPath, () => reportErrors(log, setCliPath, 'Set CLI Path')),
     onSettingsChanged(() => projects.reset()),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => projects.reset()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      refuseGit(undefined);
+      projects.reset();
+    }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => projects.reset()),
   );
   outboxes.syncInBackground();

@@ -5,13 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser } from './browser.mjs';
 import { makeScenarioWorkspace, pathWithStandIns, pathWithoutBeadsCli, standInEnv } from './beads-env.mjs';
-import { elapsed, log, repoRoot, startServer, tail, withTimeout } from './runtime.mjs';
+import { elapsed, log, repoRoot, standInBinDir, startServer, tail, withTimeout } from './runtime.mjs';
 
 export const scenarios = [
   { name: 'br', dialect: 'br', searchPath: pathWithStandIns, settings: {} },
   { name: 'bd', dialect: 'bd', searchPath: pathWithStandIns, settings: { 'beadsRecovery.cli': 'bd' } },
   { name: 'readonly', dialect: 'br', searchPath: pathWithoutBeadsCli, settings: {} },
   { name: 'plain', beads: false, searchPath: pathWithStandIns, settings: {} },
+  // Workspace Trust on and the folder never trusted: Restricted Mode, with the stand-ins on PATH
+  // and a user CLI path that both must go unused.
+  { name: 'untrusted', dialect: 'br', searchPath: pathWithStandIns, workspaceTrust: true, settings: { 'beadsRecovery.cliPath': path.join(standInBinDir, 'br') } },
 ];
 
 export async function runIntegration(runDir, tally) {
@@ -41,6 +44,7 @@ async function runScenario(dir, scenario) {
     dir,
     workspace,
     smokeTestDriver: true,
+    workspaceTrust: scenario.workspaceTrust,
     settings: scenario.settings,
     env: {
       PATH: scenario.searchPath(),

@@ -68,6 +68,13 @@ function writeConfig(dir, port) {
   return file;
 }
 
+// Workspace Trust on, without the startup dialog: the folder opens untrusted (Restricted Mode).
+const restrictedModeSettings = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'never',
+};
+
 function writeUserSettings(userDataDir, settings) {
   const extra = JSON.parse(process.env.BEADS_VSCODE_SETTINGS || '{}');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -98,21 +105,22 @@ export function killLiveServers() {
 
 /**
  * Starts code-server on 127.0.0.1 (`port`, else E2E_PORT, else a free port) with `workspace` as its folder. `env` is merged
- * into the server's environment, which the extension host inherits.
+ * into the server's environment, which the extension host inherits. Workspace Trust is off unless
+ * `workspaceTrust`, which opens the folder untrusted.
  */
-export async function startServer({ dir, workspace, env = {}, settings = {}, extensionsDir, smokeTestDriver = false, port }) {
+export async function startServer({ dir, workspace, env = {}, settings = {}, extensionsDir, smokeTestDriver = false, workspaceTrust = false, port }) {
   port ??= Number(process.env.E2E_PORT) || await freePort();
   const userDataDir = path.join(dir, 'user-data');
   const tmp = path.join(dir, 'tmp');
   fs.mkdirSync(tmp, { recursive: true });
-  writeUserSettings(userDataDir, settings);
+  writeUserSettings(userDataDir, workspaceTrust ? { ...settings, ...restrictedModeSettings } : settings);
   const logFile = path.join(dir, 'server.log');
   const out = fs.openSync(logFile, 'a');
   const args = [codeServerEntry,
     '--config', writeConfig(dir, port),
     '--user-data-dir', userDataDir,
     '--extensions-dir', extensionsDir ?? path.join(dir, 'extensions'),
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-telemetry', '--disable-update-check', ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override', '--ignore-last-opened',
     // Otherwise the extension host takes PATH from a login shell (/etc/profile resets it), and the
     // stand-in CLIs, or their absence, would not be what the run chose.

@@ -4,7 +4,6 @@ import { CliError } from '../beads/errors';
 import { errorMessage } from '../core/errors';
 import { commentCommandIssueIds, type AutoCheckpointTrigger } from '../core/checkpoint';
 import { hashText } from '../core/reflog';
-import { READ_ONLY_MESSAGE } from '../services/closeFlow';
 import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints';
 import { locateLedger } from '../services/ledgerStore';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
@@ -14,7 +13,7 @@ import { Disposable } from './disposable';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import type { IssueDetails } from '../core/model';
-import type { Project, ProjectRegistry } from './projects';
+import { readOnlyWarning, type Project, type ProjectRegistry } from './projects';
 
 // Checkpoints in VS Code: the outbox of each beads project, the "Checkpoint Now" and "Retry
 // Pending Writes" commands, and the automatic checkpoints (V4) — before a recovery context, when
@@ -305,7 +304,7 @@ async function checkpointNow(deps: CheckpointDeps, argument: CheckpointArgument)
     return undefined;
   }
   if (project.backend.readOnly) {
-    void vscode.window.showWarningMessage(`Beads: ${READ_ONLY_MESSAGE}`);
+    void vscode.window.showWarningMessage(readOnlyWarning(project));
     return undefined;
   }
   const found = await checkpointsFor(deps, project);

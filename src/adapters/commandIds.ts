@@ -4,6 +4,7 @@ export const Commands = {
   injectRecoveryContext: 'beadsRecovery.injectRecoveryContext',
   refresh: 'beadsRecovery.refresh',
   showLog: 'beadsRecovery.showLog',
+  setCliPath: 'beadsRecovery.setCliPath',
   checkpoint: 'beadsRecovery.checkpoint',
   claim: 'beadsRecovery.claim',
   close: 'beadsRecovery.close',

@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import type { BeadsBackend } from '../beads/backend';
-import { detectProject, type Detection } from '../beads/detect';
+import { detectProject, type Detection, type ReadOnlyReason } from '../beads/detect';
+import { errorMessage } from '../core/errors';
 import type { Dialect } from '../core/model';
+import { increaseCliTimeout } from './cliSettings';
+import { Commands } from './commandIds';
 import { readSettings } from './config';
 import { Disposable } from './disposable';
 
@@ -13,6 +16,11 @@ export interface Project {
   cli: Dialect;
   /** Why the backend is read-only, for banners and messages; undefined for a CLI backend. */
   readOnlyReason: string | undefined;
+}
+
+/** What a write command answers on a read-only project: the project's own reason, not a guess. */
+export function readOnlyWarning(project: Project): string {
+  return `Beads: ${project.readOnlyReason ?? 'this beads project is open read-only.'} Claim, Close and Checkpoint are unavailable.`;
 }
 
 /**
@@ -89,16 +97,37 @@ export class ProjectRegistry extends Disposable {
     };
   }
 
-  private warnReadOnly(folder: vscode.WorkspaceFolder, message: string, reason: string): void {
+  private warnReadOnly(folder: vscode.WorkspaceFolder, message: string, reason: ReadOnlyReason): void {
     const key = `${folder.uri.toString()}:${reason}`;
     if (this.warned.has(key) || reason === 'untrusted') return;
     this.warned.add(key);
-    const openSettings = 'Set CLI Path';
-    void vscode.window.showWarningMessage(`Beads: ${message}`, openSettings).then((choice) => {
-      if (choice === openSettings) {
-        void vscode.commands.executeCommand('workbench.action.openSettings', 'beadsRecovery.cliPath');
-      }
+    if (reason === 'cli-timeout') {
+      void this.offerRetry(key, message).catch((error: unknown) => this.log.error(`Increase Timeout: ${errorMessage(error)}`));
+      return;
+    }
+    const setPath = 'Set CLI Path…';
+    void vscode.window.showWarningMessage(`Beads: ${message}`, setPath).then((choice) => {
+      if (choice === setPath) void vscode.commands.executeCommand(Commands.setCliPath);
     });
+  }
+
+  /** A CLI that hung is found, just slow or stuck: try again, or give it longer. */
+  private async offerRetry(key: string, message: string): Promise<void> {
+    const retry = 'Retry';
+    const longer = 'Increase Timeout';
+    const choice = await vscode.window.showWarningMessage(`Beads: ${message}`, retry, longer);
+    if (!choice) return;
+    // Asked for by the user, so a second timeout is told again.
+    this.warned.delete(key);
+    if (choice === longer) {
+      const timeoutMs = await increaseCliTimeout();
+      if (timeoutMs !== undefined) {
+        this.log.info(`beadsRecovery.cliTimeoutMs raised to ${timeoutMs} ms`);
+        return; // the settings listener detects again
+      }
+      void vscode.window.showWarningMessage('Beads: beadsRecovery.cliTimeoutMs is already at its maximum (600000 ms); trying once more.');
+    }
+    this.reset();
   }
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { readyItems, type ReadyItem } from '../core/graph';
 import type { Issue, IssueSummary } from '../core/model';
-import { closeWithFiles, filesOfCommits, READ_ONLY_MESSAGE, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
+import { closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { loadSnapshot } from '../services/snapshot';
 import type { ActivityTracker } from './activity';
 import type { Outboxes } from './checkpointCommands';
@@ -9,7 +9,7 @@ import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import { inject } from './inject';
-import type { Project, ProjectRegistry } from './projects';
+import { readOnlyWarning, type Project, type ProjectRegistry } from './projects';
 
 // Claim and close (seed V3, V5, V7). Both act at once through the backend and say plainly what
 // happened; a temporary failure queues them in the outbox, and the user is told so.
@@ -54,7 +54,7 @@ async function writableProject(deps: WorkDeps, action: string): Promise<Project 
     return undefined;
   }
   if (project.backend.readOnly) {
-    void vscode.window.showWarningMessage(`Beads: ${READ_ONLY_MESSAGE}`);
+    void vscode.window.showWarningMessage(readOnlyWarning(project));
     return undefined;
   }
   return project;

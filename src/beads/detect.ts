@@ -25,7 +25,7 @@ export interface DetectOptions {
   signal?: AbortSignal;
 }
 
-export type ReadOnlyReason = 'cli-missing' | 'untrusted' | 'cli-failed';
+export type ReadOnlyReason = 'cli-missing' | 'untrusted' | 'cli-failed' | 'cli-timeout';
 
 export type Detection =
   | { kind: 'cli'; backend: BeadsBackend; cli: Dialect; beadsDir: string; where: WhereInfo }
@@ -81,6 +81,10 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
     if (error instanceof CliError && error.kind === 'canceled') throw error;
     if (error instanceof CliError && error.kind === 'notFound') {
       return readOnly(choice.dialect, 'cli-missing', `${error.message}. ${INSTALL_HINT}`);
+    }
+    // A hang is not a wrong path: the user needs Retry or a longer timeout, not the path setting.
+    if (error instanceof CliError && error.kind === 'timeout') {
+      return readOnly(choice.dialect, 'cli-timeout', `${error.message} (beadsRecovery.cliTimeoutMs).`);
     }
     return readOnly(choice.dialect, 'cli-failed', `${error instanceof Error ? error.message : String(error)}.`);
   }
@@ -141,13 +145,34 @@ export async function findOnPath(name: string, pathEnv: string, pathExtEnv?: str
 }
 
 async function isExecutableFile(path: string): Promise<boolean> {
+  return (await notExecutableBecause(path)) === undefined;
+}
+
+/**
+ * Why `path` cannot be run as the beads CLI, or undefined when it can: it must be an absolute
+ * path (nothing resolves it against a working folder or PATH) to a file that is executable (on
+ * Windows, which has no execute bit, any file). Checked on the machine the extension runs on, which
+ * in a remote window is the remote machine, where the CLI runs.
+ */
+export async function executableProblem(path: string): Promise<string | undefined> {
+  if (!isAbsolute(path)) return 'Give the full path of the executable.';
+  return notExecutableBecause(path);
+}
+
+async function notExecutableBecause(path: string): Promise<string | undefined> {
+  let info;
   try {
-    const info = await stat(path);
-    if (!info.isFile()) return false;
-    if (process.platform !== 'win32') await access(path, constants.X_OK);
-    return true;
+    info = await stat(path);
   } catch {
-    return false;
+    return `${path} does not exist.`;
+  }
+  if (!info.isFile()) return `${path} is not a file.`;
+  if (process.platform === 'win32') return undefined;
+  try {
+    await access(path, constants.X_OK);
+    return undefined;
+  } catch {
+    return `${path} is not executable (chmod +x).`;
   }
 }
 
@@ -252,5 +277,7 @@ function readOnlyReasonText(reason: ReadOnlyReason): string {
       return 'no beads CLI was found';
     case 'cli-failed':
       return 'the beads CLI failed when the project was opened';
+    case 'cli-timeout':
+      return 'the beads CLI did not answer in time when the project was opened';
   }
 }

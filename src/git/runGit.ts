@@ -19,6 +19,27 @@ export class NotGitRepositoryError extends Error {
   }
 }
 
+/**
+ * Thrown instead of running git in Restricted Mode. A repository's own config can make git run
+ * programs (`core.fsmonitor`, filter drivers), so an untrusted workspace gets no git process at
+ * all. It is a NotGitRepositoryError so that every caller degrades as it does outside git; its
+ * message says why.
+ */
+export class GitNotRunError extends NotGitRepositoryError {
+  constructor(cwd: string, reason: string) {
+    super(cwd);
+    this.name = 'GitNotRunError';
+    this.message = reason;
+  }
+}
+
+let refusal: string | undefined;
+
+/** Set by the extension from Workspace Trust: a reason refuses every git run, undefined allows them. */
+export function refuseGit(reason: string | undefined): void {
+  refusal = reason;
+}
+
 // quotepath=off keeps non-ASCII names readable in the few non -z outputs; the C locale keeps
 // git's messages in English so "not a git repository" can be recognized; optional locks off so
 // that a background `git status` never takes index.lock away from the user's own git commands.
@@ -27,6 +48,7 @@ const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0'
 
 /** Runs git through `runCli`. */
 export async function runGit(cwd: string, args: readonly string[], options: GitOptions): Promise<CliResult> {
+  if (refusal !== undefined) throw new GitNotRunError(cwd, refusal);
   try {
     return await runCli(options.gitPath ?? 'git', [...GIT_CONFIG, ...args], {
       cwd,

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectProject, dialectFromStore, findBeadsDir, findOnPath, type Detection } from '../../src/beads/detect';
+import { detectProject, dialectFromStore, executableProblem, findBeadsDir, findOnPath, type Detection } from '../../src/beads/detect';
 
 const base = mkdtempSync(join(tmpdir(), 'beads-detect-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -31,7 +31,7 @@ const LOG = join(base, 'calls.log');
  * A fake CLI for detection only: answers `where --json` the way bd (with schema_version) or br
  * does, and logs each start so tests can count processes.
  */
-function fakeCli(dir: string, name: string, behaviour: 'bd' | 'br' | 'fail' | 'garbage'): string {
+function fakeCli(dir: string, name: string, behaviour: 'bd' | 'br' | 'fail' | 'garbage' | 'hang'): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);
   const body = `
@@ -41,6 +41,7 @@ let dir = process.cwd(); while (!fs.existsSync(path.join(dir, '.beads')) && path
 const where = { path: path.join(dir, '.beads'), prefix: 'demo' };
 const behaviour = ${JSON.stringify(behaviour)};
 if (behaviour === 'fail') { process.stdout.write(JSON.stringify({ error: 'no_beads_directory', message: 'no beads database found', hint: 'run bd init' })); process.exit(1); }
+if (behaviour === 'hang') { setInterval(() => {}, 1000); return; }
 if (behaviour === 'garbage') { process.stdout.write('this is not a beads CLI'); process.exit(0); }
 process.stdout.write(JSON.stringify(behaviour === 'bd' ? { ...where, database_path: where.path + '/embeddeddolt', schema_version: 1 } : { ...where, database_path: where.path + '/beads.db' }));
 `;
@@ -228,6 +229,30 @@ describe('detectProject', () => {
     fakeCli(impostor, 'br', 'garbage');
     const garbage = await detectProject(root, { trusted: true, timeoutMs, pathEnv: impostor });
     expect(garbage).toMatchObject({ kind: 'readonly', reason: 'cli-failed' });
+  });
+
+  it('tells a CLI that hangs past the timeout apart from one that fails', async () => {
+    const root = beadsProject({ 'issues.jsonl': '' });
+    const hanging = fresh('bin');
+    fakeCli(hanging, 'br', 'hang');
+    const detection = await detectProject(root, { trusted: true, timeoutMs: 1_000, pathEnv: hanging });
+    expect(detection).toMatchObject({ kind: 'readonly', reason: 'cli-timeout', cli: 'br' });
+    if (detection.kind !== 'readonly') throw new Error('expected read-only');
+    expect(detection.message).toMatch(/did not finish within 1000 ms.*beadsRecovery\.cliTimeoutMs/);
+  });
+
+  it('says why a path typed as the CLI cannot be run', async () => {
+    const bin = fresh('typed');
+    const cli = fakeCli(bin, 'br', 'br');
+    expect(await executableProblem(cli)).toBeUndefined();
+    expect(await executableProblem('br')).toMatch(/full path/);
+    expect(await executableProblem(join(bin, 'missing'))).toMatch(/does not exist/);
+    expect(await executableProblem(bin)).toMatch(/is not a file/);
+    if (process.platform !== 'win32') {
+      const plain = join(bin, 'plain');
+      writeFileSync(plain, 'not executable');
+      expect(await executableProblem(plain)).toMatch(/is not executable/);
+    }
   });
 
   it('reads the JSONL br names in metadata.json', async () => {

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePorcelainZ } from '../../src/core/porcelain';
 import { CliError } from '../../src/beads/errors';
-import { NotGitRepositoryError } from '../../src/git/runGit';
+import { findRepository } from '../../src/git/repo';
+import { GitNotRunError, NotGitRepositoryError, refuseGit } from '../../src/git/runGit';
 import { gitStatus } from '../../src/git/status';
 
 describe('parsePorcelainZ', () => {
@@ -97,5 +98,32 @@ describe('gitStatus (real git)', () => {
   it('reports a missing git as notFound', async () => {
     await expect(gitStatus(root, { timeoutMs: 10_000, gitPath: join(root, 'no-such-git') })).rejects.toMatchObject({ kind: 'notFound' });
     await expect(gitStatus(root, { timeoutMs: 10_000, gitPath: join(root, 'no-such-git') })).rejects.toBeInstanceOf(CliError);
+  });
+
+  it('runs no git at all while refused (Restricted Mode), because a repository can make git run programs', async () => {
+    const repo = join(root, 'hostile');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    const marker = join(root, 'fsmonitor-ran');
+    const monitor = join(root, 'fsmonitor.sh');
+    writeFileSync(monitor, `#!/bin/sh\ntouch '${marker}'\nexit 1\n`);
+    chmodSync(monitor, 0o755);
+    git(repo, 'config', 'core.fsmonitor', monitor);
+    const reason = 'git is not run in an untrusted workspace (Restricted Mode).';
+    refuseGit(reason);
+    try {
+      await expect(gitStatus(repo, { timeoutMs: 10_000 })).rejects.toBeInstanceOf(GitNotRunError);
+      await expect(gitStatus(repo, { timeoutMs: 10_000 })).rejects.toBeInstanceOf(NotGitRepositoryError);
+      await expect(gitStatus(repo, { timeoutMs: 10_000 })).rejects.toThrow(reason);
+      expect(await findRepository(repo, { timeoutMs: 10_000 })).toBeUndefined();
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      refuseGit(undefined);
+    }
+    // Allowed again, git runs, and with it the repository's fsmonitor: the hazard is real.
+    if (process.platform !== 'win32') {
+      await gitStatus(repo, { timeoutMs: 10_000 });
+      expect(existsSync(marker)).toBe(true);
+    }
   });
 });

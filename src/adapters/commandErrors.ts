@@ -14,10 +14,10 @@ export async function reportErrors<T>(log: vscode.LogOutputChannel, run: () => P
     return await run();
   } catch (error) {
     if (error instanceof CliError && error.kind === 'canceled') return undefined;
-    if (!(error instanceof WorkRefusedError)) {
-      if (title) log.error(`${title}: ${errorMessage(error)}`);
-      else log.error(error instanceof Error ? error : String(error));
-    }
+    // A refusal is logged in the CLI's words too: the notification goes, the log stays.
+    if (error instanceof WorkRefusedError) log.warn(`${title ? `${title}: ` : ''}${errorMessage(error)}`);
+    else if (title) log.error(`${title}: ${errorMessage(error)}`);
+    else log.error(error instanceof Error ? error : String(error));
     void vscode.window.showErrorMessage(`Beads: ${errorMessage(error)}`);
     return undefined;
   }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { readyItems, type ReadyItem } from '../core/graph';
+import { describeCloseObstacles, readyItems, type CloseObstacles, type ReadyItem } from '../core/graph';
 import type { Issue, IssueSummary } from '../core/model';
 import { closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { loadSnapshot } from '../services/snapshot';
@@ -30,10 +30,12 @@ export interface WorkDeps {
 export type ClaimArgument = string | { issueId?: string } | undefined;
 
 /**
- * `beadsRecovery.close` takes an issue id (the sidebar) or options; with `reason` it asks nothing,
- * and with `offer: false` it shows no "what next" notification (tests read the returned outcome).
+ * `beadsRecovery.close` takes an issue id (the sidebar) or options; with `reason` it asks for no
+ * reason, with `offer: false` it shows no "what next" notification (tests read the returned
+ * outcome), and with `force` it does not ask about open blockers or children: `true` closes anyway
+ * (the CLI's `--force`), `false` lets the CLI decide.
  */
-export type CloseArgument = string | { issueId?: string; reason?: string; offer?: boolean } | undefined;
+export type CloseArgument = string | { issueId?: string; reason?: string; offer?: boolean; force?: boolean } | undefined;
 
 export interface ClaimResult {
   issueId: string;
@@ -155,17 +157,30 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
       commitFiles: (hashes) => filesOfCommits(project.folder.uri.fsPath, hashes, { timeoutMs: settings.cliTimeoutMs }),
       flushTimeoutMs: CLOSE_FLUSH_MS,
       now,
-      onFilesQueued: async () => folder?.store.markCheckpoint(issueId, now),
+      force: options.force === true,
+      confirmObstacles: options.force === undefined ? (obstacles) => confirmCloseAnyway(issueId, obstacles, project.cli) : undefined,
+      onClosed: async () => folder?.store.markCheckpoint(issueId, now),
       log: (message) => deps.log.warn(message),
     });
   });
   if (outcome.state === 'queued') {
-    void vscode.window.showWarningMessage(`Beads: ${issueId} will be closed when beads answers: ${outcome.why}. Its file list is queued first.`);
+    void vscode.window.showWarningMessage(`Beads: ${issueId} will be closed when beads answers: ${outcome.why}. Its file list is queued after it.`);
     return outcome;
   }
   await folder?.refreshInProgress();
   if (options.offer !== false) offerNext(outcome);
   return outcome;
+}
+
+/** Says what the CLI would refuse the close for, before it is asked; true to close anyway. */
+async function confirmCloseAnyway(issueId: string, obstacles: CloseObstacles, cli: string): Promise<boolean> {
+  const closeAnyway = 'Close Anyway';
+  const choice = await vscode.window.showWarningMessage(
+    `Beads: ${describeCloseObstacles(issueId, obstacles)}.`,
+    { modal: true, detail: `${cli} refuses to close it as it is. Close Anyway runs '${cli} close --force'.` },
+    closeAnyway,
+  );
+  return choice === closeAnyway;
 }
 
 async function pickInProgress(project: Project): Promise<string | undefined> {

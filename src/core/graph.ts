@@ -57,6 +57,32 @@ export function openBlockersOf(details: IssueDetails): OpenBlocker[] {
     .sort(byPriorityThenId);
 }
 
+/** What would make a CLI refuse to close an issue: its open blockers and its open children. */
+export interface CloseObstacles {
+  blockers: OpenBlocker[];
+  children: LinkedIssue[];
+}
+
+/** The open blockers and open children of an issue; undefined when there are none. */
+export function closeObstaclesOf(details: IssueDetails): CloseObstacles | undefined {
+  const blockers = openBlockersOf(details);
+  const children = childrenOf(details).filter((child) => !isTerminal(child.status));
+  return blockers.length > 0 || children.length > 0 ? { blockers, children } : undefined;
+}
+
+/** "demo-1 is blocked by demo-2 (Parser) and has 1 open child: demo-3 (Lexer)". */
+export function describeCloseObstacles(issueId: string, obstacles: CloseObstacles): string {
+  const named = (issues: readonly IssueSummary[]) => {
+    const shown = issues.slice(0, 3).map((issue) => (issue.title ? `${issue.id} (${issue.title})` : issue.id));
+    return issues.length > 3 ? `${shown.join(', ')} and ${issues.length - 3} more` : shown.join(', ');
+  };
+  const parts: string[] = [];
+  if (obstacles.blockers.length > 0) parts.push(`is blocked by ${named(obstacles.blockers)}`);
+  const count = obstacles.children.length;
+  if (count > 0) parts.push(`has ${count} open ${count === 1 ? 'child' : 'children'}: ${named(obstacles.children)}`);
+  return `${issueId} ${parts.join(' and ')}`;
+}
+
 /**
  * Dependents through a blocking type that are not closed. With the dependents' own details,
  * each is marked with whether this issue is its last open blocker; those come first.

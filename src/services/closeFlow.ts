@@ -1,13 +1,16 @@
 // Claim and close, the two interactive writes (seed V3, V5). They run directly through the
 // backend so the user hears at once whether they worked; a temporary failure (a locked database,
 // a CLI that timed out or went missing) queues them in the outbox instead, and the user is told.
-// Closing first lands everything the issue still has to say — the commit links and checkpoints
-// in the outbox and a `Files modified: …` comment — then closes, then works out what comes next.
+// Closing first says what would make the CLI refuse (open blockers, open children) and lets the
+// user close anyway or stop; then lands what the issue still has queued (commit links,
+// checkpoints), closes, and only once the close has landed writes `Files modified: …` and
+// starts the ledger's counters again; then works out what comes next. A refusal leaves the
+// issue, the ledger and the outbox as they were.
 
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
 import { commitHashesFromComments, filesFromComments, filesModifiedComment, textFingerprint } from '../core/checkpoint';
-import { readyItems, unblocksOf, type ReadyItem } from '../core/graph';
+import { closeObstaclesOf, readyItems, unblocksOf, type CloseObstacles, type ReadyItem } from '../core/graph';
 import { isTerminal, summarize, type Dialect, type IssueDetails, type IssueSummary } from '../core/model';
 import { decideAfterFailure, describeDecision } from '../core/outboxPolicy';
 import { buildContinuePrompt } from '../core/recovery';
@@ -45,7 +48,7 @@ export async function writeNowOrQueue(backend: BeadsBackend, queue: WorkQueue, w
         await backend.claim(write.issueId, signal);
         break;
       case 'close':
-        await backend.close(write.issueId, write.reason, signal);
+        await backend.close(write.issueId, write.reason, signal, { force: write.force });
         break;
       case 'comment':
         await backend.addComment(write.issueId, write.text, signal);
@@ -80,11 +83,19 @@ export interface CloseRequest {
   /** How long to wait for the outbox to land what the issue still has to say before closing. */
   flushTimeoutMs: number;
   now: number;
+  /** Close despite open blockers or open children (the CLI's `--force`), without asking. */
+  force?: boolean;
   /**
-   * Called once the file list is queued, before the close: the caller starts the ledger's counters
-   * again there, so that the focus moving off the closing issue finds nothing left to checkpoint.
+   * Asked when the issue has open blockers or open children (and `force` is not set): true closes
+   * anyway with `--force`, false stops (a canceled CliError). Without it the CLI decides.
    */
-  onFilesQueued?: () => Promise<void>;
+  confirmObstacles?: (obstacles: CloseObstacles) => Promise<boolean>;
+  /**
+   * Called once the close has landed, before the file list is written: the caller starts the
+   * ledger's counters again there, so that the focus moving off the closed issue finds nothing
+   * left to checkpoint. Never called when the close was refused or only queued.
+   */
+  onClosed?: () => Promise<void>;
   /** How many ready issues get details (parent, unblocks) for the offer. */
   readyDetails?: number;
   signal?: AbortSignal;
@@ -96,7 +107,7 @@ export interface CloseOutcome {
   /** 'queued': beads could not be written now; the outbox will close it once it can. */
   state: 'closed' | 'queued';
   why?: string;
-  /** The `Files modified: …` comment written before closing, if there were files. */
+  /** The `Files modified: …` comment written (or queued) after the close, if there were files. */
   filesComment?: string;
   /** Issues this close left with no open blocker (they are in the ready queue now). */
   unblocked: IssueSummary[];
@@ -110,8 +121,8 @@ const DEFAULT_READY_DETAILS = 5;
 
 /**
  * Close with the file list (V3) and the offer of what comes next (V5). Order on the issue: every
- * write already queued for it, then `Files modified: …`, then the close. If those comments cannot
- * land now, the close is queued behind them rather than run ahead of them.
+ * write already queued for it, then the close, then `Files modified: …`. If the earlier writes
+ * cannot land now, the close is queued behind them, and the file list behind the close.
  */
 export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcome> {
   const { backend, queue, issueId, signal } = request;
@@ -119,29 +130,55 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
   const details = (await backend.show([issueId], signal)).find((issue) => issue.id === issueId);
   if (!details) throw new WorkRefusedError(`${issueId} was not found: it may have been deleted.`);
   if (isTerminal(details.status)) throw new WorkRefusedError(`${issueId} is already ${details.status}.`);
+  const force = request.force === true || (await closeAnyway(details, request));
 
   const files = await issueFiles(details, request);
   const filesComment = filesModifiedComment(files);
   // Keyed by content: closing again after a queued close does not list the same files twice.
-  if (filesComment) await queue.enqueue({ key: `files:${issueId}:${textFingerprint(filesComment)}`, kind: 'comment', issueId, text: filesComment });
-  await request.onFilesQueued?.();
+  const filesWrite: BeadsWrite | undefined = filesComment ? { key: `files:${issueId}:${textFingerprint(filesComment)}`, kind: 'comment', issueId, text: filesComment } : undefined;
   await queue.drain(anySignal(signal, AbortSignal.timeout(request.flushTimeoutMs)));
   if (signal?.aborted) throw new CliError({ kind: 'canceled', command: 'close', args: [issueId] });
 
-  const closeWrite: BeadsWrite = { key: `close:${issueId}:${request.now}`, kind: 'close', issueId, reason: request.reason };
+  const closeWrite: BeadsWrite = { key: `close:${issueId}:${request.now}`, kind: 'close', issueId, reason: request.reason, ...(force ? { force } : {}) };
   const closedSummary = { ...summarize(details), status: 'closed' };
+  const queued = async (why: string): Promise<CloseOutcome> => {
+    // The outbox keeps each issue's writes in order: the file list lands after the close.
+    if (filesWrite) await queue.enqueue(filesWrite);
+    return { closed: closedSummary, state: 'queued', why, filesComment, unblocked: [], ready: [] };
+  };
   const stillQueued = queue.pending.filter((entry) => entry.write.issueId === issueId);
   if (stillQueued.length > 0) {
     await queue.enqueue(closeWrite);
-    const why = `${stillQueued.length} earlier write(s) for it could not land yet${stillQueued[0]?.lastError ? ` (${stillQueued[0].lastError})` : ''}`;
-    return { closed: closedSummary, state: 'queued', why, filesComment, unblocked: [], ready: [] };
+    return queued(`${stillQueued.length} earlier write(s) for it could not land yet${stillQueued[0]?.lastError ? ` (${stillQueued[0].lastError})` : ''}`);
   }
+  // A refusal throws here: nothing else is written and the counters stay as they are.
   const outcome = await writeNowOrQueue(backend, queue, closeWrite, request.now, signal);
-  if (outcome.state === 'queued') return { closed: closedSummary, state: 'queued', why: outcome.why, filesComment, unblocked: [], ready: [] };
+  if (outcome.state === 'queued') return queued(outcome.why);
 
+  await request.onClosed?.();
+  if (filesWrite) await writeFileList(backend, queue, filesWrite, request);
   const next = await whatComesNext(backend, details, request);
   const continuePrompt = buildContinuePrompt({ closed: closedSummary, unblocked: next.unblocked, ready: next.ready, cli: request.cli }).markdown;
   return { closed: closedSummary, state: 'closed', filesComment, ...next, continuePrompt };
+}
+
+/** Whether to close with `--force`: only when the issue has obstacles and the user said so; a no stops here. */
+async function closeAnyway(details: IssueDetails, request: CloseRequest): Promise<boolean> {
+  const obstacles = closeObstaclesOf(details);
+  if (!obstacles || !request.confirmObstacles) return false;
+  if (await request.confirmObstacles(obstacles)) return true;
+  throw new CliError({ kind: 'canceled', command: 'close', args: [details.id] });
+}
+
+/** The file list after a close that landed; it cannot undo the close, so a failure is only logged. */
+async function writeFileList(backend: BeadsBackend, queue: WorkQueue, write: BeadsWrite, request: CloseRequest): Promise<void> {
+  try {
+    const outcome = await writeNowOrQueue(backend, queue, write, request.now, request.signal);
+    if (outcome.state === 'queued') request.log?.(`close: ${request.issueId} is closed; its file list is queued (${outcome.why})`);
+  } catch (error) {
+    if (error instanceof CliError && error.kind === 'canceled') throw error;
+    request.log?.(`close: ${request.issueId} is closed, but its file list could not be written: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**

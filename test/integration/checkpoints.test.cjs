@@ -135,7 +135,7 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
     assert.equal(automatic().length, earlier + 1);
   });
 
-  it('close writes the file list before closing and offers the next ready issue', async () => {
+  it('close writes the file list once the close has landed and offers the next ready issue', async () => {
     const claimed = await vscode.commands.executeCommand('beadsRecovery.claim', 'demo-8');
     assert.equal(claimed.outcome.state, 'written');
     assert.equal(br('show', 'demo-8')[0].status, 'in_progress');
@@ -154,7 +154,7 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
     const order = calls()
       .filter((call) => call.exit === 0 && call.args.includes('demo-8') && (call.args[0] === 'close' || call.args[0] === 'comments'))
       .map((call) => call.args[0]);
-    assert.deepEqual(order, ['comments', 'close']);
+    assert.deepEqual(order, ['close', 'comments']);
 
     const readyIds = outcome.ready.map((item) => item.issue.id);
     assert.ok(readyIds.includes('demo-9'), `ready offered: ${readyIds.join(', ')}`);

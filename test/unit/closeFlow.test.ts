@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BeadsBackend } from '../../src/beads/backend';
+import type { BeadsBackend, CloseOptions } from '../../src/beads/backend';
 import { CliError } from '../../src/beads/errors';
 import type { Issue, IssueDetails, LinkedIssue } from '../../src/core/model';
 import { closeWithFiles, filesOfCommits, writeNowOrQueue, WorkRefusedError } from '../../src/services/closeFlow';
@@ -81,10 +81,10 @@ class Beads implements BeadsBackend {
     this.log.push(`claim ${id}`);
   }
 
-  async close(id: string, reason: string): Promise<void> {
+  async close(id: string, reason: string, _signal?: AbortSignal, options?: CloseOptions): Promise<void> {
     this.fail(`close ${id}`);
     (this.issues.get(id) as IssueDetails).status = 'closed';
-    this.log.push(`close ${id}: ${reason}`);
+    this.log.push(`close ${id}${options?.force ? ' --force' : ''}: ${reason}`);
   }
 
   private fail(what: string): void {
@@ -129,16 +129,17 @@ function close(overrides: Partial<Parameters<typeof closeWithFiles>[0]> = {}) {
 }
 
 describe('closeWithFiles', () => {
-  it('lands queued writes, then the file list, then closes; and offers what that unblocked', async () => {
+  it('lands queued writes, then closes, then writes the file list; and offers what that unblocked', async () => {
     beads.issues.get('demo-1')?.comments.push({ id: 'c', author: 'a', text: 'commit: a1b2c3d feat: tokenizer', createdAt: '2026-01-01T02:00:00Z' });
     await outbox.enqueue({ key: 'commit:ffff', kind: 'comment', issueId: 'demo-1', text: 'commit: ffff000 fix: last one' });
-    const outcome = await close();
+    const outcome = await close({ onClosed: async () => void beads.log.push('counters reset') });
 
     const writes = beads.log.filter((entry) => !entry.startsWith('show') && entry !== 'ready');
     expect(writes).toEqual([
       'comment demo-1: commit: ffff000 fix: last one',
-      'comment demo-1: Files modified: src/old.ts, src/parser.ts, src/tokenizer.ts',
       'close demo-1: Verified: parser works',
+      'counters reset',
+      'comment demo-1: Files modified: src/old.ts, src/parser.ts, src/tokenizer.ts',
     ]);
     expect(outcome.state).toBe('closed');
     expect(outcome.filesComment).toBe('Files modified: src/old.ts, src/parser.ts, src/tokenizer.ts');
@@ -159,20 +160,22 @@ describe('closeWithFiles', () => {
     expect(outcome.state).toBe('closed');
   });
 
-  it('queues the close behind the file list when beads is locked, and both land once, in order', async () => {
+  it('queues the file list behind the close when beads is locked, and both land once, in order', async () => {
     beads.failures = [locked()];
-    const outcome = await close({ flushTimeoutMs: 200 });
+    let reset = false;
+    const outcome = await close({ flushTimeoutMs: 200, onClosed: async () => void (reset = true) });
     expect(outcome.state).toBe('queued');
     expect(outcome.why).toMatch(/locked/);
+    expect(reset).toBe(false);
     expect(beads.issues.get('demo-1')?.status).toBe('in_progress');
-    expect(outbox.pending.map((entry) => entry.write.kind)).toEqual(['comment', 'close']);
+    expect(outbox.pending.map((entry) => entry.write.kind)).toEqual(['close', 'comment']);
 
     await outbox.drain(AbortSignal.timeout(2_000));
     const writes = beads.log.filter((entry) => !entry.startsWith('show') && entry !== 'ready');
     expect(writes).toEqual([
-      'FAILED comment demo-1',
-      'comment demo-1: Files modified: src/old.ts, src/parser.ts',
+      'FAILED close demo-1',
       'close demo-1: Verified: parser works',
+      'comment demo-1: Files modified: src/old.ts, src/parser.ts',
     ]);
     expect(outbox.pendingCount).toBe(0);
   });
@@ -198,6 +201,50 @@ describe('closeWithFiles', () => {
     beads.failures = [new CliError({ kind: 'exit', command: 'br', args: ['close'], exitCode: 5, cliMessage: 'Cannot close demo-1: it has open blockers' })];
     await expect(close({ ledgerFiles: [] })).rejects.toThrow(/open blockers/);
     expect(outbox.pendingCount).toBe(0);
+  });
+
+  it('on a refusal writes no file list, leaves the counters alone and keeps nothing queued', async () => {
+    const reason = 'epic has 1/1 open children (use --force to close anyway)';
+    beads.failures = [new CliError({ kind: 'refused', command: 'br', args: ['close', '--', 'demo-1'], exitCode: 3, cliMessage: reason })];
+    let reset = false;
+    const error = await close({ onClosed: async () => void (reset = true) }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WorkRefusedError);
+    expect((error as Error).message).toContain(reason);
+    expect(beads.log.filter((entry) => entry.startsWith('comment'))).toEqual([]);
+    expect(beads.issues.get('demo-1')?.status).toBe('in_progress');
+    expect(reset).toBe(false);
+    expect(outbox.pendingCount).toBe(0);
+    expect(outbox.failedCount).toBe(0);
+  });
+
+  it('says what blocks the close before asking the CLI, and stops when the user cancels', async () => {
+    const asked: string[] = [];
+    const outcome = close({
+      issueId: 'demo-3',
+      ledgerFiles: [],
+      confirmObstacles: async (obstacles) => {
+        asked.push(...obstacles.blockers.map((blocker) => blocker.id));
+        return false;
+      },
+    });
+    await expect(outcome).rejects.toMatchObject({ kind: 'canceled' });
+    expect(asked).toEqual(['demo-1', 'demo-4']);
+    expect(beads.log.filter((entry) => !entry.startsWith('show'))).toEqual([]);
+  });
+
+  it('closes anyway with --force when the user says so, or when asked to force', async () => {
+    const outcome = await close({ issueId: 'demo-3', ledgerFiles: [], confirmObstacles: async () => true });
+    expect(outcome.state).toBe('closed');
+    expect(beads.log).toContain('close demo-3 --force: Verified: parser works');
+    const forced = await close({ issueId: 'demo-2', ledgerFiles: [], force: true, confirmObstacles: async () => expect.fail('not asked') });
+    expect(forced.state).toBe('closed');
+    expect(beads.log).toContain('close demo-2 --force: Verified: parser works');
+  });
+
+  it('asks nothing when nothing stands in the way', async () => {
+    const outcome = await close({ ledgerFiles: [], confirmObstacles: async () => expect.fail('not asked') });
+    expect(outcome.state).toBe('closed');
+    expect(beads.log).toContain('close demo-1: Verified: parser works');
   });
 });
 

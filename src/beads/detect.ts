@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, readFile, readdir, stat } from 'node:fs/promises';
+import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Dialect } from '../core/model';
 import { parseWhere, type WhereInfo } from '../core/parse';
@@ -91,9 +91,11 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
   if (!where) {
     return readOnly(choice.dialect, 'cli-failed', `'${basename(choice.command)} where --json' did not report a beads project.`);
   }
-  // Only bd adds schema_version to objects: it tells which CLI a user-named executable is.
-  const dialect = choice.certain ? choice.dialect : hasSchemaVersion(whereJson) ? 'bd' : 'br';
-  const activeDir = isAbsolute(where.path) ? where.path : resolve(folder, where.path);
+  const dialect = choice.certain ? choice.dialect : sniffDialect(where, whereJson, storeDialect);
+  const reported = isAbsolute(where.path) ? where.path : resolve(folder, where.path);
+  // Both CLIs print the canonical path (C10): the folder as the user opened it is kept when it is
+  // the same one, so that paths compare equal everywhere (a symlinked or macOS /tmp workspace).
+  const activeDir = (await samePath(reported, beadsDir)) ? beadsDir : reported;
   const backend = createCliBackend({ dialect, command: choice.command, root: dirname(activeDir), timeoutMs: options.timeoutMs, env: options.env });
   return { kind: 'cli', backend, cli: dialect, beadsDir: activeDir, where };
 }
@@ -265,8 +267,29 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-function hasSchemaVersion(json: unknown): boolean {
-  return typeof json === 'object' && json !== null && 'schema_version' in json;
+/**
+ * Which CLI a user-named executable is, from its `where` answer (C14): br always names its JSONL
+ * (`jsonl_path`), bd never does; bd ≥ 1.0.3 adds `schema_version`; a bd ≤ 1.0.2 prints neither,
+ * so then the store's files decide, bd when they do not say.
+ */
+export function sniffDialect(where: WhereInfo, whereJson: unknown, storeDialect: Dialect | undefined): Dialect {
+  if (where.jsonlPath) return 'br';
+  if (typeof whereJson === 'object' && whereJson !== null && 'schema_version' in whereJson) return 'bd';
+  return storeDialect ?? 'bd';
+}
+
+/** Whether two paths name the same file once links are resolved on both sides (C10). */
+export async function samePath(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([canonical(a), canonical(b)]);
+  return process.platform === 'win32' || process.platform === 'darwin' ? x.toLowerCase() === y.toLowerCase() : x === y;
+}
+
+async function canonical(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
 }
 
 function readOnlyReasonText(reason: ReadOnlyReason): string {

@@ -1,8 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectProject, dialectFromStore, executableProblem, findBeadsDir, findOnPath, type Detection } from '../../src/beads/detect';
+import { detectProject, dialectFromStore, executableProblem, findBeadsDir, findOnPath, samePath, type Detection } from '../../src/beads/detect';
 
 const base = mkdtempSync(join(tmpdir(), 'beads-detect-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -28,10 +29,10 @@ function beadsProject(files: Record<string, string>): string {
 const LOG = join(base, 'calls.log');
 
 /**
- * A fake CLI for detection only: answers `where --json` the way bd (with schema_version) or br
- * does, and logs each start so tests can count processes.
+ * A fake CLI for detection only: answers `where --json` the way bd (with schema_version), bd ≤
+ * 1.0.2 (without) or br (with jsonl_path) does, and logs each start so tests can count processes.
  */
-function fakeCli(dir: string, name: string, behaviour: 'bd' | 'br' | 'fail' | 'garbage' | 'hang'): string {
+function fakeCli(dir: string, name: string, behaviour: 'bd' | 'old-bd' | 'br' | 'fail' | 'garbage' | 'hang'): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);
   const body = `
@@ -43,7 +44,8 @@ const behaviour = ${JSON.stringify(behaviour)};
 if (behaviour === 'fail') { process.stdout.write(JSON.stringify({ error: 'no_beads_directory', message: 'no beads database found', hint: 'run bd init' })); process.exit(1); }
 if (behaviour === 'hang') { setInterval(() => {}, 1000); return; }
 if (behaviour === 'garbage') { process.stdout.write('this is not a beads CLI'); process.exit(0); }
-process.stdout.write(JSON.stringify(behaviour === 'bd' ? { ...where, database_path: where.path + '/embeddeddolt', schema_version: 1 } : { ...where, database_path: where.path + '/beads.db' }));
+if (behaviour === 'old-bd') { process.stdout.write(JSON.stringify({ ...where, database_path: where.path + '/embeddeddolt' })); process.exit(0); }
+process.stdout.write(JSON.stringify(behaviour === 'bd' ? { ...where, database_path: where.path + '/embeddeddolt', schema_version: 1 } : { ...where, database_path: where.path + '/beads.db', jsonl_path: where.path + '/issues.jsonl' }));
 `;
   writeFileSync(path, `#!${process.execPath}\n${body}`);
   chmodSync(path, 0o755);
@@ -208,6 +210,30 @@ describe('detectProject', () => {
     const otherBin = fresh('named');
     const customBr = fakeCli(otherBin, 'beads-cli', 'br');
     expect(await detectProject(root, { trusted: true, timeoutMs, cliPath: customBr })).toMatchObject({ kind: 'cli', cli: 'br' });
+  });
+
+  it('tells an old bd (no schema_version) from br by jsonl_path, then by the store files', async () => {
+    const bin = fresh('named');
+    const oldBd = fakeCli(bin, 'beads-cli', 'old-bd');
+    expect(await detectProject(beadsProject({ 'issues.jsonl': '' }), { trusted: true, timeoutMs, cliPath: oldBd })).toMatchObject({ kind: 'cli', cli: 'bd' });
+    // A where that names no JSONL and carries no schema_version next to a SQLite store: the files decide.
+    expect(await detectProject(beadsProject({ 'beads.db': '', 'issues.jsonl': '' }), { trusted: true, timeoutMs, cliPath: oldBd })).toMatchObject({ kind: 'cli', cli: 'br' });
+  });
+
+  it('keeps the folder as the user opened it when the CLI reports its real path', async () => {
+    const standins = resolve(__dirname, '..', 'fixtures', 'bin');
+    const real = beadsProject({ 'beads.db': '', 'issues.jsonl': '' });
+    const linked = join(fresh('links'), 'project-link');
+    symlinkSync(real, linked, 'dir');
+    const detection = await detectProject(linked, { trusted: true, timeoutMs, pathEnv: standins });
+    if (detection.kind !== 'cli') throw new Error('expected a CLI backend');
+    // The stand-in, like both CLIs, prints the canonical path.
+    expect(await realpath(detection.where.path)).toBe(detection.where.path);
+    expect(detection.where.path).not.toBe(join(linked, '.beads'));
+    expect(detection.beadsDir).toBe(join(linked, '.beads'));
+    expect(detection.backend.root).toBe(linked);
+    expect(await samePath(join(linked, '.beads'), detection.where.path)).toBe(true);
+    expect(await samePath(linked, real + '-other')).toBe(false);
   });
 
   it('reports a named CLI that does not exist as missing', async () => {

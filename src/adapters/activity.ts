@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { CheckpointActivity } from '../core/checkpoint';
 import { reconcileFocus, recordFileChange, setFocus, trackedPathFilter, type Ledger, type LedgerState } from '../core/ledger';
 import type { Issue } from '../core/model';
-import { hashText } from '../core/reflog';
+import { fnv1a } from '../core/hash';
 import { activityOf } from '../services/checkpoints';
 import { CommitLinker, type CommitFocus } from '../services/commitLinker';
 import { LedgerStore, locateLedger } from '../services/ledgerStore';
@@ -89,7 +89,7 @@ export class FolderActivity implements vscode.Disposable {
 
   static async open(folder: vscode.WorkspaceFolder, project: Project, deps: ActivityDeps): Promise<FolderActivity | undefined> {
     const settings = readSettings(folder.uri);
-    const fallback = deps.storageUri ? path.join(deps.storageUri.fsPath, 'activity', hashText(folder.uri.toString())) : undefined;
+    const fallback = deps.storageUri ? path.join(deps.storageUri.fsPath, 'activity', fnv1a(folder.uri.toString())) : undefined;
     const location = await locateLedger(folder.uri.fsPath, fallback, { timeoutMs: settings.cliTimeoutMs });
     if (!location) {
       deps.log.warn(`${folder.name}: no place to keep the activity ledger (not a git repository and no workspace storage); activity is not tracked`);

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { CliError } from '../beads/errors';
 import { errorMessage } from '../core/errors';
 import { commentCommandIssueIds, type AutoCheckpointTrigger } from '../core/checkpoint';
-import { hashText } from '../core/reflog';
+import { fnv1a } from '../core/hash';
 import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints';
 import { locateLedger } from '../services/ledgerStore';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
@@ -111,7 +111,7 @@ export class Outboxes extends Disposable {
     const folder = project.folder;
     const settings = readSettings(folder.uri);
     // The same place FolderActivity keeps the ledger, so the two files sit side by side.
-    const fallback = this.storageUri ? path.join(this.storageUri.fsPath, 'activity', hashText(folder.uri.toString())) : undefined;
+    const fallback = this.storageUri ? path.join(this.storageUri.fsPath, 'activity', fnv1a(folder.uri.toString())) : undefined;
     const location = await locateLedger(folder.uri.fsPath, fallback, { timeoutMs: settings.cliTimeoutMs });
     if (!location) {
       this.log.warn(`${folder.name}: no place to keep the outbox of beads writes; writes go straight to the CLI`);

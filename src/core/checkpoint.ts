@@ -6,6 +6,7 @@
 
 import type { Comment } from './model';
 import { oneLine, truncate } from './markdown';
+import { fnv1a } from './hash';
 import { parseTimestamp } from './time';
 
 export interface CommitRef {
@@ -271,14 +272,4 @@ function plural(count: number, noun: string): string {
 
 function sortedUnique(items: readonly string[]): string[] {
   return [...new Set(items.filter((item) => item.trim() !== ''))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** 32-bit FNV-1a over UTF-16 code units, as 8 hex digits: stable across runs and machines. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
 }

@@ -141,16 +141,6 @@ export interface ReflogCursor {
   rewrites: number;
 }
 
-/** FNV-1a (32 bit) of a string, as 8 hex digits: cheap, stable, enough to tell two first lines apart. */
-export function hashText(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
-}
-
 /**
  * The entries of a rewritten log a reader may not have seen: those from the second of the newest
  * entry it had read. That second is included because git stamps in whole seconds; an entry seen

@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { entriesAfterRewrite, hashText, parseReflogLine, type ReflogCursor, type ReflogEntry } from '../core/reflog';
+import { fnv1a } from '../core/hash';
+import { entriesAfterRewrite, parseReflogLine, type ReflogCursor, type ReflogEntry } from '../core/reflog';
 
 /** A reflog entry with the byte offset just past its line: a reader may stop after any entry. */
 export interface TailedEntry extends ReflogEntry {
@@ -133,7 +134,7 @@ async function readLines(handle: FileHandle, from: number, to: number): Promise<
     let newline = data.indexOf(LINE_FEED, lineStart);
     while (newline !== -1) {
       const text = decoder.decode(data.subarray(lineStart, newline));
-      if (pendingStart + lineStart === 0) head = hashText(decoder.decode(data.subarray(0, Math.min(newline, HEAD_PROBE_BYTES))));
+      if (pendingStart + lineStart === 0) head = fnv1a(decoder.decode(data.subarray(0, Math.min(newline, HEAD_PROBE_BYTES))));
       const entry = parseReflogLine(text);
       if (entry) entries.push({ ...entry, end: pendingStart + newline + 1 });
       lineStart = newline + 1;
@@ -142,7 +143,7 @@ async function readLines(handle: FileHandle, from: number, to: number): Promise<
     pending = Buffer.from(data.subarray(lineStart));
     pendingStart += lineStart;
   }
-  if (from === 0 && head === '' && pending.length > 0) head = hashText(decoder.decode(pending.subarray(0, HEAD_PROBE_BYTES)));
+  if (from === 0 && head === '' && pending.length > 0) head = fnv1a(decoder.decode(pending.subarray(0, HEAD_PROBE_BYTES)));
   return { entries, end: pendingStart, head, bytesRead };
 }
 
@@ -151,7 +152,7 @@ async function readHead(handle: FileHandle, size: number): Promise<{ head: strin
   const { bytesRead } = await handle.read(probe, 0, probe.length, 0);
   const newline = probe.subarray(0, bytesRead).indexOf(LINE_FEED);
   const firstLine = probe.subarray(0, newline === -1 ? bytesRead : newline);
-  return { head: hashText(new TextDecoder('utf-8').decode(firstLine)), bytesRead };
+  return { head: fnv1a(new TextDecoder('utf-8').decode(firstLine)), bytesRead };
 }
 
 function latest(seen: number, entries: readonly ReflogEntry[]): number {

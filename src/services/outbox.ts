@@ -21,6 +21,7 @@ import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError, ReadOnlyError } from '../beads/errors';
+import { fnv1a } from '../core/hash';
 import { isTerminal, type IssueDetails } from '../core/model';
 import {
   DEFAULT_BACKOFF,
@@ -755,14 +756,10 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
+/** The outbox's own name for a comment's text, kept in its record of sent writes: `<fnv1a>:<length>` of the trimmed text. */
 function textHash(text: string): string {
-  let hash = 0x811c9dc5;
   const trimmed = text.trim();
-  for (let index = 0; index < trimmed.length; index++) {
-    hash ^= trimmed.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return `${hash.toString(16).padStart(8, '0')}:${trimmed.length}`;
+  return `${fnv1a(trimmed)}:${trimmed.length}`;
 }
 
 function subscribe<T>(listeners: Set<Listener<T>>, listener: Listener<T>): Subscription {

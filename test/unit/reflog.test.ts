@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyReflogMessage, entriesAfterRewrite, hashText, parseReflog, parseReflogLine } from '../../src/core/reflog';
+import { fnv1a } from '../../src/core/hash';
+import { classifyReflogMessage, entriesAfterRewrite, parseReflog, parseReflogLine } from '../../src/core/reflog';
 
 const A = 'e689d08c236ad900950f8b3f52dfaa9561479b5c';
 const B = '8f8dfa83f9b92007df9f16393205bcad600c81f7';
@@ -111,11 +112,17 @@ describe('classifyReflogMessage', () => {
   });
 });
 
-describe('hashText and entriesAfterRewrite', () => {
+describe('fnv1a and entriesAfterRewrite', () => {
   it('tells two first lines apart and is stable', () => {
-    expect(hashText(line('commit (initial): first'))).toBe(hashText(line('commit (initial): first')));
-    expect(hashText(line('commit (initial): first'))).not.toBe(hashText(line('commit: second line')));
-    expect(hashText('')).toMatch(/^[0-9a-f]{8}$/);
+    expect(fnv1a(line('commit (initial): first'))).toBe(fnv1a(line('commit (initial): first')));
+    expect(fnv1a(line('commit (initial): first'))).not.toBe(fnv1a(line('commit: second line')));
+    expect(fnv1a('')).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it('keeps the published FNV-1a values: its outputs are stored on disk and must not change', () => {
+    expect(fnv1a('')).toBe('811c9dc5');
+    expect(fnv1a('a')).toBe('e40c292c');
+    expect(fnv1a('foobar')).toBe('bf9cf968');
   });
 
   it('keeps the entries from the last second seen on: git stamps whole seconds', () => {

@@ -1,7 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BLOCKING_TYPES, PARENT_CHILD, isTerminal, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
-import { parseJsonl, parseTimestamp, type JsonlLoad, type ScheduleFlags } from '../core/parse';
+import { parseJsonl, type JsonlLoad, type ScheduleFlags } from '../core/parse';
+import { parseTimestamp } from '../core/time';
 import type { BeadsBackend } from './backend';
 import { CliError, ReadOnlyError } from './errors';
 import { byHybrid, byMostRecentlyUpdated, byPriorityThenNewest } from './order';
@@ -107,7 +108,7 @@ export function readyIssues(
 ): IssueDetails[] {
   const deferred = (issue: IssueDetails): boolean => {
     const until = parseTimestamp(schedule.get(issue.id)?.deferUntil);
-    return Number.isFinite(until) && until > now;
+    return until !== undefined && until > now;
   };
   const held = new Map<string, boolean>();
   // An issue is held back when it, or any ancestor, is blocked or deferred. Memoized; a

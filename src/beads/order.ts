@@ -1,12 +1,12 @@
 import type { Issue } from '../core/model';
-import { parseTimestamp } from '../core/parse';
+import { parseTimestamp } from '../core/time';
 
 // Orders over parsed timestamps: the CLIs print RFC3339 with any offset and fraction, so text
 // comparison would misorder them.
 
 /** Most recently updated first; an unreadable time sorts last, ties by id. */
 export function byMostRecentlyUpdated<T extends Issue>(issues: readonly T[]): T[] {
-  const updated = (issue: Issue) => finiteOr(parseTimestamp(issue.updatedAt), Number.NEGATIVE_INFINITY);
+  const updated = (issue: Issue) => parseTimestamp(issue.updatedAt) ?? Number.NEGATIVE_INFINITY;
   return [...issues].sort((a, b) => difference(updated(b), updated(a)) || compareIds(a.id, b.id));
 }
 
@@ -22,11 +22,7 @@ export function byPriorityThenNewest(a: Issue, b: Issue): number {
 }
 
 function created(issue: Issue): number {
-  return finiteOr(parseTimestamp(issue.createdAt), Number.POSITIVE_INFINITY);
-}
-
-function finiteOr(value: number, fallback: number): number {
-  return Number.isFinite(value) ? value : fallback;
+  return parseTimestamp(issue.createdAt) ?? Number.POSITIVE_INFINITY;
 }
 
 /** a - b, where two equal infinities count as equal rather than NaN. */

@@ -162,27 +162,6 @@ export function parseComment(value: unknown): Comment | undefined {
   };
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:?\d{2})$/;
-
-/**
- * Milliseconds since the epoch for an RFC3339 timestamp with any number of fractional digits
- * and any offset (bd's SQLite era keeps local offsets, br prints nanoseconds); NaN otherwise.
- * Timestamps are compared through this, never as strings.
- */
-export function parseTimestamp(value: string | undefined): number {
-  if (!value) return Number.NaN;
-  const match = RFC3339.exec(value);
-  if (!match) return Date.parse(value);
-  const [, year, month, day, hour, minute, second, fraction, zone] = match as unknown as string[];
-  const millis = fraction ? Number(`${fraction}000`.slice(0, 3)) : 0;
-  const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), millis);
-  if (zone === 'Z' || zone === 'z') return utc;
-  const sign = zone.startsWith('-') ? -1 : 1;
-  const digits = zone.slice(1).replace(':', '');
-  const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
-  return utc - sign * offsetMinutes * 60_000;
-}
-
 // ---------------------------------------------------------------------------------------------
 // `.beads/issues.jsonl`
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJsonl, parseTimestamp } from '../../src/core/parse';
+import { parseJsonl } from '../../src/core/parse';
+import { parseTimestamp } from '../../src/core/time';
 import type { IssueDetails } from '../../src/core/model';
 
 const SHARED = resolve(__dirname, '..', 'fixtures', 'beads');

@@ -158,7 +158,8 @@ export interface CheckpointCommandResult {
   state: 'written' | 'queued';
 }
 
-export interface CheckpointDeps {
+/** What the commands that write to beads (checkpoint, retry, claim, close) work with. */
+export interface WorkDeps {
   projects: ProjectRegistry;
   outboxes: Outboxes;
   activity: ActivityTracker;
@@ -166,7 +167,7 @@ export interface CheckpointDeps {
 }
 
 /** The checkpoint service of a folder: its outbox and its ledger. */
-async function checkpointsFor(deps: CheckpointDeps, project: Project): Promise<{ checkpoints: Checkpoints; outbox: Outbox; folder: FolderActivity } | undefined> {
+async function checkpointsFor(deps: WorkDeps, project: Project): Promise<{ checkpoints: Checkpoints; outbox: Outbox; folder: FolderActivity } | undefined> {
   const folder = deps.activity.forProject(project);
   const outbox = await deps.outboxes.open(project);
   if (!folder || !outbox) return undefined;
@@ -180,7 +181,7 @@ async function checkpointsFor(deps: CheckpointDeps, project: Project): Promise<{
 export class AutoCheckpoints extends Disposable {
   private readonly focused = new Map<string, string | undefined>();
 
-  constructor(private readonly deps: CheckpointDeps) {
+  constructor(private readonly deps: WorkDeps) {
     super();
     this.register(deps.activity.onDidChange(() => void this.noticeFocusChanges()));
     this.register(
@@ -281,7 +282,7 @@ export class AutoCheckpoints extends Disposable {
   }
 }
 
-export function registerCheckpointCommands(deps: CheckpointDeps): vscode.Disposable[] {
+export function registerCheckpointCommands(deps: WorkDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.checkpoint, (argument?: CheckpointArgument) =>
       reportErrors(deps.log, () => checkpointNow(deps, argument)),
@@ -296,7 +297,7 @@ export function registerCheckpointCommands(deps: CheckpointDeps): vscode.Disposa
  * "Beads: Checkpoint Now": an input box pre-filled with the ledger's summary, then
  * `Checkpoint: <text>` on the focused issue. With `{ message }` it asks nothing (tests, agents).
  */
-async function checkpointNow(deps: CheckpointDeps, argument: CheckpointArgument): Promise<CheckpointCommandResult | undefined> {
+async function checkpointNow(deps: WorkDeps, argument: CheckpointArgument): Promise<CheckpointCommandResult | undefined> {
   const options = typeof argument === 'string' ? { issueId: argument } : (argument ?? {});
   const project = await deps.projects.pickProject();
   if (!project) {
@@ -338,7 +339,7 @@ async function checkpointNow(deps: CheckpointDeps, argument: CheckpointArgument)
 }
 
 /** "Beads: Retry Pending Writes": every queued write is tried now; parked ones on request. */
-async function retryPendingWrites(deps: CheckpointDeps, includeFailed: boolean): Promise<{ pending: number; failed: number }> {
+async function retryPendingWrites(deps: WorkDeps, includeFailed: boolean): Promise<{ pending: number; failed: number }> {
   await deps.outboxes.sync();
   const outboxes = deps.outboxes.all();
   if (includeFailed) await Promise.all(outboxes.map((outbox) => outbox.requeueFailed()));

@@ -3,13 +3,12 @@ import { describeCloseObstacles, readyItems, type CloseObstacles, type ReadyItem
 import type { Issue, IssueSummary } from '../core/model';
 import { closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { loadSnapshot } from '../services/snapshot';
-import type { ActivityTracker } from './activity';
-import type { Outboxes } from './checkpointCommands';
+import type { WorkDeps } from './checkpointCommands';
 import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import { inject } from './inject';
-import { readOnlyWarning, type Project, type ProjectRegistry } from './projects';
+import { readOnlyWarning, type Project } from './projects';
 
 // Claim and close (seed V3, V5, V7). Both act at once through the backend and say plainly what
 // happened; a temporary failure queues them in the outbox, and the user is told so.
@@ -18,13 +17,6 @@ import { readOnlyWarning, type Project, type ProjectRegistry } from './projects'
 const CLAIM_PICK_DETAILS = 25;
 /** How long closing waits for the issue's queued writes and its file list to land first. */
 const CLOSE_FLUSH_MS = 5_000;
-
-export interface WorkDeps {
-  projects: ProjectRegistry;
-  outboxes: Outboxes;
-  activity: ActivityTracker;
-  log: vscode.LogOutputChannel;
-}
 
 /** `beadsRecovery.claim` takes an issue id (the sidebar, the close offer) or nothing (a quick pick). */
 export type ClaimArgument = string | { issueId?: string } | undefined;

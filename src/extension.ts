@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { registerActivity, type ActivityApi } from './adapters/activity';
-import { checkpointThroughCommand } from './adapters/agentContext';
+import { checkpointWriter } from './adapters/agentContext';
 import { registerAgents, type AgentsApi } from './adapters/agents';
 import { reportErrors, reportFailure } from './adapters/commandErrors';
 import { Commands } from './adapters/commandIds';
@@ -41,7 +41,6 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
   refuseGit(vscode.workspace.isTrusted ? undefined : 'git is not run in an untrusted workspace (Restricted Mode).');
   const projects = new ProjectRegistry(log);
   const recovery = new RecoveryProvider(projects);
-  const agents = registerAgents(context, { projects, recovery, log, checkpoint: checkpointThroughCommand });
   const outboxes = new Outboxes(projects, context.storageUri, log);
   const activity = registerActivity({
     projects,
@@ -52,6 +51,13 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     writes: { pendingCount: (folder) => outboxes.get(folder.project)?.pendingCount, onDidChange: outboxes.onDidChange },
   });
   const work = { projects, outboxes, activity: activity.tracker, log };
+  const agents = registerAgents(context, {
+    projects,
+    recovery,
+    log,
+    checkpoint: checkpointWriter(work),
+    ledgerFiles: (project, issueId) => activity.tracker.forProject(project)?.state.ledgers[issueId]?.files ?? [],
+  });
   const autoCheckpoints = new AutoCheckpoints(work);
   recovery.beforeRecovery = (project, signal) => autoCheckpoints.beforeRecovery(project, signal);
   recovery.focusOf = (project) => {
@@ -84,7 +90,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
   return {
     ...activity.api,
     recoveryContext: () => recovery.produce(),
-    backendKind: async () => (await projects.pickProject())?.backend.kind,
+    backendKind: async () => (await projects.activeProject())?.backend.kind,
     agents: agents.api,
   };
 }

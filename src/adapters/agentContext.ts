@@ -5,15 +5,16 @@ import type { Dialect } from '../core/model';
 import type { RecoveryResult } from '../core/recovery';
 import { gitStatus } from '../git/status';
 import { loadSnapshot } from '../services/snapshot';
-import type { CheckpointCommandResult } from './checkpointCommands';
-import { Commands } from './commandIds';
+import { checkpointIn, type WorkDeps } from './checkpointCommands';
+import { reportErrors } from './commandErrors';
 import { readSettings } from './config';
 import type { Project, ProjectRegistry } from './projects';
 import type { RecoveryProvider } from './recoveryCommands';
 
 // What the agent surfaces (language-model tools, the @beads participant) need from the rest of
-// the extension. Agents cannot answer a quick pick, so the project is chosen without asking:
-// the active editor's folder when it is a beads project, else the first folder that is.
+// the extension. Agents cannot answer a quick pick, so the project is chosen without asking
+// (ProjectRegistry.activeProject), and a checkpoint goes straight to that project, not through the
+// command, which would ask.
 
 /** What happened to a checkpoint an agent or the user asked for. */
 export type CheckpointReport =
@@ -26,19 +27,21 @@ export type CheckpointReport =
 /** Writes a checkpoint comment with `summary` on the project's focused in-progress issue. */
 export type CheckpointWriter = (project: Project, summary: string, signal?: AbortSignal) => Promise<CheckpointReport>;
 
-/** Files the focused issue touched since its last checkpoint (relative to the project root), when activity is tracked. */
+/** Files the focused issue touched since its last checkpoint (relative to the workspace folder), when activity is tracked. */
 export type LedgerFiles = (project: Project, issueId: string) => readonly string[];
 
 /**
- * A checkpoint through the `beadsRecovery.checkpoint` command, which takes the summary as its
- * message, skips its input box, writes through the outbox and says where the comment went.
+ * Checkpoints the way "Beads: Checkpoint Now" does once its project is known: the summary is the
+ * message, so no input box; it writes through the outbox and says where the comment went.
  */
-export const checkpointThroughCommand: CheckpointWriter = async (project, summary, signal) => {
-  if ((await project.backend.listInProgress(signal)).length === 0) return { kind: 'nothing-in-progress', cli: project.cli };
-  const result = await vscode.commands.executeCommand<CheckpointCommandResult | undefined>(Commands.checkpoint, { message: summary });
-  if (!result) return { kind: 'not-written', reason: 'the checkpoint command wrote nothing (the Beads log says why)' };
-  return { kind: 'written', issueId: result.issueId, comment: result.comment, queued: result.state === 'queued' };
-};
+export function checkpointWriter(deps: WorkDeps): CheckpointWriter {
+  return async (project, summary, signal) => {
+    if ((await project.backend.listInProgress(signal)).length === 0) return { kind: 'nothing-in-progress', cli: project.cli };
+    const result = await reportErrors(deps.log, () => checkpointIn(deps, project, { message: summary }));
+    if (!result) return { kind: 'not-written', reason: 'the checkpoint command wrote nothing (the Beads log says why)' };
+    return { kind: 'written', issueId: result.issueId, comment: result.comment, queued: result.state === 'queued' };
+  };
+}
 
 export interface AgentContextDeps {
   projects: ProjectRegistry;
@@ -55,16 +58,8 @@ const REFERENCES = 20;
 export class AgentContext {
   constructor(private readonly deps: AgentContextDeps) {}
 
-  async project(): Promise<Project | undefined> {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const active = vscode.window.activeTextEditor?.document.uri;
-    const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
-    const ordered = activeFolder ? [activeFolder, ...folders.filter((folder) => folder.index !== activeFolder.index)] : folders;
-    for (const folder of ordered) {
-      const project = await this.deps.projects.project(folder);
-      if (project) return project;
-    }
-    return undefined;
+  project(): Promise<Project | undefined> {
+    return this.deps.projects.activeProject();
   }
 
   async recovery(project: Project | undefined, token?: vscode.CancellationToken): Promise<RecoveryResult> {
@@ -89,15 +84,15 @@ export class AgentContext {
    */
   async files(project: Project, focusedId: string | undefined, signal?: AbortSignal): Promise<vscode.Uri[]> {
     const root = project.backend.root;
-    const touched = focusedId ? (this.deps.ledgerFiles?.(project, focusedId) ?? []) : [];
+    const absolute = (base: string, files: readonly string[]) => files.filter((file) => !file.endsWith('/')).map((file) => path.resolve(base, file));
+    const touched = focusedId ? absolute(project.folder.uri.fsPath, this.deps.ledgerFiles?.(project, focusedId) ?? []) : [];
     let changed: string[] = [];
     try {
       const changes = await gitStatus(root, { timeoutMs: readSettings(project.folder.uri).cliTimeoutMs, signal });
-      changed = changes.filter((change) => !change.status.includes('D')).map((change) => change.path);
+      changed = absolute(root, changes.filter((change) => !change.status.includes('D')).map((change) => change.path));
     } catch {
       // Outside a git repository, or git failed: the answer still names the files it knows.
     }
-    const unique = [...new Set([...touched, ...changed])].filter((file) => !file.endsWith('/'));
-    return unique.slice(0, REFERENCES).map((file) => vscode.Uri.file(path.resolve(root, file)));
+    return [...new Set([...touched, ...changed])].slice(0, REFERENCES).map((file) => vscode.Uri.file(file));
   }
 }

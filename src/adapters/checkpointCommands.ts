@@ -304,6 +304,18 @@ async function checkpointNow(deps: WorkDeps, argument: CheckpointArgument): Prom
     void vscode.window.showInformationMessage('Beads: no beads project in this workspace, so there is nothing to checkpoint.');
     return undefined;
   }
+  return checkpointIn(deps, project, options);
+}
+
+/**
+ * A checkpoint on `project`, which the caller chose: the command after its pick, an agent surface
+ * without one. With a `message` it asks nothing.
+ */
+export async function checkpointIn(
+  deps: WorkDeps,
+  project: Project,
+  options: { issueId?: string; message?: string },
+): Promise<CheckpointCommandResult | undefined> {
   if (project.backend.readOnly) {
     void vscode.window.showWarningMessage(readOnlyWarning(project));
     return undefined;

@@ -54,18 +54,16 @@ export class ProjectRegistry extends Disposable {
     this.changed.fire();
   }
 
-  /**
-   * The folder a command acts on: the active editor's folder, else the only folder, else the
-   * user's pick among the folders that hold a beads project.
-   */
+  // The one project-picking policy: the active editor's folder when it holds a beads project;
+  // otherwise a command a person ran asks which project (pickProject), and everything nobody can
+  // answer a quick pick for — language-model tools, the chat participant, the sidebar, the API —
+  // takes the first folder that holds one (activeProject).
+
+  /** The project a command acts on; asks when the active editor says nothing and several folders hold one. */
   async pickProject(): Promise<Project | undefined> {
+    const active = await this.activeEditorProject();
+    if (active) return active;
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const active = vscode.window.activeTextEditor?.document.uri;
-    const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
-    if (activeFolder) {
-      const project = await this.project(activeFolder);
-      if (project) return project;
-    }
     const projects = (await Promise.all(folders.map((folder) => this.project(folder)))).filter(
       (project): project is Project => project !== undefined,
     );
@@ -75,6 +73,23 @@ export class ProjectRegistry extends Disposable {
       { placeHolder: 'Which beads project?' },
     );
     return picked?.project;
+  }
+
+  /** The project something that cannot ask acts on: the active editor's, else the first folder's that holds one. */
+  async activeProject(): Promise<Project | undefined> {
+    const active = await this.activeEditorProject();
+    if (active) return active;
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const project = await this.project(folder);
+      if (project) return project;
+    }
+    return undefined;
+  }
+
+  private async activeEditorProject(): Promise<Project | undefined> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+    return folder ? this.project(folder) : undefined;
   }
 
   private async detect(folder: vscode.WorkspaceFolder): Promise<Project | undefined> {

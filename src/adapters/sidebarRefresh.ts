@@ -120,7 +120,7 @@ export class SidebarRefresh implements vscode.Disposable {
   private async refreshOnce(changes: ReadonlySet<Change>): Promise<void> {
     const signal = this.controller.signal;
     try {
-      const project = await this.pickProject();
+      const project = await this.projects.activeProject();
       if (!project) {
         this.cache = undefined;
         this.watch(undefined);
@@ -199,21 +199,6 @@ export class SidebarRefresh implements vscode.Disposable {
     const pendingWrites = this.sources.outbox?.pendingCount(root);
     if (pendingWrites !== undefined) input.pendingWrites = pendingWrites;
     return input;
-  }
-
-  /** The project of the active editor's folder, else the first folder that holds one. */
-  private async pickProject(): Promise<Project | undefined> {
-    const active = vscode.window.activeTextEditor?.document.uri;
-    const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
-    if (activeFolder) {
-      const project = await this.projects.project(activeFolder);
-      if (project) return project;
-    }
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const project = await this.projects.project(folder);
-      if (project) return project;
-    }
-    return undefined;
   }
 
   /** Watches the shown project's `.beads/` and git state; a different project moves the watchers. */

@@ -5,7 +5,7 @@ import { registerAgents, type AgentsApi } from './adapters/agents';
 import { reportErrors, reportFailure } from './adapters/commandErrors';
 import { Commands } from './adapters/commandIds';
 import { setCliPath } from './adapters/cliSettings';
-import { onSettingsChanged } from './adapters/config';
+import { onDetectionSettingsChanged } from './adapters/config';
 import { AutoCheckpoints, Outboxes, registerCheckpointCommands } from './adapters/checkpointCommands';
 import { createLog } from './adapters/log';
 import { ProjectRegistry } from './adapters/projects';
@@ -79,7 +79,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     vscode.commands.registerCommand(Commands.refresh, () => projects.reset()),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     vscode.commands.registerCommand(Commands.setCliPath, () => reportErrors(log, setCliPath, 'Set CLI Path')),
-    onSettingsChanged(() => projects.reset()),
+    onDetectionSettingsChanged(() => projects.reset()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       refuseGit(undefined);
       projects.reset();

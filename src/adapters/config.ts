@@ -51,8 +51,15 @@ function clamp(value: number, min: number, max: number): number {
   return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : min;
 }
 
-export function onSettingsChanged(listener: () => void): vscode.Disposable {
+/**
+ * The settings a project's backend is built from at detection (which CLI, where, its timeout).
+ * Every other setting is read where it is used, so changing it reloads nothing.
+ */
+const DETECTION_SETTINGS = ['cli', 'cliPath', 'cliTimeoutMs'] as const;
+
+/** Fires when a setting that detection depends on changes: the projects must be detected again. */
+export function onDetectionSettingsChanged(listener: () => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration(SECTION)) listener();
+    if (DETECTION_SETTINGS.some((name) => event.affectsConfiguration(`${SECTION}.${name}`))) listener();
   });
 }

@@ -56,7 +56,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     recovery,
     log,
     checkpoint: checkpointWriter(work),
-    ledgerFiles: (project, issueId) => activity.tracker.forProject(project)?.state.ledgers[issueId]?.files ?? [],
+    ledgerFiles: (project) => activity.tracker.forProject(project)?.focusedLedger()?.files ?? [],
   });
   const autoCheckpoints = new AutoCheckpoints(work);
   recovery.beforeRecovery = (project, signal) => autoCheckpoints.beforeRecovery(project, signal);

@@ -27,8 +27,8 @@ export type CheckpointReport =
 /** Writes a checkpoint comment with `summary` on the project's focused in-progress issue. */
 export type CheckpointWriter = (project: Project, summary: string, signal?: AbortSignal) => Promise<CheckpointReport>;
 
-/** Files the focused issue touched since its last checkpoint (relative to the workspace folder), when activity is tracked. */
-export type LedgerFiles = (project: Project, issueId: string) => readonly string[];
+/** Files the project's focused issue touched since its last checkpoint (relative to the workspace folder), when activity is tracked. */
+export type LedgerFiles = (project: Project) => readonly string[];
 
 /**
  * Checkpoints the way "Beads: Checkpoint Now" does once its project is known: the summary is the
@@ -79,13 +79,21 @@ export class AgentContext {
   }
 
   /**
-   * The files a recovery answer points at: those the focused issue touched since its last
-   * checkpoint, then the uncommitted changes, without deleted ones (a reference must open).
+   * Files the focused issue touched since its last checkpoint. Read before a recovery context is
+   * produced: producing one writes a checkpoint, which starts the ledger afresh.
    */
-  async files(project: Project, focusedId: string | undefined, signal?: AbortSignal): Promise<vscode.Uri[]> {
+  touchedFiles(project: Project): readonly string[] {
+    return this.deps.ledgerFiles?.(project) ?? [];
+  }
+
+  /**
+   * The files a recovery answer points at: `touched` (from touchedFiles), then the uncommitted
+   * changes, without deleted ones (a reference must open).
+   */
+  async files(project: Project, touched: readonly string[], signal?: AbortSignal): Promise<vscode.Uri[]> {
     const root = project.backend.root;
     const absolute = (base: string, files: readonly string[]) => files.filter((file) => !file.endsWith('/')).map((file) => path.resolve(base, file));
-    const touched = focusedId ? absolute(project.folder.uri.fsPath, this.deps.ledgerFiles?.(project, focusedId) ?? []) : [];
+    const touchedPaths = absolute(project.folder.uri.fsPath, touched);
     let changed: string[] = [];
     try {
       const changes = await gitStatus(root, { timeoutMs: readSettings(project.folder.uri).cliTimeoutMs, signal });
@@ -93,6 +101,6 @@ export class AgentContext {
     } catch {
       // Outside a git repository, or git failed: the answer still names the files it knows.
     }
-    return [...new Set([...touched, ...changed])].slice(0, REFERENCES).map((file) => vscode.Uri.file(file));
+    return [...new Set([...touchedPaths, ...changed])].slice(0, REFERENCES).map((file) => vscode.Uri.file(file));
   }
 }

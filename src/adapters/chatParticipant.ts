@@ -48,10 +48,11 @@ export function registerChatParticipant(handler: BeadsChatHandler): vscode.Dispo
 async function answerRecover(agents: AgentContext, stream: BeadsChatStream, token: vscode.CancellationToken): Promise<void> {
   stream.progress('Reading beads and git…');
   const project = await agents.project();
+  const touched = project ? agents.touchedFiles(project) : [];
   const result = await agents.recovery(project, token);
   stream.markdown(result.markdown);
   if (!project || result.state === 'not-beads') return;
-  const files = await withAbortSignal(token, (signal) => agents.files(project, result.focusedId, signal));
+  const files = await withAbortSignal(token, (signal) => agents.files(project, touched, signal));
   for (const uri of files) stream.reference(uri);
   stream.button({ command: Commands.copyRecoveryContext, title: 'Copy Recovery Context' });
 }

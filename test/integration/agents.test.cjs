@@ -112,6 +112,22 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
     }
   });
 
+  it('@beads /recover also references the files touched since the last checkpoint, committed or not', async () => {
+    // README.md is committed: rewritten unchanged, git sees nothing, the ledger sees a touched file.
+    const readme = path.join(run.workspace, 'README.md');
+    const content = fs.readFileSync(readme);
+    await waitFor(async () => {
+      fs.writeFileSync(readme, content);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await api.flushActivity();
+      return api.ledger()?.files.includes('README.md');
+    }, 'README.md in the ledger', 30_000);
+    const stream = recordingStream();
+    await api.agents.chatHandler({ command: 'recover', prompt: '' }, {}, stream, never);
+    const referenced = stream.parts.references.map((uri) => uri.fsPath);
+    assert.ok(referenced.includes(readme), `no reference to ${readme} in ${referenced.join(', ')}`);
+  });
+
   it('@beads /ready lists the ready queue in the CLI\'s order', async () => {
     const stream = recordingStream();
     await api.agents.chatHandler({ command: 'ready', prompt: '' }, {}, stream, never);

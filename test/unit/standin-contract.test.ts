@@ -414,3 +414,116 @@ describe('bd stand-in against the bd fixtures and the Go structs', () => {
     expect((JSON.parse(result.stdout) as Json).title).toBe('Fix <br> & friends');
   }, TIMEOUT);
 });
+
+// The version differences of CONTRACT §8 that change what the extension must do: each behaviour
+// sits behind a switch (BEADS_STANDIN_BD_VERSION, BEADS_STANDIN_BR_ERROR_STREAM) and is held here
+// to what the cited sources print.
+describe('version differences and refusals (CONTRACT §8: C1, C4, C6, C7, C8, C9)', () => {
+  const at = '2026-03-01T10:00:00Z';
+  const record = (id: string, fields: Json = {}) => ({ id, title: `Title ${id}`, status: 'open', priority: 2, issue_type: 'task', created_at: at, updated_at: at, ...fields });
+  const dep = (from: string, to: string, type: string) => ({ issue_id: from, depends_on_id: to, type, created_at: at });
+  const comment = { id: 1, issue_id: 'c-work', author: 'me', text: 'a checkpoint', created_at: at };
+  /** c-work in progress (mine) with a comment; c-blocked waits for it; c-epic has an open child; c-theirs is someone else's. */
+  const store = () =>
+    storeWith([
+      record('c-epic', { issue_type: 'epic' }),
+      record('c-work', { status: 'in_progress', assignee: 'standin-tester', comments: [comment] }),
+      record('c-child', { dependencies: [dep('c-child', 'c-epic', 'parent-child')] }),
+      record('c-blocked', { dependencies: [dep('c-blocked', 'c-work', 'blocks')] }),
+      record('c-theirs', { assignee: 'someone-else' }),
+    ]);
+  const bd104 = { BEADS_STANDIN_BD_VERSION: '1.0.4' };
+  const bd12 = { BEADS_STANDIN_BD_VERSION: '1.2' };
+
+  it('C1: bd 1.0.4 rejects show --include-* as cobra does, and its plain show carries comments and dependents', () => {
+    const ws = store();
+    const rejected = runStandin('bd', ['show', '--json', '--include-comments', '--include-dependents', '--', 'c-work'], { cwd: ws, env: bd104 });
+    expect(rejected).toMatchObject({ code: 1, stdout: '', stderr: "Error: unknown flag: --include-comments\nRun 'bd --help' for usage.\n" });
+    const [old] = bd(['show', '--json', '--', 'c-work'], ws, bd104) as Json[];
+    expect((old?.comments as Json[]).map((c) => c.text)).toEqual(['a checkpoint']);
+    expect((old?.dependents as Json[]).map((d) => [d.id, d.dependency_type])).toEqual([['c-blocked', 'blocks']]);
+    expect((bd(['version', '--json'], ws, bd104) as Json).version).toBe('1.0.4');
+    // 1.0.5 leaves both out unless asked.
+    const [plain] = bd(['show', '--json', '--', 'c-work'], ws) as Json[];
+    expect(plain).not.toHaveProperty('comments');
+    expect(plain).not.toHaveProperty('dependents');
+    const [full] = bd(['show', '--json', '--include-comments', '--include-dependents', '--', 'c-work'], ws) as Json[];
+    expect(keysOf(full)).toEqual(keysOf(old));
+  }, TIMEOUT);
+
+  it('C4/C9: bd refuses a claim in plain text on stderr, exit 1, and is idempotent for the same actor', () => {
+    const ws = store();
+    const theirs = runStandin('bd', ['update', '--claim', '--json', '--', 'c-theirs'], { cwd: ws });
+    expect(theirs).toMatchObject({ code: 1, stdout: '', stderr: 'Error claiming c-theirs: issue already claimed by someone-else\n' });
+    const notOpen = runStandin('bd', ['update', '--claim', '--json', '--', 'c-blocked'], { cwd: ws, env: { BEADS_ACTOR: 'another' } });
+    expect(notOpen.code).toBe(0);
+    const taken = runStandin('bd', ['update', '--claim', '--json', '--', 'c-blocked'], { cwd: ws });
+    expect(taken).toMatchObject({ code: 1, stderr: 'Error claiming c-blocked: issue already claimed by another\n' });
+    // bd checks no blockers, and claiming one's own in-progress issue again succeeds.
+    expect((bd(['update', '--claim', '--json', '--', 'c-work'], ws) as Json[])[0]).toMatchObject({ id: 'c-work', status: 'in_progress' });
+  }, TIMEOUT);
+
+  it('C4: bd refuses to close a blocked issue and an epic with open children, in plain text; --force closes', () => {
+    const ws = store();
+    const blocked = runStandin('bd', ['close', '--reason=done', '--json', '--', 'c-blocked'], { cwd: ws });
+    expect(blocked).toMatchObject({ code: 1, stdout: '', stderr: 'cannot close c-blocked: blocked by open issues [c-work] (use --force to override)\n' });
+    const epic = runStandin('bd', ['close', '--reason=done', '--json', '--', 'c-epic'], { cwd: ws });
+    expect(epic).toMatchObject({ code: 1, stdout: '', stderr: 'cannot close epic c-epic: 1 open child issue(s); close children first or use --force to override\n' });
+    expect(() => JSON.parse(epic.stderr)).toThrow();
+    expect((bd(['close', '--reason=done', '--force', '--json', '--', 'c-epic'], ws) as Json[])[0]).toMatchObject({ id: 'c-epic', status: 'closed' });
+  }, TIMEOUT);
+
+  it('C6: bd 1.2 ends a failed update with one compact {error, failed[{id,error}], schema_version} line on stderr', () => {
+    const ws = store();
+    const result = runStandin('bd', ['update', '--claim', '--json', '--', 'c-theirs'], { cwd: ws, env: bd12 });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toBe('Error claiming c-theirs: issue already claimed by someone-else');
+    expect(JSON.parse(lines.at(-1) as string)).toEqual({
+      error: '1 of 1 issues failed to update',
+      failed: [{ id: 'c-theirs', error: 'claiming issue: issue already claimed by someone-else' }],
+      schema_version: 1,
+    });
+  }, TIMEOUT);
+
+  it('C7: br prints {closed:[], skipped:[{id,reason}]} then fails NOTHING_TO_DO, exit 3, for a blocked issue and an epic with open children', () => {
+    const ws = store();
+    const structured = keysOf((fixtureJson('br', 'br_error_show_not_found.json') as Json).error);
+    for (const [id, reason] of [
+      ['c-blocked', 'blocked by: c-work'],
+      ['c-epic', 'epic has 1/1 open children (use --force to close anyway)'],
+    ] as const) {
+      const result = runStandin('br', ['close', '--reason=done', '--json', '--', id], { cwd: ws });
+      expect(result.code).toBe(3);
+      expect(JSON.parse(result.stdout)).toEqual({ closed: [], skipped: [{ id, reason }] });
+      const error = (JSON.parse(result.stderr) as Json).error as Json;
+      expect(keysOf(error)).toEqual(structured);
+      expect(error).toMatchObject({ code: 'NOTHING_TO_DO', hint: 'All specified issues were already closed or not found.' });
+    }
+    const forced = br(['close', '--reason=done', '--force', '--json', '--', 'c-epic'], ws) as Json[];
+    expect(forced.map((issue) => [issue.id, issue.status])).toEqual([['c-epic', 'closed']]);
+  }, TIMEOUT);
+
+  it('C8: with errors on stdout (br after 0.2.15) the same error JSON moves to stdout, after what close skipped', () => {
+    const ws = store();
+    const env = { BEADS_STANDIN_BR_ERROR_STREAM: 'stdout' };
+    const missing = runStandin('br', ['show', '--json', '--', 'bd-NOTEXIST'], { cwd: ws, env });
+    expect(missing).toMatchObject({ code: 3, stderr: '' });
+    expect(JSON.parse(missing.stdout)).toEqual(fixtureJson('br', 'br_error_show_not_found.json'));
+    const refused = runStandin('br', ['close', '--reason=done', '--json', '--', 'c-blocked'], { cwd: ws, env });
+    expect(refused).toMatchObject({ code: 3, stderr: '' });
+    const [skipped, ...rest] = refused.stdout.split('\n');
+    expect(JSON.parse(skipped as string)).toEqual({ closed: [], skipped: [{ id: 'c-blocked', reason: 'blocked by: c-work' }] });
+    expect((JSON.parse(rest.join('\n')) as Json).error).toMatchObject({ code: 'NOTHING_TO_DO' });
+  }, TIMEOUT);
+
+  it("C9: br refuses a claim of someone else's or a blocked issue with VALIDATION_FAILED, exit 4", () => {
+    const ws = store();
+    const theirs = runStandin('br', ['update', '--claim', '--json', '--', 'c-theirs'], { cwd: ws });
+    expect(theirs.code).toBe(4);
+    expect((JSON.parse(theirs.stderr) as Json).error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Validation failed: claim: issue c-theirs already assigned to someone-else' });
+    const blocked = runStandin('br', ['update', '--claim', '--json', '--', 'c-blocked'], { cwd: ws });
+    expect(blocked.code).toBe(4);
+    expect((JSON.parse(blocked.stderr) as Json).error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Validation failed: claim: cannot claim blocked issue: c-work' });
+  }, TIMEOUT);
+});

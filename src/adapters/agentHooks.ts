@@ -20,7 +20,7 @@ import { runGit } from '../git/runGit';
 import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
 import type { Project, ProjectRegistry } from './projects';
-import { readIfPresent } from '../services/files';
+import { assertWriteStaysInside, readIfPresent } from '../services/files';
 
 // "Beads: Install Agent Hooks…", its uninstall, the path repair after an extension update, and
 // "Beads: Add Agent Instructions…". Each writes into the user's project, so each runs only in a
@@ -143,8 +143,7 @@ async function installCommand(
     action: 'Install',
   });
   if (!confirmed) return;
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeInPlace(file, edit.text, relative);
+  await writeInPlace(file, edit.text, relative, project.folder.uri.fsPath);
   if (ignoreNote) await ignoreNote.apply();
   log.info(`Installed agent hooks in ${file}`);
   void vscode.window.showInformationMessage(`Beads: agent hooks installed in ${relative}.`);
@@ -177,7 +176,7 @@ async function uninstallCommand(projects: ProjectRegistry, log: vscode.LogOutput
   );
   if (choice !== remove) return;
   for (const plan of plans) {
-    await writeInPlace(plan.file, plan.text, plan.relative);
+    await writeInPlace(plan.file, plan.text, plan.relative, project.folder.uri.fsPath);
     log.info(`Removed agent hooks from ${plan.file}`);
   }
   void vscode.window.showInformationMessage(`Beads: agent hooks removed from ${plans.map((plan) => plan.relative).join(' and ')}.`);
@@ -211,7 +210,7 @@ async function addInstructionsCommand(projects: ProjectRegistry, previews: Previ
     action: before === undefined ? 'Create' : 'Add',
   });
   if (!confirmed) return;
-  await writeInPlace(file, edit.text, 'AGENTS.md');
+  await writeInPlace(file, edit.text, 'AGENTS.md', project.folder.uri.fsPath);
   log.info(`Wrote the agent instructions block to ${file}`);
   void vscode.window.showInformationMessage('Beads: agent instructions written to AGENTS.md.');
 }
@@ -241,6 +240,7 @@ export async function repairAgentHooks(extensionUri: vscode.Uri, log: vscode.Log
       if (!edit.ok || !edit.changed) continue;
       try {
         await access(file, fsConstants.W_OK);
+        await assertWriteStaysInside(file, folder.uri.fsPath);
         await writeFile(file, edit.text, 'utf8');
         repaired.push(file);
         log.info(`Updated the beads-recovery hook commands in ${file} to ${launcher.script}`);
@@ -326,9 +326,14 @@ async function nearestExisting(dir: string): Promise<string> {
   return current;
 }
 
-/** Writes over the file itself: a temp file and rename would replace a read-only file behind its owner's back. */
-async function writeInPlace(file: string, text: string, relative: string): Promise<void> {
+/**
+ * Writes over the file itself: a temp file and rename would replace a read-only file behind its
+ * owner's back. Never through a symbolic link that leads out of the workspace.
+ */
+async function writeInPlace(file: string, text: string, relative: string, workspace: string): Promise<void> {
+  await assertWriteStaysInside(file, workspace);
   try {
+    await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text, 'utf8');
   } catch (error) {
     throw new Error(`${relative} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was changed.`, { cause: error });

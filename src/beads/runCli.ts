@@ -1,3 +1,4 @@
+import { execFile, execFileSync } from 'node:child_process';
 import { execa } from 'execa';
 import { CliError, meaningfulLine, parseCliOwnError } from './errors';
 
@@ -27,11 +28,24 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2_000;
 /** How much of a failed process's stdout its error keeps (what br skipped is a line or two). */
 const MAX_KEPT_STDOUT = 64 * 1024;
+/**
+ * After the process itself has ended, how long its output pipes may stay open. A grandchild that
+ * escaped the process group (or a launcher's child on Windows) can hold them for ever.
+ */
+const PIPE_GRACE_MS = 500;
+
+const IS_WINDOWS = process.platform === 'win32';
 
 /**
  * The one place that starts processes: an argument array (never a shell), an explicit cwd, a
  * timeout that kills (SIGTERM, then SIGKILL for a process that ignores it), cancellation through
  * an AbortSignal, an output cap, and failures typed as `CliError`.
+ *
+ * Each process runs in its own process group (detached on POSIX), and the whole group is killed,
+ * not only the direct child: the npm package of `bd` is a Node launcher that spawns the binary,
+ * and killing the launcher alone would leave the binary running and holding the output pipes.
+ * On Windows, `taskkill /T /F` ends the tree. A process still running when this one exits (a hook
+ * that hit its deadline) is killed with it.
  */
 export async function runCli(command: string, args: readonly string[], options: RunCliOptions): Promise<CliResult> {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
@@ -43,9 +57,9 @@ export async function runCli(command: string, args: readonly string[], options: 
     extendEnv: true,
     shell: false,
     reject: false,
-    timeout: options.timeoutMs,
-    cancelSignal: options.signal,
-    forceKillAfterDelay: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    detached: !IS_WINDOWS,
+    // Killing is ours (the whole group, below); execa's would reach the direct child only.
+    cleanup: false,
     // Bytes, not characters: the cap is about memory, and decoding happens once at the end.
     encoding: 'buffer',
     maxBuffer: maxOutputBytes,
@@ -53,30 +67,60 @@ export async function runCli(command: string, args: readonly string[], options: 
     windowsHide: true,
     ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
   });
+  const group = subprocess.pid === undefined ? undefined : liveGroups.add(subprocess.pid);
+  let stopReason: 'timeout' | 'canceled' | 'output' | undefined;
+  let forceTimer: ReturnType<typeof setTimeout> | undefined;
+  const stop = (reason: NonNullable<typeof stopReason>) => {
+    if (stopReason !== undefined) return;
+    stopReason = reason;
+    group?.kill('SIGTERM');
+    forceTimer = setTimeout(() => group?.kill('SIGKILL'), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  };
+  const timeoutTimer = setTimeout(() => stop('timeout'), options.timeoutMs);
+  const onAbort = () => stop('canceled');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   // execa stops buffering at maxBuffer but lets the process run on; a process that floods its
   // output is stopped here instead of being waited for until the timeout.
-  let outputLimitExceeded = false;
   const watchVolume = (stream: NodeJS.ReadableStream | null) => {
     let bytes = 0;
     stream?.on('data', (chunk: Uint8Array) => {
       bytes += chunk.length;
-      if (bytes > maxOutputBytes && !outputLimitExceeded) {
-        outputLimitExceeded = true;
-        subprocess.kill();
-      }
+      if (bytes > maxOutputBytes) stop('output');
     });
   };
   watchVolume(subprocess.stdout);
   watchVolume(subprocess.stderr);
-  const result = await subprocess;
+  // The process has exited but its pipes are still open: whatever of its group is left is ended,
+  // and a pipe held from outside the group is closed on our side.
+  let pipeTimer: ReturnType<typeof setTimeout> | undefined;
+  subprocess.once('exit', () => {
+    pipeTimer = setTimeout(() => {
+      group?.kill('SIGKILL');
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+    }, PIPE_GRACE_MS);
+  });
+
+  let result: Awaited<typeof subprocess>;
+  try {
+    result = await subprocess;
+  } finally {
+    clearTimeout(timeoutTimer);
+    clearTimeout(forceTimer);
+    clearTimeout(pipeTimer);
+    options.signal?.removeEventListener('abort', onAbort);
+    // Nothing of the group may outlive the call: a launcher's child that is still running ends here.
+    group?.kill('SIGKILL');
+    group?.forget();
+  }
 
   const stdout = decode(result.stdout);
   const stderr = decode(result.stderr);
   const base = { command, args, stderr: stderr || undefined };
 
-  if (result.isCanceled) throw new CliError({ ...base, kind: 'canceled' });
-  if (result.timedOut) throw new CliError({ ...base, kind: 'timeout', timeoutMs: options.timeoutMs });
-  if (outputLimitExceeded || result.isMaxBuffer) throw new CliError({ ...base, kind: 'exit', outputLimitExceeded: true, maxOutputBytes });
+  if (stopReason === 'canceled') throw new CliError({ ...base, kind: 'canceled' });
+  if (stopReason === 'timeout') throw new CliError({ ...base, kind: 'timeout', timeoutMs: options.timeoutMs });
+  if (stopReason === 'output' || result.isMaxBuffer) throw new CliError({ ...base, kind: 'exit', outputLimitExceeded: true, maxOutputBytes });
   if (result.exitCode === undefined) {
     const spawnCode = result.code;
     if (/"cwd" option is invalid/.test(result.shortMessage ?? '')) {
@@ -105,6 +149,53 @@ export async function runCli(command: string, args: readonly string[], options: 
     });
   }
   return { stdout, stderr, exitCode: result.exitCode };
+}
+
+/** A started process's group, killable as a whole until it is forgotten. */
+interface ProcessGroup {
+  kill(signal: 'SIGTERM' | 'SIGKILL'): void;
+  forget(): void;
+}
+
+/** The groups of processes started and not yet ended; killed when this process exits. */
+const liveGroups = {
+  pids: new Set<number>(),
+  add(pid: number): ProcessGroup {
+    if (this.pids.size === 0) process.once('exit', killLiveGroups);
+    this.pids.add(pid);
+    return { kill: (signal) => killProcessTree(pid, signal), forget: () => this.forget(pid) };
+  },
+  forget(pid: number): void {
+    this.pids.delete(pid);
+    if (this.pids.size === 0) process.removeListener('exit', killLiveGroups);
+  },
+};
+
+function killLiveGroups(): void {
+  for (const pid of liveGroups.pids) killProcessTree(pid, 'SIGKILL', true);
+}
+
+/**
+ * Ends a process and everything it started: the process group on POSIX (the process leads it,
+ * being detached), `taskkill /T` on Windows, which has no groups to signal. Never throws.
+ */
+export function killProcessTree(pid: number, signal: 'SIGTERM' | 'SIGKILL', synchronously = false): void {
+  if (IS_WINDOWS) {
+    // taskkill has no gentle mode for console programs that works reliably: /F for both.
+    const taskkillArgs = ['/PID', String(pid), '/T', '/F'];
+    try {
+      if (synchronously) execFileSync('taskkill', taskkillArgs, { stdio: 'ignore', windowsHide: true });
+      else execFile('taskkill', taskkillArgs, { windowsHide: true }, () => undefined);
+    } catch {
+      // Already gone.
+    }
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The whole group is gone already (ESRCH).
+  }
 }
 
 /** Runs a command whose stdout is one JSON value; `badJson` (with a snippet) when it is not. */

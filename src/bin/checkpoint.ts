@@ -20,13 +20,14 @@ import {
   type CommitRef,
 } from '../core/checkpoint';
 import { trackedPathFilter } from '../core/ledger';
-import { formatAge } from '../core/time';
+import { clampTimeoutMs, formatAge } from '../core/time';
 import { NotGitRepositoryError, runGit, type GitOptions } from '../git/runGit';
 import { gitStatus } from '../git/status';
 import { activityOf } from '../services/checkpoints';
 import { locateLedger, LedgerStore } from '../services/ledgerStore';
 import { Outbox } from '../services/outbox';
 import { chooseFocus } from '../services/snapshot';
+import { guardHook, hookDeadlineMs } from './hookGuard';
 import { readHookInput } from './hooks';
 
 export const CHECKPOINT_USAGE = `  beads-recovery checkpoint [--cwd DIR] [--message M] [--auto] [--pre-compact] [--issue ID]
@@ -78,69 +79,81 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
     return failed && !asHook ? 1 : 0;
   };
 
-  let ledger: LedgerStore | undefined;
-  try {
-    const cwd = path.resolve(values.cwd ?? hook?.cwd ?? process.cwd());
-    const timeoutMs = Number(env.BEADS_RECOVERY_TIMEOUT_MS) || 10_000;
-    const preferred = env.BEADS_RECOVERY_CLI === 'bd' || env.BEADS_RECOVERY_CLI === 'br' ? env.BEADS_RECOVERY_CLI : 'auto';
-    const detection = await detectProject(cwd, {
-      preferred,
-      cliPath: env.BEADS_RECOVERY_CLI_PATH || undefined,
-      trusted: true,
-      timeoutMs,
-      pathEnv: env.PATH,
-      env: io.env ? definedOnly(io.env) : undefined,
-    });
-    if (detection.kind === 'none') return giveUp('not a beads project (no .beads directory); no checkpoint written.', false);
-    if (detection.kind === 'readonly') return giveUp(`${detection.message} Checkpoints need the bd or br CLI; none written.`, true);
-    const backend = detection.backend;
-    const gitOptions: GitOptions = { timeoutMs };
+  const timeoutMs = clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000);
+  if (asHook) {
+    // A hook never fails the agent and never outlives its deadline: whatever happens, one line and exit 0.
+    return guardHook(
+      { answer: (signal) => attempt(signal), last: (reason) => giveUp(`no checkpoint written: ${reason}`, false) },
+      { deadlineMs: hookDeadlineMs(env) },
+    );
+  }
+  return attempt();
 
-    const location = await locateLedger(backend.root, undefined, gitOptions);
-    ledger = location ? new LedgerStore(location.file) : undefined;
-    await ledger?.load();
-    const inProgress = await backend.listInProgress();
-    const issueId = values.issue ?? chooseFocus(inProgress, ledger?.state.focusedId);
-    if (!issueId) return giveUp('no issue is in progress; no checkpoint written.', false);
+  async function attempt(signal?: AbortSignal): Promise<number> {
+    let ledger: LedgerStore | undefined;
+    try {
+      const cwd = path.resolve(values.cwd ?? hook?.cwd ?? process.cwd());
+      const preferred = env.BEADS_RECOVERY_CLI === 'bd' || env.BEADS_RECOVERY_CLI === 'br' ? env.BEADS_RECOVERY_CLI : 'auto';
+      const detection = await detectProject(cwd, {
+        preferred,
+        cliPath: env.BEADS_RECOVERY_CLI_PATH || undefined,
+        trusted: true,
+        timeoutMs,
+        pathEnv: env.PATH,
+        env: io.env ? definedOnly(io.env) : undefined,
+        signal,
+      });
+      if (detection.kind === 'none') return giveUp('not a beads project (no .beads directory); no checkpoint written.', false);
+      if (detection.kind === 'readonly') return giveUp(`${detection.message} Checkpoints need the bd or br CLI; none written.`, true);
+      const backend = detection.backend;
+      const gitOptions: GitOptions = { timeoutMs, signal };
 
-    const recorded = ledger?.state.ledgers[issueId];
-    const since = recorded?.lastCheckpointAt ?? (await lastCheckpointOnIssue(backend, issueId)) ?? now - FALLBACK_SPAN_MS;
-    const fromGit = location?.repository ? await gitActivity(location.repository.root, since, gitOptions) : { files: [], commits: [] };
-    const fromLedger = recorded ? activityOf(recorded) : undefined;
-    const activity: CheckpointActivity = {
-      issueId,
-      files: [...new Set([...fromGit.files, ...(fromLedger?.files ?? [])])],
-      commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
-      edits: fromLedger?.edits,
-      lastCheckpointAt: since,
-    };
+      const location = await locateLedger(backend.root, undefined, gitOptions);
+      ledger = location ? new LedgerStore(location.file) : undefined;
+      await ledger?.load();
+      const inProgress = await backend.listInProgress(signal);
+      const issueId = values.issue ?? chooseFocus(inProgress, ledger?.state.focusedId);
+      if (!issueId) return giveUp('no issue is in progress; no checkpoint written.', false);
 
-    let text: string;
-    let key: string;
-    if (values.message !== undefined) {
-      text = checkpointComment(values.message, activity.files);
-      key = `checkpoint:${issueId}:${now}`;
-    } else if (!hasNewActivity(activity)) {
-      return giveUp(`nothing new on ${issueId} since the last checkpoint (${formatAge(since, now)}); no checkpoint written.`, false);
-    } else if (automatic) {
-      text = autoCheckpointComment(activity, preCompact ? 'pre-compaction' : 'agent-hook', now);
-      key = `auto:${issueId}:${activityFingerprint(activity)}`;
-    } else {
-      text = checkpointComment(summarizeActivity(activity, now), activity.files);
-      key = `checkpoint:${issueId}:${now}`;
+      const recorded = ledger?.state.ledgers[issueId];
+      const since = recorded?.lastCheckpointAt ?? (await lastCheckpointOnIssue(backend, issueId, signal)) ?? now - FALLBACK_SPAN_MS;
+      const fromGit = location?.repository ? await gitActivity(location.repository.root, since, gitOptions) : { files: [], commits: [] };
+      const fromLedger = recorded ? activityOf(recorded) : undefined;
+      const activity: CheckpointActivity = {
+        issueId,
+        files: [...new Set([...fromGit.files, ...(fromLedger?.files ?? [])])],
+        commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
+        edits: fromLedger?.edits,
+        lastCheckpointAt: since,
+      };
+
+      let text: string;
+      let key: string;
+      if (values.message !== undefined) {
+        text = checkpointComment(values.message, activity.files);
+        key = `checkpoint:${issueId}:${now}`;
+      } else if (!hasNewActivity(activity)) {
+        return giveUp(`nothing new on ${issueId} since the last checkpoint (${formatAge(since, now)}); no checkpoint written.`, false);
+      } else if (automatic) {
+        text = autoCheckpointComment(activity, preCompact ? 'pre-compaction' : 'agent-hook', now);
+        key = `auto:${issueId}:${activityFingerprint(activity)}`;
+      } else {
+        text = checkpointComment(summarizeActivity(activity, now), activity.files);
+        key = `checkpoint:${issueId}:${now}`;
+      }
+
+      const result = location ? await writeThroughOutbox(backend, path.join(path.dirname(location.file), 'outbox.json'), key, issueId, text, timeoutMs) : await writeDirectly(backend, issueId, text);
+      if (result.state === 'failed') return giveUp(`could not write the checkpoint on ${issueId}: ${result.why}`, true);
+      await ledger?.markCheckpoint(issueId, now);
+      const firstLine = text.split('\n')[0] ?? text;
+      if (result.state === 'queued') return giveUp(`checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}`, false);
+      say(`checkpoint written on ${issueId}: ${firstLine}`);
+      return 0;
+    } catch (error) {
+      return giveUp(`no checkpoint written: ${error instanceof Error ? error.message : String(error)}`, true);
+    } finally {
+      ledger?.dispose();
     }
-
-    const result = location ? await writeThroughOutbox(backend, path.join(path.dirname(location.file), 'outbox.json'), key, issueId, text, timeoutMs) : await writeDirectly(backend, issueId, text);
-    if (result.state === 'failed') return giveUp(`could not write the checkpoint on ${issueId}: ${result.why}`, true);
-    await ledger?.markCheckpoint(issueId, now);
-    const firstLine = text.split('\n')[0] ?? text;
-    if (result.state === 'queued') return giveUp(`checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}`, false);
-    say(`checkpoint written on ${issueId}: ${firstLine}`);
-    return 0;
-  } catch (error) {
-    return giveUp(`no checkpoint written: ${error instanceof Error ? error.message : String(error)}`, true);
-  } finally {
-    ledger?.dispose();
   }
 }
 
@@ -180,8 +193,8 @@ async function writeDirectly(backend: BeadsBackend, issueId: string, text: strin
   }
 }
 
-async function lastCheckpointOnIssue(backend: BeadsBackend, issueId: string): Promise<number | undefined> {
-  const [details] = await backend.show([issueId]);
+async function lastCheckpointOnIssue(backend: BeadsBackend, issueId: string, signal?: AbortSignal): Promise<number | undefined> {
+  const [details] = await backend.show([issueId], signal);
   return details ? latestCheckpointAt(details.comments) : undefined;
 }
 

@@ -15,7 +15,7 @@ import {
   type HookLauncher,
   type SettingsEdit,
 } from '../core/claudeHooks';
-import { readIfPresent } from '../services/files';
+import { assertWriteStaysInside, readIfPresent } from '../services/files';
 
 /** How long a hook waits for its stdin to close before it goes on without it. */
 const STDIN_WAIT_MS = 1000;
@@ -75,7 +75,8 @@ export async function hooksCommand(args: string[], out: (text: string) => void =
     throw new HookUsageError(`hooks takes one of install, uninstall, status`);
   }
   const relative = path.join('.claude', values.shared ? 'settings.json' : 'settings.local.json');
-  const file = path.resolve(values.dir ?? process.cwd(), relative);
+  const workspace = path.resolve(values.dir ?? process.cwd());
+  const file = path.join(workspace, relative);
   const text = await readIfPresent(file);
 
   if (action === 'status') {
@@ -101,7 +102,7 @@ export async function hooksCommand(args: string[], out: (text: string) => void =
     out(edit.text);
     return 0;
   }
-  await writeSettings(file, text !== undefined, edit.text);
+  await writeSettings(file, workspace, text !== undefined, edit.text);
   const done = action === 'install' ? `Added the SessionStart and PreCompact hooks to ${relative}:` : `Removed the beads-recovery hooks from ${relative}.`;
   out(`${done}\n${action === 'install' ? ourCommands(edit.text).map(({ event, command }) => `  ${event}: ${command}\n`).join('') : ''}`);
   return 0;
@@ -109,7 +110,8 @@ export async function hooksCommand(args: string[], out: (text: string) => void =
 
 export class HookUsageError extends Error {}
 
-async function writeSettings(file: string, exists: boolean, text: string): Promise<void> {
+async function writeSettings(file: string, workspace: string, exists: boolean, text: string): Promise<void> {
+  await assertWriteStaysInside(file, workspace);
   try {
     if (exists) await access(file, fsConstants.W_OK);
     else await mkdir(path.dirname(file), { recursive: true });

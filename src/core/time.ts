@@ -52,3 +52,17 @@ function daysInMonth(year: number, month: number): number {
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
+
+/** Timeouts taken from the environment stay in this range: setTimeout turns anything above 2^31-1 ms into 1 ms. */
+export const TIMEOUT_RANGE_MS = { min: 100, max: 600_000 } as const;
+
+/**
+ * A timeout in milliseconds from text (an environment variable): clamped to TIMEOUT_RANGE_MS, or
+ * `fallback` when the text is missing or not a positive number.
+ */
+export function clampTimeoutMs(text: string | undefined, fallback: number): number {
+  const value = text === undefined || text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(value) && value !== Number.POSITIVE_INFINITY) return fallback;
+  if (value <= 0) return fallback;
+  return Math.round(Math.min(TIMEOUT_RANGE_MS.max, Math.max(TIMEOUT_RANGE_MS.min, value)));
+}

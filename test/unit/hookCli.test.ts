@@ -1,31 +1,17 @@
 // The command line as Claude Code's hooks run it: the built dist/cli.js, installed into a project's
 // settings by `beads-recovery hooks install`, then run through a shell exactly as the settings
 // file says, with the JSON Claude Code writes to a hook's stdin.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ourCommands, parseHookCommand } from '../../src/core/claudeHooks';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
+import { CLI_SCRIPT, ensureCliBuilt } from './builtCli';
 
-const repo = path.resolve(__dirname, '../..');
-const cli = path.join(repo, 'dist', 'cli.js');
+const cli = CLI_SCRIPT;
 const scratch = mkdtempSync(path.join(tmpdir(), 'beads-hook-cli-'));
-
-/** Builds dist/cli.js when it is missing or older than any source file, so the test runs what the sources say. */
-function ensureBuilt(): void {
-  const newestSource = (dir: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(dir, { withFileTypes: true }).map((entry) => {
-        const full = path.join(dir, entry.name);
-        return entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs;
-      }),
-    );
-  if (existsSync(cli) && statSync(cli).mtimeMs >= newestSource(path.join(repo, 'src'))) return;
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: repo, stdio: 'pipe' });
-}
 
 function runCli(args: string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }) {
   const result = spawnSync(process.execPath, [cli, ...args], {
@@ -57,7 +43,7 @@ function project(name: string): string {
 }
 
 beforeAll(() => {
-  ensureBuilt();
+  ensureCliBuilt();
 }, 120_000);
 
 afterAll(() => {

@@ -37,6 +37,14 @@ function isAlive(pid: number): boolean {
 
 const options = { cwd: dir, timeoutMs: 10_000 };
 
+async function waitUntil(condition: () => boolean, ms = 3_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('runCli', () => {
   it('passes arguments verbatim, without a shell', async () => {
     const echo = script('echo-args', 'process.stdout.write(JSON.stringify(process.argv.slice(2)))');
@@ -104,6 +112,35 @@ describe('runCli', () => {
     expect(elapsed).toBeLessThan(6_000);
     expect(existsSync(pidFile)).toBe(true);
     expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
+
+  it('kills the whole process group at the timeout: a launcher whose child hangs leaves nothing behind', async () => {
+    const pidFile = join(dir, 'launched.pid');
+    const child = script('hanging-child', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`);
+    // Like the npm package of bd: a Node script that spawns the binary with inherited pipes and waits.
+    const launcher = script('launcher', `require('child_process').spawn(${JSON.stringify(child)}, process.argv.slice(2), { stdio: 'inherit' }).on('exit', (code) => process.exit(code ?? 1));`);
+    const started = Date.now();
+    const error = await failure(runCli(launcher, ['where', '--json'], { ...options, timeoutMs: 1_000, killGraceMs: 300 }));
+    expect(error.kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(4_000);
+    await waitUntil(() => !isAlive(Number(readFileSync(pidFile, 'utf8'))));
+  });
+
+  it('does not wait for output pipes held by a grandchild that left the process group', async () => {
+    const pidFile = join(dir, 'escaped.pid');
+    const escaped = script('escaped', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`);
+    const parent = script(
+      'leaves-a-daemon',
+      `require('child_process').spawn(${JSON.stringify(escaped)}, [], { stdio: 'inherit', detached: true }).unref(); process.stdout.write('{"ok":true}'); setTimeout(() => process.exit(0), 200);`,
+    );
+    const started = Date.now();
+    try {
+      const result = await runCli(parent, [], { ...options, timeoutMs: 20_000 });
+      expect(result.stdout).toBe('{"ok":true}');
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    }
   });
 
   it('cancels through an AbortSignal as kind canceled, and never starts when already aborted', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, parseTimestamp } from '../../src/core/time';
+import { clampTimeoutMs, formatAge, parseTimestamp } from '../../src/core/time';
 
 describe('parseTimestamp', () => {
   it('reads UTC timestamps with any number of fractional digits', () => {
@@ -59,5 +59,20 @@ describe('formatAge', () => {
 
   it('says when the time is unknown', () => {
     expect(formatAge(Number.NaN, now)).toBe('time unknown');
+  });
+});
+
+describe('clampTimeoutMs', () => {
+  it('keeps a timeout from the environment in a range setTimeout can hold', () => {
+    // 1e10 ms is beyond 2^31-1: setTimeout would fire after 1 ms.
+    expect(clampTimeoutMs('1e10', 10_000)).toBe(600_000);
+    expect(clampTimeoutMs('Infinity', 10_000)).toBe(600_000);
+    expect(clampTimeoutMs('1', 10_000)).toBe(100);
+    expect(clampTimeoutMs('2500', 10_000)).toBe(2500);
+    expect(clampTimeoutMs('0', 10_000)).toBe(10_000);
+    expect(clampTimeoutMs('-5', 10_000)).toBe(10_000);
+    expect(clampTimeoutMs('ten', 10_000)).toBe(10_000);
+    expect(clampTimeoutMs(' ', 10_000)).toBe(10_000);
+    expect(clampTimeoutMs(undefined, 10_000)).toBe(10_000);
   });
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, execFileSync } from 'node:child_process';
 import { execa } from 'execa';
 import { CliError, meaningfulLine, parseCliOwnError } from './errors';
@@ -68,6 +69,7 @@ export async function runCli(command: string, args: readonly string[], options: 
     ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
   });
   const group = subprocess.pid === undefined ? undefined : liveGroups.add(subprocess.pid);
+  if (subprocess.pid !== undefined) spawnObservers.getStore()?.(subprocess.pid);
   let stopReason: 'timeout' | 'canceled' | 'output' | undefined;
   let forceTimer: ReturnType<typeof setTimeout> | undefined;
   const stop = (reason: NonNullable<typeof stopReason>) => {
@@ -149,6 +151,28 @@ export async function runCli(command: string, args: readonly string[], options: 
     });
   }
   return { stdout, stderr, exitCode: result.exitCode };
+}
+
+const spawnObservers = new AsyncLocalStorage<(pid: number) => void>();
+
+/**
+ * Runs `work`, telling `onSpawn` the pid (and process group) of every process runCli starts for
+ * it. The outbox notes the pid of the CLI doing a write, so that if the outbox's process dies the
+ * next drainer can end that CLI before it checks whether the write landed; passing a callback
+ * through every backend method instead would burden each caller for the sake of one.
+ */
+export function observeSpawns<T>(onSpawn: (pid: number) => void, work: () => Promise<T>): Promise<T> {
+  return spawnObservers.run(onSpawn, work);
+}
+
+/** Whether the process group led by `pid` still has a live member (POSIX), or the process lives (Windows). */
+export function processTreeIsAlive(pid: number): boolean {
+  try {
+    process.kill(IS_WINDOWS ? pid : -pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** A started process's group, killable as a whole until it is forgotten. */

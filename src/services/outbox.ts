@@ -21,6 +21,7 @@ import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError, ReadOnlyError } from '../beads/errors';
+import { killProcessTree, observeSpawns, processTreeIsAlive } from '../beads/runCli';
 import { fnv1a } from '../core/hash';
 import { isTerminal, type IssueDetails } from '../core/model';
 import {
@@ -43,8 +44,11 @@ export interface PendingWrite {
   attempts: number;
   nextAttemptAt: number;
   lastError?: string;
-  /** Set (durably) just before the CLI is spawned, cleared when the attempt ends. */
-  inFlight?: { owner: string; since: number };
+  /**
+   * Set (durably) just before the CLI is spawned, cleared when the attempt ends; `cliPid` is the
+   * CLI's pid (and process group) once it started.
+   */
+  inFlight?: { owner: string; since: number; cliPid?: number };
   /** An earlier attempt may have reached beads: check before sending again. */
   mayHaveLanded?: boolean;
 }
@@ -104,6 +108,9 @@ const DEFAULT_DONE_LIMIT = 2_000;
 const DEFAULT_LEASE_STALE_MS = 120_000;
 const FILE_LOCK_STALE_MS = 5_000;
 const FILE_LOCK_WAIT_MS = 10_000;
+/** A CLI pid noted in flight longer ago than this is not trusted to still be that CLI. */
+const ORPHAN_PID_TRUST_MS = 60 * 60_000;
+const ORPHAN_EXIT_WAIT_MS = 2_000;
 /** While another drainer holds the lease, how often the file is read for its progress. */
 const FOLLOW_INTERVAL_MS = 250;
 
@@ -378,6 +385,8 @@ export class Outbox implements WriteQueue {
     const { write } = entry;
     // Found in flight at the start of an attempt: its drainer died mid-write (we hold the lease).
     const uncertain = entry.mayHaveLanded === true || entry.inFlight !== undefined;
+    // Its CLI may still be running, and could land the write after the check below said it had not.
+    if (entry.inFlight?.cliPid !== undefined && entry.inFlight.owner !== this.owner) await this.endOrphanedCli(entry.inFlight);
     await this.mutate((state) => {
       const current = findPending(state, write.key);
       if (current) current.inFlight = { owner: this.owner, since: this.now() };
@@ -399,12 +408,30 @@ export class Outbox implements WriteQueue {
         }
         stillUncertain = false;
       }
-      await send(backend, write);
+      await observeSpawns((pid) => this.noteCliPid(write.key, pid), () => send(backend, write));
       await this.markDone(write, true);
       return 'next';
     } catch (error) {
       return this.recordFailure(entry, error, stillUncertain);
     }
+  }
+
+  private noteCliPid(key: string, cliPid: number): void {
+    this.mutate((state) => {
+      const current = findPending(state, key);
+      if (current?.inFlight?.owner === this.owner) current.inFlight.cliPid = cliPid;
+    }).catch((error: unknown) => this.log('warn', `outbox: could not note the pid of the CLI writing ${key}: ${errorMessage(error)}`));
+  }
+
+  /** Ends the CLI a dead drainer left writing, and waits (briefly) for it to be gone. */
+  private async endOrphanedCli(inFlight: NonNullable<PendingWrite['inFlight']>): Promise<void> {
+    const pid = inFlight.cliPid;
+    // An old pid may belong to another program by now.
+    if (pid === undefined || this.now() - inFlight.since > ORPHAN_PID_TRUST_MS || !processTreeIsAlive(pid)) return;
+    this.log('warn', `outbox: ending the CLI (pid ${pid}) that a drainer which is gone left writing`);
+    killProcessTree(pid, 'SIGKILL');
+    const deadline = Date.now() + ORPHAN_EXIT_WAIT_MS;
+    while (processTreeIsAlive(pid) && Date.now() < deadline) await sleep(20);
   }
 
   private async recordFailure(entry: PendingWrite, error: unknown, uncertain: boolean): Promise<'next' | 'stop'> {

@@ -92,13 +92,19 @@ async function killDrainerMidWrite(text: string, options: { killCliToo: boolean 
     detached: true,
   });
   children.push(child);
-  // The outbox marks the write in flight on disk before it spawns br.
-  await waitFor(() => existsSync(outboxFile) && readFileSync(outboxFile, 'utf8').includes('"inFlight"'), 'the in-flight mark');
+  // The outbox marks the write in flight on disk before it spawns br, then notes br's pid.
+  await waitFor(() => existsSync(outboxFile) && readFileSync(outboxFile, 'utf8').includes('"cliPid"'), 'the in-flight mark');
   await new Promise((resolve) => setTimeout(resolve, 300));
-  if (options.killCliToo) process.kill(-(child.pid as number), 'SIGKILL');
-  else child.kill('SIGKILL');
+  child.kill('SIGKILL');
+  // br runs in a process group of its own, so it outlives its drainer unless killed too.
+  if (options.killCliToo) process.kill(-cliPid(), 'SIGKILL');
   await new Promise((resolve) => child.once('exit', resolve));
   writeFileSync(faultFile, '');
+}
+
+function cliPid(): number {
+  const state = JSON.parse(readFileSync(outboxFile, 'utf8')) as { pending: { inFlight?: { cliPid?: number } }[] };
+  return state.pending[0]?.inFlight?.cliPid as number;
 }
 
 describe('an outbox drainer killed in the middle of a write', () => {
@@ -118,7 +124,7 @@ describe('an outbox drainer killed in the middle of a write', () => {
     const text = 'Checkpoint: landed while its drainer died';
     await killDrainerMidWrite(text, { killCliToo: false });
     // The orphaned br finishes its write after the drainer is gone.
-    await waitFor(() => comments().includes(text), 'the orphaned write to land');
+    await waitFor(() => comments().includes(text) && commentAdds().length === 1, 'the orphaned write to land and br to exit');
 
     await drainWithNextOutbox();
     expect(comments().filter((comment) => comment === text)).toHaveLength(1);
@@ -135,5 +141,16 @@ describe('an outbox drainer killed in the middle of a write', () => {
     expect(comments().filter((comment) => comment === text)).toHaveLength(1);
     const adds = commentAdds();
     expect(adds.filter((call) => call.exit === 0)).toHaveLength(1);
+  }, 60_000);
+
+  it('whose CLI is still writing when the next drainer starts: that CLI is ended first, and the comment lands once', async () => {
+    const text = 'Checkpoint: replayed while its orphaned CLI still ran';
+    await killDrainerMidWrite(text, { killCliToo: false });
+    const orphan = cliPid();
+    await drainWithNextOutbox();
+    expect(() => process.kill(-orphan, 0)).toThrow();
+    // Long enough for the orphan's slowed write to have landed, had it lived.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(comments().filter((comment) => comment === text)).toHaveLength(1);
   }, 60_000);
 });

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot, standInBinDir } from './runtime.mjs';
 
-export async function makeBeadsWorkspace(dir, { dialect = 'br', data = 'scenario' } = {}) {
+/** `now` (ms) moves the scenario's times into the day before it; tests keep the fixed times. */
+export async function makeBeadsWorkspace(dir, { dialect = 'br', data = 'scenario', now } = {}) {
   const fixtures = pathToFileURL(path.join(repoRoot, 'test/fixtures/make-workspace.mjs')).href;
   const { makeWorkspace } = await import(fixtures);
-  await makeWorkspace({ dir, dialect, data, git: true });
+  await makeWorkspace({ dir, dialect, data, git: true, now });
   return dir;
 }
 

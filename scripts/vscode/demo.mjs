@@ -10,7 +10,8 @@ export async function runDemo(runDir) {
   if (!fs.existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run npm run build && npm run package`);
   const extensionsDir = path.join(runDir, 'extensions');
   installVsix(vsixPath, extensionsDir, runDir);
-  const workspace = await makeBeadsWorkspace(path.join(runDir, 'demo-workspace'), { dialect: 'br', data: 'scenario' });
+  // Relative to now, so the demo's checkpoints read "20h ago", not the fixture's fixed date.
+  const workspace = await makeBeadsWorkspace(path.join(runDir, 'demo-workspace'), { dialect: 'br', data: 'scenario', now: Date.now() });
   const server = await startServer({
     dir: runDir, workspace, extensionsDir, port: Number(process.env.PORT || 13370), env: { PATH: pathWithStandIns(), ...standInEnv(runDir) },
   });

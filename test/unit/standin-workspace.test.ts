@@ -61,6 +61,27 @@ describe('makeWorkspace', () => {
     expect(() => makeWorkspace({ dir: a.dir, dialect: 'bd', data: 'empty', git: false })).toThrow(/already exists/);
   }, TIMEOUT);
 
+  it('moves the scenario into the day before `now` when asked, keeping its order and everything else', () => {
+    const now = Date.parse('2026-11-23T19:00:00Z');
+    const fixed = makeWorkspace({ dir: tempDir('mk-fixed'), dialect: 'br', data: 'scenario' });
+    const moved = makeWorkspace({ dir: tempDir('mk-now'), dialect: 'br', data: 'scenario', now });
+    const issue = (ws: { issuesPath: string }, id: string) =>
+      fs.readFileSync(ws.issuesPath, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Json).find((record) => record.id === id) as Json;
+    const trail = (ws: { issuesPath: string }) => (issue(ws, 'demo-1').comments as { created_at: string; text: string }[]);
+    expect(trail(fixed).map((comment) => comment.created_at)).toEqual(['2026-01-05T10:00:00Z', '2026-01-05T11:30:00Z', '2026-01-05T12:45:00Z']);
+    const times = trail(moved).map((comment) => Date.parse(comment.created_at));
+    expect(times.every((time) => time < now && time > now - 24 * 3_600_000)).toBe(true);
+    expect(times[2] - times[0]).toBe(Date.parse('2026-01-05T12:45:00Z') - Date.parse('2026-01-05T10:00:00Z'));
+    expect(trail(moved).map((comment) => comment.text)).toEqual(trail(fixed).map((comment) => comment.text));
+    expect(trail(moved)[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const commitTime = Date.parse(git(moved.dir, 'log', '-1', '--format=%cI'));
+    expect(commitTime).toBeLessThan(now);
+    expect(commitTime).toBeGreaterThan(times[2]);
+    // The small project's own issues are data, not the scenario: they stay as they are.
+    const untouched = fs.readFileSync(fixed.issuesPath, 'utf8').split('\n').filter((line) => line && !line.includes('"id":"demo-'));
+    expect(fs.readFileSync(moved.issuesPath, 'utf8').split('\n').filter((line) => line && !line.includes('"id":"demo-'))).toEqual(untouched);
+  }, TIMEOUT);
+
   it('has a command line that prints the folder', () => {
     const dir = path.join(tempDir('mk-cli'), 'ws');
     const result = spawnSync(process.execPath, [path.join(REPO_DIR, 'test', 'fixtures', 'make-workspace.mjs'), dir, '--dialect', 'br', '--data', 'empty', '--no-git'], { encoding: 'utf8' });

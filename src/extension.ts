@@ -3,7 +3,7 @@ import { registerActivity, type ActivityApi } from './adapters/activity';
 import { checkpointWriter } from './adapters/agentContext';
 import { registerAgents, type AgentsApi } from './adapters/agents';
 import { reportErrors, reportFailure } from './adapters/commandErrors';
-import { Commands } from './adapters/commandIds';
+import { Commands, WALKTHROUGH_ID } from './adapters/commandIds';
 import { setCliPath } from './adapters/cliSettings';
 import { onDetectionSettingsChanged } from './adapters/config';
 import { AutoCheckpoints, Outboxes, registerCheckpointCommands } from './adapters/checkpointCommands';
@@ -78,6 +78,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     ...registerWorkCommands(work),
     vscode.commands.registerCommand(Commands.refresh, () => projects.reset()),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
+    vscode.commands.registerCommand(Commands.openWalkthrough, () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false)),
     vscode.commands.registerCommand(Commands.setCliPath, () => reportErrors(log, setCliPath, 'Set CLI Path')),
     onDetectionSettingsChanged(() => projects.reset()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {

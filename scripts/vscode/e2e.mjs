@@ -1,7 +1,8 @@
 // UI tests: the extension installed from its packaged VSIX, the real workbench in headless
 // Chromium. Every test/e2e/*.e2e.mjs file gets its own server, browser and fresh workspace, and
 // exports `tests`, an object of named async functions run in order with the helpers below, and
-// optionally `workspace` ({ dialect, data }) and `settings` (user settings) for its run.
+// optionally `workspace` ({ dialect, data }), `settings` (user settings) and `workspaceTrust`
+// (true: Workspace Trust on, the folder opens untrusted, in Restricted Mode) for its run.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,7 +42,7 @@ async function runFile(dir, file, module, tests, extensionsDir, tally) {
   const workspace = await makeBeadsWorkspace(path.join(dir, 'ws'), module.workspace);
   const standIns = standInEnv(dir);
   const server = await startServer({
-    dir, workspace, extensionsDir, settings: module.settings, env: { PATH: pathWithStandIns(), ...standIns },
+    dir, workspace, extensionsDir, settings: module.settings, workspaceTrust: module.workspaceTrust, env: { PATH: pathWithStandIns(), ...standIns },
   });
   let browser;
   try {

@@ -5,6 +5,7 @@ export const Commands = {
   refresh: 'beadsRecovery.refresh',
   showLog: 'beadsRecovery.showLog',
   setCliPath: 'beadsRecovery.setCliPath',
+  openWalkthrough: 'beadsRecovery.openWalkthrough',
   checkpoint: 'beadsRecovery.checkpoint',
   claim: 'beadsRecovery.claim',
   close: 'beadsRecovery.close',
@@ -14,3 +15,6 @@ export const Commands = {
   uninstallAgentHooks: 'beadsRecovery.uninstallAgentHooks',
   addAgentInstructions: 'beadsRecovery.addAgentInstructions',
 } as const;
+
+/** The getting-started walkthrough (package.json `contributes.walkthroughs`), as `<publisher>.<name>#<id>`. */
+export const WALKTHROUGH_ID = 'beads-recovery.beads-recovery#gettingStarted';

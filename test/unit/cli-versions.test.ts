@@ -1,11 +1,17 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BeadsBackend } from '../../src/beads/backend';
 import { createCliBackend } from '../../src/beads/cliBackend';
+import { detectProject } from '../../src/beads/detect';
 import { CliError } from '../../src/beads/errors';
+import { checkpointCommand } from '../../src/bin/checkpoint';
 import type { Dialect } from '../../src/core/model';
+import { closeWithFiles, writeNowOrQueue } from '../../src/services/closeFlow';
+import { Outbox } from '../../src/services/outbox';
+import { produceRecoveryContext } from '../../src/services/recovery';
+import { makeWorkspace, SCENARIO } from '../fixtures/make-workspace.mjs';
 
 // Every bd and br people run (CONTRACT §8), through the stand-ins' version switches: bd 1.0.4
 // (no show --include-* flags), bd 1.0.5+, bd 1.2 (failed[] error JSON), br with errors on stderr
@@ -154,5 +160,51 @@ describe('bd version probing', () => {
     const { backend, calls } = workspace(VERSIONS[1] as Version);
     await backend.show(['v-work']);
     expect(calls()).toEqual([['show', '--json', '--include-comments', '--include-dependents', '--', 'v-work']]);
+  });
+});
+
+/**
+ * The whole path on every version: detection, the recovery context from the scenario workspace
+ * (test/fixtures/make-workspace.mjs), then Claim, Close and a Checkpoint through the same services
+ * the extension and the command line use.
+ */
+describe.each(VERSIONS)('$name: recovery context, claim, close and checkpoint', (version) => {
+  it('gives the full recovery context, and claim, close and checkpoint land', async () => {
+    const dir = join(base, `scenario-${version.dialect}-${++counter}`);
+    makeWorkspace({ dir, dialect: version.dialect, data: 'scenario', git: true });
+    const env = { ...version.env, BEADS_ACTOR: 'demo-agent', BD_ACTOR: 'demo-agent' };
+    const detection = await detectProject(dir, { trusted: true, timeoutMs: 10_000, pathEnv: BIN, preferred: version.dialect, env });
+    if (detection.kind !== 'cli') throw new Error(`expected the ${version.dialect} stand-in, got ${detection.kind}`);
+    const { backend } = detection;
+
+    const { markdown } = await produceRecoveryContext({ backend, workingFolder: dir, cli: version.dialect, budget: 64_000, now: Date.now(), timeoutMs: 10_000 });
+    expect(markdown).not.toMatch(/unavailable|failed \(exit/);
+    expect(markdown).toContain(`## Resuming: ${SCENARIO.inProgress}`);
+    for (const blocker of SCENARIO.openBlockers) expect(markdown).toContain(blocker);
+    expect(markdown).toContain(SCENARIO.unblockedByClose);
+    expect(markdown).toContain(SCENARIO.commitComment);
+
+    const outbox = new Outbox({ file: join(dir, '.git', 'beads-recovery', 'outbox.json'), root: backend.root, backend });
+    try {
+      const [issueId] = SCENARIO.readyWithParent;
+      expect(await writeNowOrQueue(backend, outbox, { key: `claim:${issueId}`, kind: 'claim', issueId: issueId as string }, Date.now())).toEqual({ state: 'written' });
+      expect((await backend.listInProgress()).map((issue) => issue.id)).toContain(issueId);
+
+      const checkpoint = await checkpointCommand(['--cwd', dir, '--issue', issueId as string, '--message', 'halfway there'], {
+        out: () => undefined,
+        readHook: async () => undefined,
+        env: { ...process.env, ...env, PATH: `${BIN}${delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: version.dialect, BEADS_RECOVERY_TIMEOUT_MS: '10000' },
+      });
+      expect(checkpoint).toBe(0);
+
+      const closed = await closeWithFiles({ backend, queue: outbox, issueId: issueId as string, reason: 'Verified', cli: version.dialect, ledgerFiles: ['src/flag.ts'], flushTimeoutMs: 5_000, now: Date.now() });
+      expect(closed.state).toBe('closed');
+      const [after] = await backend.show([issueId as string]);
+      expect(after?.status).toBe('closed');
+      expect(after?.comments.map((comment) => comment.text.split('\n')[0])).toEqual(['Checkpoint: halfway there', 'Files modified: src/flag.ts']);
+      expect(outbox.pendingCount + outbox.failedCount).toBe(0);
+    } finally {
+      outbox.dispose();
+    }
   });
 });

@@ -10,11 +10,10 @@ import { parseArgs } from 'node:util';
 import type { BeadsBackend } from '../beads/backend';
 import { detectProject } from '../beads/detect';
 import {
-  activityFingerprint,
   autoCheckpointComment,
   checkpointComment,
+  checkpointWindowStart,
   hasNewActivity,
-  latestCheckpointAt,
   summarizeActivity,
   type CheckpointActivity,
   type CommitRef,
@@ -23,7 +22,7 @@ import { trackedPathFilter } from '../core/ledger';
 import { clampTimeoutMs, formatAge } from '../core/time';
 import { NotGitRepositoryError, runGit, type GitOptions } from '../git/runGit';
 import { gitStatus } from '../git/status';
-import { activityOf } from '../services/checkpoints';
+import { activityOf, autoCheckpointKey, manualCheckpointKey } from '../services/checkpoints';
 import { locateLedger, LedgerStore } from '../services/ledgerStore';
 import { Outbox } from '../services/outbox';
 import { chooseFocus } from '../services/snapshot';
@@ -42,8 +41,6 @@ from the ledger VS Code keeps, when there is one.
 Without either, it writes "Checkpoint: <summary>" when there is something new. When stdin is
 not a terminal, Claude Code's hook JSON is read from it (PreCompact implies --pre-compact).
 As a hook (--auto, --pre-compact or hook JSON), it always exits 0.`;
-
-const FALLBACK_SPAN_MS = 60 * 60_000;
 
 export interface CheckpointIo {
   out(line: string): void;
@@ -104,51 +101,72 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
         signal,
       });
       if (detection.kind === 'none') return giveUp('not a beads project (no .beads directory); no checkpoint written.', false);
-      if (detection.kind === 'readonly') return giveUp(`${detection.message} Checkpoints need the bd or br CLI; none written.`, true);
+      // Without a working CLI (missing, hanging, locked at `where`), the checkpoint is still worked
+      // out from .beads/issues.jsonl and queued: the next process that can write sends it.
+      if (detection.kind === 'readonly') process.stderr.write(`beads-recovery: ${detection.message}\n`);
       const backend = detection.backend;
       const gitOptions: GitOptions = { timeoutMs, signal };
 
       const location = await locateLedger(backend.root, undefined, gitOptions);
       ledger = location ? new LedgerStore(location.file) : undefined;
       await ledger?.load();
-      const inProgress = await backend.listInProgress(signal);
-      const issueId = values.issue ?? chooseFocus(inProgress, ledger?.state.focusedId);
-      if (!issueId) return giveUp('no issue is in progress; no checkpoint written.', false);
+      const outbox = location ? new Outbox({ file: path.join(path.dirname(location.file), 'outbox.json'), root: backend.root, backend }) : undefined;
+      if (!outbox && backend.readOnly) return giveUp(`${detection.kind === 'readonly' ? detection.message : ''} Outside git there is no queue to keep it in; no checkpoint written.`, true);
+      try {
+        const inProgress = await backend.listInProgress(signal);
+        const issueId = values.issue ?? chooseFocus(inProgress, ledger?.state.focusedId);
+        if (!issueId) return giveUp(`no issue is in progress; no checkpoint written.${await sendQueued(outbox, signal)}`, false);
 
-      const recorded = ledger?.state.ledgers[issueId];
-      const since = recorded?.lastCheckpointAt ?? (await lastCheckpointOnIssue(backend, issueId, signal)) ?? now - FALLBACK_SPAN_MS;
-      const fromGit = location?.repository ? await gitActivity(location.repository.root, since, gitOptions) : { files: [], commits: [] };
-      const fromLedger = recorded ? activityOf(recorded) : undefined;
-      const activity: CheckpointActivity = {
-        issueId,
-        files: [...new Set([...fromGit.files, ...(fromLedger?.files ?? [])])],
-        commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
-        edits: fromLedger?.edits,
-        lastCheckpointAt: since,
-      };
+        const recorded = ledger?.state.ledgers[issueId];
+        const [details] = await backend.show([issueId], signal);
+        const since = checkpointWindowStart(
+          {
+            ledgerCheckpointAt: recorded?.lastCheckpointAt,
+            ledgerStartedAt: recorded?.startedAt,
+            comments: details?.comments ?? [],
+            claimedAt: details?.startedAt,
+            updatedAt: details?.updatedAt,
+            createdAt: details?.createdAt,
+          },
+          now,
+        );
+        const fromGit = location?.repository && since !== undefined ? await gitActivity(location.repository.root, since, gitOptions) : { files: [], commits: [] };
+        const fromLedger = recorded ? activityOf(recorded) : undefined;
+        const activity: CheckpointActivity = {
+          issueId,
+          files: [...new Set([...fromGit.files, ...(fromLedger?.files ?? [])])],
+          commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
+          edits: fromLedger?.edits,
+          lastCheckpointAt: since,
+        };
 
-      let text: string;
-      let key: string;
-      if (values.message !== undefined) {
-        text = checkpointComment(values.message, activity.files);
-        key = `checkpoint:${issueId}:${now}`;
-      } else if (!hasNewActivity(activity)) {
-        return giveUp(`nothing new on ${issueId} since the last checkpoint (${formatAge(since, now)}); no checkpoint written.`, false);
-      } else if (automatic) {
-        text = autoCheckpointComment(activity, preCompact ? 'pre-compaction' : 'agent-hook', now);
-        key = `auto:${issueId}:${activityFingerprint(activity)}`;
-      } else {
-        text = checkpointComment(summarizeActivity(activity, now), activity.files);
-        key = `checkpoint:${issueId}:${now}`;
+        let text: string;
+        let key: string;
+        if (values.message !== undefined) {
+          text = checkpointComment(values.message, activity.files);
+          key = manualCheckpointKey(issueId, since, values.message);
+        } else if (!hasNewActivity(activity)) {
+          const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
+          return giveUp(`nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.${await sendQueued(outbox, signal)}`, false);
+        } else if (automatic) {
+          text = autoCheckpointComment(activity, preCompact ? 'pre-compaction' : 'agent-hook', now);
+          key = autoCheckpointKey(activity);
+        } else {
+          text = checkpointComment(summarizeActivity(activity, now), activity.files);
+          key = autoCheckpointKey(activity);
+        }
+
+        const result = outbox ? await writeThroughOutbox(outbox, key, issueId, text, timeoutMs, signal) : await writeDirectly(backend, issueId, text, signal);
+        if (result.state === 'failed') return giveUp(`could not write the checkpoint on ${issueId}: ${result.why}`, true);
+        const firstLine = text.split('\n')[0] ?? text;
+        // Counted only once it landed: a queued checkpoint must not make the next run "nothing new".
+        if (result.state === 'queued') return giveUp(`checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}`, false);
+        await ledger?.markCheckpoint(issueId, now);
+        say(`checkpoint written on ${issueId}: ${firstLine}`);
+        return 0;
+      } finally {
+        outbox?.dispose();
       }
-
-      const result = location ? await writeThroughOutbox(backend, path.join(path.dirname(location.file), 'outbox.json'), key, issueId, text, timeoutMs) : await writeDirectly(backend, issueId, text);
-      if (result.state === 'failed') return giveUp(`could not write the checkpoint on ${issueId}: ${result.why}`, true);
-      await ledger?.markCheckpoint(issueId, now);
-      const firstLine = text.split('\n')[0] ?? text;
-      if (result.state === 'queued') return giveUp(`checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}`, false);
-      say(`checkpoint written on ${issueId}: ${firstLine}`);
-      return 0;
     } catch (error) {
       return giveUp(`no checkpoint written: ${error instanceof Error ? error.message : String(error)}`, true);
     } finally {
@@ -161,41 +179,45 @@ type WriteResult = { state: 'written' } | { state: 'queued' | 'failed'; why: str
 
 /**
  * Through the same outbox VS Code drains: the write is durable before the CLI runs, a key already
- * written is not written again, and if VS Code is draining right now it sends this one too.
+ * queued or written is not written again, only the holder of the outbox's lease sends, and every
+ * write still queued (by this process or an earlier one) is tried too.
  */
-async function writeThroughOutbox(backend: BeadsBackend, file: string, key: string, issueId: string, text: string, timeoutMs: number): Promise<WriteResult> {
-  const outbox = new Outbox({ file, root: backend.root, backend });
-  try {
-    await outbox.enqueue({ key, kind: 'comment', issueId, text });
-    await outbox.sendNow();
-    // Untried means another drainer (a VS Code window) holds the queue: give it a moment to send it.
-    const untried = outbox.pending.find((entry) => entry.write.key === key)?.attempts === 0;
-    if (untried) await outbox.drain(AbortSignal.timeout(timeoutMs));
-    switch (outbox.status(key)) {
-      case 'done':
-        return { state: 'written' };
-      case 'failed':
-        return { state: 'failed', why: outbox.failed.find((entry) => entry.write.key === key)?.error ?? 'beads refused it' };
-      default:
-        return { state: 'queued', why: outbox.pending.find((entry) => entry.write.key === key)?.lastError ?? 'beads did not answer in time' };
-    }
-  } finally {
-    outbox.dispose();
+async function writeThroughOutbox(outbox: Outbox, key: string, issueId: string, text: string, timeoutMs: number, signal?: AbortSignal): Promise<WriteResult> {
+  await outbox.enqueue({ key, kind: 'comment', issueId, text });
+  if (!outbox.canSend) return { state: 'queued', why: 'the beads CLI is not available' };
+  await outbox.sendNow();
+  // Untried means another drainer (a VS Code window, another hook) holds the queue: give it a moment.
+  const untried = outbox.pending.find((entry) => entry.write.key === key)?.attempts === 0;
+  if (untried) await outbox.drain(signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs));
+  switch (outbox.status(key)) {
+    case 'done':
+      return { state: 'written' };
+    case 'failed':
+      return { state: 'failed', why: outbox.failed.find((entry) => entry.write.key === key)?.error ?? 'beads refused it' };
+    default:
+      return { state: 'queued', why: outbox.pending.find((entry) => entry.write.key === key)?.lastError ?? 'beads did not answer in time' };
   }
 }
 
-async function writeDirectly(backend: BeadsBackend, issueId: string, text: string): Promise<WriteResult> {
+/** Sends what earlier runs left queued; words for the end of a line when anything was or still is. */
+async function sendQueued(outbox: Outbox | undefined, signal?: AbortSignal): Promise<string> {
+  if (!outbox) return '';
+  await outbox.load();
+  const before = outbox.pendingCount;
+  if (before === 0) return '';
+  if (outbox.canSend && !signal?.aborted) await outbox.sendNow();
+  const after = outbox.pendingCount;
+  const sent = before - after;
+  return `${sent > 0 ? ` Sent ${sent} queued write(s).` : ''}${after > 0 ? ` ${after} write(s) still queued.` : ''}`;
+}
+
+async function writeDirectly(backend: BeadsBackend, issueId: string, text: string, signal?: AbortSignal): Promise<WriteResult> {
   try {
-    await backend.addComment(issueId, text);
+    await backend.addComment(issueId, text, signal);
     return { state: 'written' };
   } catch (error) {
     return { state: 'failed', why: error instanceof Error ? error.message : String(error) };
   }
-}
-
-async function lastCheckpointOnIssue(backend: BeadsBackend, issueId: string, signal?: AbortSignal): Promise<number | undefined> {
-  const [details] = await backend.show([issueId], signal);
-  return details ? latestCheckpointAt(details.comments) : undefined;
 }
 
 /**

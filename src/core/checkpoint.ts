@@ -139,19 +139,58 @@ export function isCheckpointLike(text: string): boolean {
   return /^\s*(?:auto-)?checkpoint\b|^\s*commit:\s|^\s*files modified:/i.test(text);
 }
 
-/** Epoch ms of the newest checkpoint-like comment, if any. */
-export function latestCheckpointAt(comments: readonly Comment[]): number | undefined {
+/**
+ * A comment time further ahead of our clock than this shows the CLI's clock (or another
+ * machine's) is ahead: such a time is not taken as the start of the work since.
+ */
+export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
+
+/**
+ * Epoch ms of the newest checkpoint-like comment, if any. A time ahead of `now` (skew evident) is
+ * left out: taken as the start of the window, it would make all later work "nothing new".
+ */
+export function latestCheckpointAt(comments: readonly Comment[], now: number): number | undefined {
   let latest: number | undefined;
   for (const comment of comments) {
     if (!isCheckpointLike(comment.text)) continue;
     const at = parseTimestamp(comment.createdAt);
-    if (at !== undefined && (latest === undefined || at > latest)) latest = at;
+    if (at === undefined || at > now + CLOCK_SKEW_TOLERANCE_MS) continue;
+    if (latest === undefined || at > latest) latest = at;
   }
   return latest;
 }
 
+/** What is known about an issue's work, from stable facts every process reads alike. */
+export interface WindowFacts {
+  /** The ledger's last landed checkpoint (our clock). */
+  ledgerCheckpointAt?: number;
+  /** When the ledger started recording this issue (VS Code's focus on it). */
+  ledgerStartedAt?: number;
+  comments: readonly Comment[];
+  /** The issue's claim (bd `started_at`), its last update, its creation: RFC3339 from the CLI. */
+  claimedAt?: string;
+  updatedAt?: string;
+  createdAt?: string;
+}
+
 /**
- * The newest comment written after `after` that is not one of ours: someone checkpointed in a
+ * Where the work of a checkpoint starts: the last checkpoint (the ledger's or a checkpoint
+ * comment's, whichever is later), else the claim of the issue, else when the ledger started on it,
+ * else the issue's last update or creation. Never `now`, and never the same instant give or take
+ * per process: concurrent processes must agree on it, since the idempotency key is built from it.
+ * Undefined only when nothing at all is known.
+ */
+export function checkpointWindowStart(facts: WindowFacts, now: number): number | undefined {
+  const checkpoints = [facts.ledgerCheckpointAt, latestCheckpointAt(facts.comments, now)].filter((at): at is number => at !== undefined);
+  if (checkpoints.length > 0) return Math.max(...checkpoints);
+  for (const candidate of [parseTimestamp(facts.claimedAt), facts.ledgerStartedAt, parseTimestamp(facts.updatedAt), parseTimestamp(facts.createdAt)]) {
+    if (candidate !== undefined && candidate <= now + CLOCK_SKEW_TOLERANCE_MS) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * The newest comment written after `after` (and not ahead of `now`) that is not one of ours: someone checkpointed in a
  * terminal or another tool. Our own comments are recognised by the caller (it knows what it sent),
  * since a user may well type "Checkpoint: …" by hand.
  */
@@ -159,11 +198,14 @@ export function newestForeignComment(
   comments: readonly Comment[],
   after: number | undefined,
   isOwn: (text: string) => boolean,
+  now: number,
 ): { at: number; comment: Comment } | undefined {
   let newest: { at: number; comment: Comment } | undefined;
   for (const comment of comments) {
     const at = parseTimestamp(comment.createdAt);
     if (at === undefined || (after !== undefined && at <= after) || isOwn(comment.text)) continue;
+    // Ahead of our clock (skew evident): as a checkpoint time it would hide the work done until then.
+    if (at > now + CLOCK_SKEW_TOLERANCE_MS) continue;
     if (!newest || at > newest.at) newest = { at, comment };
   }
   return newest;

@@ -10,10 +10,12 @@ import {
   hasNewActivity,
   newestForeignComment,
   summarizeActivity,
+  textFingerprint,
   type AutoCheckpointTrigger,
   type CheckpointActivity,
 } from '../core/checkpoint';
 import type { Ledger, LedgerState } from '../core/ledger';
+import { oneLine } from '../core/markdown';
 import type { IssueDetails } from '../core/model';
 import type { BeadsWrite } from './writeQueue';
 
@@ -74,7 +76,7 @@ export class Checkpoints {
     const now = this.now();
     const activity = this.activity(issueId);
     const comment = checkpointComment(text, activity?.files ?? []);
-    const key = `checkpoint:${issueId}:${now}`;
+    const key = manualCheckpointKey(issueId, activity?.lastCheckpointAt, text);
     await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment });
     await this.ledger.markCheckpoint(issueId, now);
     return { key, comment };
@@ -91,7 +93,7 @@ export class Checkpoints {
     if (!activity || !hasNewActivity(activity)) return { written: false, reason: 'nothing-new' };
     const now = this.now();
     const comment = autoCheckpointComment(activity, trigger, now);
-    const key = `auto:${issueId}:${activityFingerprint(activity)}`;
+    const key = autoCheckpointKey(activity);
     await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment });
     await this.ledger.markCheckpoint(issueId, now);
     return { written: true, issueId, key, comment };
@@ -109,7 +111,7 @@ export class Checkpoints {
 
   /** See `noticeExternalCheckpoint`; our own comments are told apart through the queue. */
   noticeExternalCheckpoint(details: IssueDetails): Promise<boolean> {
-    return noticeExternalCheckpoint(details, this.ledger, (issueId, text) => this.queue.isOwnComment(issueId, text));
+    return noticeExternalCheckpoint(details, this.ledger, this.now(), (issueId, text) => this.queue.isOwnComment(issueId, text));
   }
 }
 
@@ -122,15 +124,32 @@ export class Checkpoints {
 export async function noticeExternalCheckpoint(
   details: IssueDetails,
   ledgerStore: CheckpointLedger,
+  now: number,
   isOwn: (issueId: string, text: string) => boolean = () => false,
 ): Promise<boolean> {
   const ledger = ledgerStore.state.ledgers[details.id];
   if (!ledger) return false;
   const after = ledger.lastCheckpointAt ?? ledger.startedAt;
-  const newest = newestForeignComment(details.comments, after, (text) => isOwn(details.id, text));
+  const newest = newestForeignComment(details.comments, after, (text) => isOwn(details.id, text), now);
   if (!newest) return false;
   await ledgerStore.markCheckpoint(details.id, newest.at);
   return true;
+}
+
+/**
+ * The idempotency keys of checkpoints, one definition for VS Code, the command line and agent
+ * tools. Built from stable facts — the issue, the start of the window (the last landed
+ * checkpoint, or the claim: see checkpointWindowStart) and what is recorded — never from the
+ * time of the request, so concurrent processes asked for the same checkpoint agree on its key and
+ * the outbox writes it once.
+ */
+export function manualCheckpointKey(issueId: string, windowStart: number | undefined, text: string): string {
+  return `checkpoint:${issueId}:${textFingerprint(`${windowStart ?? ''}\n${oneLine(text)}`)}`;
+}
+
+/** See manualCheckpointKey; the activity's fingerprint includes the start of its window. */
+export function autoCheckpointKey(activity: CheckpointActivity): string {
+  return `auto:${activity.issueId}:${activityFingerprint(activity)}`;
 }
 
 export function activityOf(ledger: Ledger): CheckpointActivity {

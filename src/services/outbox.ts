@@ -145,6 +145,11 @@ export class Outbox implements WriteQueue {
     this.log = options.log ?? (() => undefined);
   }
 
+  /** Whether this outbox has a backend that can write (the CLI); without one, writes only queue. */
+  get canSend(): boolean {
+    return this.backend !== undefined && !this.backend.readOnly;
+  }
+
   /** Writes of this project still to be sent. */
   get pendingCount(): number {
     return this.state.pending.filter((entry) => entry.root === this.root).length;

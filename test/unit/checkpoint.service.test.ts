@@ -131,7 +131,7 @@ describe('noticeExternalCheckpoint', () => {
   });
 
   it('does nothing for an issue without a ledger', async () => {
-    expect(await noticeExternalCheckpoint(details('demo-9', [{ text: 'x', createdAt: new Date(now).toISOString() }]), ledger)).toBe(false);
+    expect(await noticeExternalCheckpoint(details('demo-9', [{ text: 'x', createdAt: new Date(now).toISOString() }]), ledger, now)).toBe(false);
   });
 });
 

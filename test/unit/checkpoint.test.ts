@@ -9,6 +9,7 @@ import {
   filesModifiedComment,
   hasNewActivity,
   isCheckpointLike,
+  checkpointWindowStart,
   latestCheckpointAt,
   newestForeignComment,
   summarizeActivity,
@@ -31,6 +32,8 @@ const activity: CheckpointActivity = {
 function comment(text: string, createdAt: string, id = text): Comment {
   return { id, author: 'agent', text, createdAt };
 }
+
+const LATER = Date.parse('2026-03-02T00:00:00Z');
 
 describe('summarizeActivity', () => {
   it('states files, commits, edits and the time since the last checkpoint on one line', () => {
@@ -126,16 +129,16 @@ describe('reading comments back', () => {
   });
 
   it('finds the newest checkpoint-like comment, comparing times not strings', () => {
-    expect(latestCheckpointAt(comments)).toBe(Date.parse('2026-03-01T10:30:00.123Z'));
-    expect(latestCheckpointAt([comment('just a note', '2026-03-01T10:00:00Z')])).toBeUndefined();
+    expect(latestCheckpointAt(comments, Date.parse('2026-03-02T00:00:00Z'))).toBe(Date.parse('2026-03-01T10:30:00.123Z'));
+    expect(latestCheckpointAt([comment('just a note', '2026-03-01T10:00:00Z')], Date.parse('2026-03-02T00:00:00Z'))).toBeUndefined();
   });
 
   it('finds the newest comment after the last checkpoint that we did not write', () => {
     const after = Date.parse('2026-03-01T09:45:00Z');
     const own = (text: string) => text.startsWith('commit:');
-    expect(newestForeignComment(comments, after, own)?.comment.text).toBe('Checkpoint: parser skeleton');
-    expect(newestForeignComment(comments, Date.parse('2026-03-01T11:00:00Z'), own)).toBeUndefined();
-    expect(newestForeignComment([comment('late', '2026-03-01T11:00:00-02:00')], Date.parse('2026-03-01T12:00:00Z'), own)?.at).toBe(
+    expect(newestForeignComment(comments, after, own, LATER)?.comment.text).toBe('Checkpoint: parser skeleton');
+    expect(newestForeignComment(comments, Date.parse('2026-03-01T11:00:00Z'), own, LATER)).toBeUndefined();
+    expect(newestForeignComment([comment('late', '2026-03-01T11:00:00-02:00')], Date.parse('2026-03-01T12:00:00Z'), own, LATER)?.at).toBe(
       Date.parse('2026-03-01T13:00:00Z'),
     );
   });
@@ -165,5 +168,30 @@ describe('commentCommandIssueIds', () => {
     ['abr comments add demo-1 x', []],
   ])('%s', (commandLine, expected) => {
     expect(commentCommandIssueIds(commandLine)).toEqual(expected);
+  });
+});
+
+describe('comment times ahead of the clock (skew)', () => {
+  const now = Date.parse('2026-03-01T12:00:00Z');
+  const ahead = comment('Checkpoint: from a clock an hour fast', '2026-03-01T13:00:00Z');
+  const earlier = comment('Checkpoint: parser skeleton', '2026-03-01T11:00:00Z');
+
+  it('are not taken as the last checkpoint, so later work is not "nothing new"', () => {
+    expect(latestCheckpointAt([earlier, ahead], now)).toBe(Date.parse('2026-03-01T11:00:00Z'));
+    expect(newestForeignComment([ahead], undefined, () => false, now)).toBeUndefined();
+    expect(checkpointWindowStart({ comments: [earlier, ahead] }, now)).toBe(Date.parse('2026-03-01T11:00:00Z'));
+  });
+});
+
+describe('checkpointWindowStart', () => {
+  const now = Date.parse('2026-03-01T12:00:00Z');
+  it('starts at the later of the ledger and the comments, else the claim, never now', () => {
+    const comments = [comment('Checkpoint: a', '2026-03-01T10:00:00Z')];
+    expect(checkpointWindowStart({ ledgerCheckpointAt: Date.parse('2026-03-01T11:00:00Z'), comments }, now)).toBe(Date.parse('2026-03-01T11:00:00Z'));
+    expect(checkpointWindowStart({ ledgerCheckpointAt: Date.parse('2026-03-01T09:00:00Z'), comments }, now)).toBe(Date.parse('2026-03-01T10:00:00Z'));
+    expect(checkpointWindowStart({ comments: [], claimedAt: '2026-03-01T11:30:00Z', ledgerStartedAt: 1, updatedAt: '2026-03-01T11:45:00Z' }, now)).toBe(Date.parse('2026-03-01T11:30:00Z'));
+    expect(checkpointWindowStart({ comments: [], ledgerStartedAt: Date.parse('2026-03-01T11:40:00Z'), updatedAt: '2026-03-01T11:45:00Z' }, now)).toBe(Date.parse('2026-03-01T11:40:00Z'));
+    expect(checkpointWindowStart({ comments: [], updatedAt: '2026-03-01T11:45:00Z', createdAt: '2026-02-01T00:00:00Z' }, now)).toBe(Date.parse('2026-03-01T11:45:00Z'));
+    expect(checkpointWindowStart({ comments: [] }, now)).toBeUndefined();
   });
 });

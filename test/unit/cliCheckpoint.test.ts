@@ -1,12 +1,13 @@
 // `beads-recovery checkpoint` against the stand-in `br` (real processes over a real JSONL store)
 // in a real git repository: what it writes, when it writes nothing, and how it keeps a write it
 // could not make.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointCommand } from '../../src/bin/checkpoint';
+import { CLI_SCRIPT, ensureCliBuilt } from './builtCli';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const standInBin = path.join(repoRoot, 'test', 'fixtures', 'bin');
@@ -64,12 +65,13 @@ beforeEach(() => {
   scratch = mkdtempSync(path.join(tmpdir(), 'cli-checkpoint-scratch-'));
   mkdirSync(path.join(work, '.beads'));
   writeFileSync(path.join(work, '.beads', 'metadata.json'), JSON.stringify({ database: 'beads.db', jsonl_export: 'issues.jsonl' }));
-  writeIssues([issueLine('demo-1', 'in_progress', '2026-01-02T00:00:00Z'), issueLine('demo-2', 'open', '2026-01-01T00:00:00Z')]);
+  // demo-1 was claimed an hour ago (br records no claim time: its last update is the claim).
+  writeIssues([issueLine('demo-1', 'in_progress', new Date(Date.now() - 3_600_000).toISOString()), issueLine('demo-2', 'open', '2026-01-01T00:00:00Z')]);
   git('init', '-q');
   writeFileSync(path.join(work, '.gitignore'), '.beads/\n');
   writeFileSync(path.join(work, 'README.md'), 'hello\n');
   git('add', '.');
-  // Older than the last hour, which is the span used when no checkpoint is known.
+  // Before the claim of demo-1: not its work.
   const threeHoursAgo = new Date(Date.now() - 3 * 3_600_000).toISOString();
   gitEnv = { ...process.env, GIT_AUTHOR_DATE: threeHoursAgo, GIT_COMMITTER_DATE: threeHoursAgo };
   git('commit', '-qm', 'initial');
@@ -175,14 +177,80 @@ describe('beads-recovery checkpoint', () => {
   });
 });
 
+describe('nothing asked for is lost', () => {
+  it('queues a requested checkpoint when detection fails (CLI locked at `where`); the next run sends it, even when it has nothing new', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'locked\n');
+    const first = await run(['--cwd', work, '--message', 'lexer done']);
+    expect(first.output).toMatch(/checkpoint for demo-1 queued .*Checkpoint: lexer done/);
+    expect(first.code).toBe(0);
+    expect(comments('demo-1')).toEqual([]);
+    // Only counted once it lands: the ledger holds no checkpoint yet.
+    expect(existsSync(ledgerFile()) ? JSON.parse(readFileSync(ledgerFile(), 'utf8')).ledgers['demo-1']?.lastCheckpointAt : undefined).toBeUndefined();
+
+    rmSync(path.join(scratch, 'fault'));
+    rmSync(path.join(work, 'a.ts'));
+    const second = await run(['--cwd', work, '--auto']);
+    expect(second.code).toBe(0);
+    expect(second.output).toMatch(/Sent 1 queued write/);
+    expect(comments('demo-1')).toEqual(['Checkpoint: lexer done\n- Files: a.ts']);
+  });
+
+  it('does not let a queued checkpoint make the next run "nothing new"', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'locked write\n');
+    expect((await run(['--cwd', work, '--auto'])).output).toMatch(/queued/);
+    rmSync(path.join(scratch, 'fault'));
+    // Same work, same key: the queued write lands, once, and nothing else is written.
+    const again = await run(['--cwd', work, '--auto']);
+    expect(again.output).toMatch(/checkpoint written on demo-1/);
+    expect(comments('demo-1')).toHaveLength(1);
+  });
+});
+
+describe('the window of a checkpoint', () => {
+  it("starts at the issue's claim: a commit made before it is another issue's work", async () => {
+    const beforeClaim = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    gitEnv = { ...process.env, GIT_AUTHOR_DATE: beforeClaim, GIT_COMMITTER_DATE: beforeClaim };
+    writeFileSync(path.join(work, 'previous.ts'), 'p\n');
+    git('add', 'previous.ts');
+    git('commit', '-qm', 'feat: the previous issue');
+    gitEnv = process.env;
+    writeFileSync(path.join(work, 'mine.ts'), 'm\n');
+    await run(['--cwd', work, '--auto']);
+    expect(comments('demo-1')).toEqual([expect.stringMatching(/^Auto-checkpoint \(agent hook\): 1 file, 0 commits in 1 h\n- Files: mine\.ts$/)]);
+  });
+
+  it('reads a checkpoint comment stamped ahead of the clock as skew: later work is not "nothing new"', async () => {
+    const claimed = new Date(Date.now() - 3_600_000).toISOString();
+    const ahead = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    writeIssues([issueLine('demo-1', 'in_progress', claimed, [{ text: 'Checkpoint: from a fast clock', created_at: ahead }])]);
+    writeFileSync(path.join(work, 'later.ts'), 'l\n');
+    const result = await run(['--cwd', work, '--auto']);
+    expect(result.output).toMatch(/checkpoint written on demo-1/);
+    expect(comments('demo-1')[1]).toMatch(/- Files: later\.ts/);
+  });
+});
+
 describe('the built command line as a PreCompact hook', () => {
+  beforeEach(() => ensureCliBuilt());
+
+  it('three hooks at once write one checkpoint', async () => {
+    writeFileSync(path.join(work, 'together.ts'), 'x\n');
+    const runs = [0, 1, 2].map(
+      () =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, [CLI_SCRIPT, 'checkpoint', '--auto', '--pre-compact'], { cwd: work, env, stdio: ['pipe', 'ignore', 'ignore'] });
+          child.stdin.end(JSON.stringify({ session_id: 's', hook_event_name: 'PreCompact', trigger: 'auto', cwd: work }));
+          child.on('exit', resolve);
+        }),
+    );
+    expect(await Promise.all(runs)).toEqual([0, 0, 0]);
+    expect(comments('demo-1')).toEqual([expect.stringMatching(/^Auto-checkpoint \(pre-compaction\): 1 file/)]);
+  }, 60_000);
+
   it('reads the hook JSON from stdin and writes the checkpoint', () => {
-    const cli = path.join(repoRoot, 'dist', 'cli.js');
-    const newest = (dir: string): number =>
-      Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? newest(path.join(dir, entry.name)) : statSync(path.join(dir, entry.name)).mtimeMs)));
-    if (!existsSync(cli) || statSync(cli).mtimeMs < newest(path.join(repoRoot, 'src'))) {
-      execFileSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'pipe' });
-    }
+    const cli = CLI_SCRIPT;
     writeFileSync(path.join(work, 'hooked.ts'), 'x\n');
     const result = spawnSync(process.execPath, [cli, 'checkpoint', '--auto', '--pre-compact'], {
       cwd: tmpdir(),

@@ -52,7 +52,7 @@ async function runFile(dir, file, module, tests, extensionsDir, tally) {
     await page.goto(server.folderUrl());
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
     log(`${file}: workbench up after ${elapsed(opened)}`);
-    const helpers = makeHelpers(page, { workspace, ...standIns });
+    const helpers = makeHelpers(page, { workspace, userDataDir: server.userDataDir, ...standIns });
     const timeoutMs = Number(process.env.BEADS_E2E_TEST_TIMEOUT_MS || 90_000);
     for (const [name, test] of tests) {
       const started = Date.now();
@@ -72,10 +72,12 @@ async function runFile(dir, file, module, tests, extensionsDir, tally) {
   }
 }
 
-function makeHelpers(page, { workspace, BEADS_STANDIN_FAULT_FILE: faultFile, BEADS_STANDIN_LOG: callLog }) {
+function makeHelpers(page, { workspace, userDataDir, BEADS_STANDIN_FAULT_FILE: faultFile, BEADS_STANDIN_LOG: callLog }) {
   return {
     page,
     workspace,
+    /** The server's user data: User/ and Machine/ settings.json. */
+    userDataDir,
     faultFile,
     callLog,
 

@@ -150,6 +150,7 @@ export async function startServer({ dir, workspace, env = {}, settings = {}, ext
     origin,
     port,
     logFile,
+    userDataDir,
     folderUrl: (extraQuery = '') => `${origin}/?folder=${encodeURIComponent(workspace)}${extraQuery}`,
     remoteUri: (file) => `vscode-remote://${HOST}:${port}${file}`,
     async stop() {

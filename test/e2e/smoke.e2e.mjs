@@ -1,4 +1,9 @@
 // The packaged extension, installed from its VSIX, works in the real workbench.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const standInBr = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/bin/br');
 export const workspace = { dialect: 'br', data: 'scenario' };
 // The chat side bar would narrow the editor, and the walkthrough drops its images when narrow.
 export const settings = { 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden' };
@@ -29,6 +34,26 @@ export const tests = {
       await waitFor(() => image.evaluate((element) => element.complete && element.naturalWidth > 0 && element.getBoundingClientRect().width > 200), `the image of "${title}" on screen`);
     }
     await screenshot('walkthrough');
+  },
+  async 'Beads: Set CLI Path… checks the path and saves it in the remote machine\'s settings'({ page, runPalette, waitFor, workspace, userDataDir }) {
+    await runPalette('Beads: Set CLI Path…');
+    const input = page.locator('.quick-input-widget input');
+    const message = page.locator('.quick-input-widget .quick-input-message');
+    await input.fill('br');
+    await waitFor(async () => (await message.innerText()).includes('full path'), 'the message asking for a full path');
+    await input.fill(path.join(workspace, 'no-such-br'));
+    await waitFor(async () => (await message.innerText()).includes('does not exist'), 'the message saying the file does not exist');
+    await input.fill(standInBr);
+    await waitFor(async () => !(await message.innerText()).includes('does not exist'), 'the stand-in br accepted');
+    await page.keyboard.press('Enter');
+    // code-server is a remote window: a machine setting belongs in the server's Machine settings,
+    // which is where the Settings editor's Remote tab reads it, not in the User settings.
+    const machineSettings = path.join(userDataDir, 'Machine', 'settings.json');
+    await waitFor(() => fs.existsSync(machineSettings) && fs.readFileSync(machineSettings, 'utf8').includes('beadsRecovery.cliPath'), 'beadsRecovery.cliPath in the Machine settings');
+    const saved = JSON.parse(fs.readFileSync(machineSettings, 'utf8'))['beadsRecovery.cliPath'];
+    if (saved !== standInBr) throw new Error(`saved ${saved}, expected ${standInBr}`);
+    const userSettings = fs.readFileSync(path.join(userDataDir, 'User', 'settings.json'), 'utf8');
+    if (userSettings.includes('beadsRecovery.cliPath')) throw new Error('the machine setting leaked into the User settings');
   },
 };
 

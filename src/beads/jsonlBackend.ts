@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { BLOCKING_TYPES, PARENT_CHILD, isTerminal, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
 import { parseJsonl, type JsonlLoad, type ScheduleFlags } from '../core/parse';
 import { parseTimestamp } from '../core/time';
@@ -66,7 +67,8 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
     },
     async listReady(signal) {
       const { load: data, byId } = await load(signal);
-      return readyIssues(data.issues, byId, data.schedule, now(), dialect).map(withoutLinks);
+      const readyStatuses = dialect === 'br' ? await readyStatusGroup(beadsDir) : DEFAULT_READY_STATUSES;
+      return readyIssues(data.issues, byId, data.schedule, now(), dialect, readyStatuses).map(withoutLinks);
     },
     async show(ids, signal) {
       const { byId } = await load(signal);
@@ -89,8 +91,40 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
   };
 }
 
+/** Which statuses are ready when nothing says otherwise: both CLIs' `open`. */
+const DEFAULT_READY_STATUSES: readonly string[] = ['open'];
+
 /**
- * The CLIs' readiness (CONTRACT §1 "ready"): status `open`; no open blocker through `blocks`,
+ * br's ready status group (C11): `.beads/policy.yaml` `workflow.status_groups.ready`, lowercased
+ * and trimmed as br reads it, `[open]` when the file, the key or any member is missing. A file br
+ * could not read either (not YAML) also gives the default: the reader stays useful.
+ */
+export async function readyStatusGroup(beadsDir: string): Promise<readonly string[]> {
+  let text: string;
+  try {
+    text = await readFile(join(beadsDir, 'policy.yaml'), 'utf8');
+  } catch {
+    return DEFAULT_READY_STATUSES;
+  }
+  let policy: unknown;
+  try {
+    policy = parseYaml(text);
+  } catch {
+    return DEFAULT_READY_STATUSES;
+  }
+  const group = field(field(field(policy, 'workflow'), 'status_groups'), 'ready');
+  if (!Array.isArray(group)) return DEFAULT_READY_STATUSES;
+  const statuses = [...new Set(group.filter((status): status is string => typeof status === 'string').map((status) => status.trim().toLowerCase()))].filter(Boolean);
+  return statuses.length > 0 ? statuses : DEFAULT_READY_STATUSES;
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * The CLIs' readiness (CONTRACT §1 "ready"): a status of the ready group (`open`, or br's
+ * `policy.yaml` group); no open blocker through `blocks`,
  * `conditional-blocks` or `waits-for`; no blocked or deferred parent (propagated up the
  * parent-child chain); not deferred into the future; not pinned, ephemeral, a template or a
  * wisp; for bd not an infrastructure type, for br not an epic with an open child. A blocker
@@ -105,6 +139,7 @@ export function readyIssues(
   schedule: ReadonlyMap<string, ScheduleFlags>,
   now: number,
   dialect: Dialect,
+  readyStatuses: readonly string[] = DEFAULT_READY_STATUSES,
 ): IssueDetails[] {
   const deferred = (issue: IssueDetails): boolean => {
     const until = parseTimestamp(schedule.get(issue.id)?.deferUntil);
@@ -132,7 +167,7 @@ export function readyIssues(
   };
 
   const ready = issues.filter((issue) => {
-    if (issue.status !== 'open') return false;
+    if (!readyStatuses.includes(issue.status.toLowerCase())) return false;
     const flags = schedule.get(issue.id);
     if (flags?.pinned || flags?.ephemeral || flags?.template) return false;
     if (issue.id.includes('-wisp-')) return false;

@@ -6,6 +6,7 @@ import type { BeadsBackend } from '../../src/beads/backend';
 import { createCliBackend } from '../../src/beads/cliBackend';
 import { detectProject } from '../../src/beads/detect';
 import { CliError } from '../../src/beads/errors';
+import { createJsonlBackend, readyStatusGroup } from '../../src/beads/jsonlBackend';
 import { checkpointCommand } from '../../src/bin/checkpoint';
 import type { Dialect } from '../../src/core/model';
 import { closeWithFiles, writeNowOrQueue } from '../../src/services/closeFlow';
@@ -206,5 +207,32 @@ describe.each(VERSIONS)('$name: recovery context, claim, close and checkpoint', 
     } finally {
       outbox.dispose();
     }
+  });
+});
+
+describe("br's ready status group (.beads/policy.yaml, C11)", () => {
+  const version = VERSIONS[3] as Version;
+  const policy = (root: string, text: string) => writeFileSync(join(root, '.beads', 'policy.yaml'), text);
+
+  it('the read-only reader follows workflow.status_groups.ready as br ready does', async () => {
+    const { backend } = workspace(version);
+    const root = backend.root;
+    const lines = [...STORE, issue('v-rework', { status: 'rework', priority: 1 }), issue('v-review', { status: 'Review', priority: 1 })];
+    writeFileSync(join(root, '.beads', 'issues.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const reader = createJsonlBackend({ root, dialect: 'br', now: () => Date.parse('2026-06-01T00:00:00Z') });
+    const ids = async (from: BeadsBackend) => (await from.listReady()).map((found) => found.id).sort();
+
+    expect(await ids(reader)).not.toContain('v-rework');
+    expect(await ids(reader)).toEqual(await ids(backend));
+
+    policy(root, 'workflow:\n  status_groups:\n    ready: [open, " Rework "]\n');
+    expect(await ids(reader)).toContain('v-rework');
+    expect(await ids(reader)).not.toContain('v-review');
+    expect(await ids(reader)).toEqual(await ids(backend));
+
+    // An empty group, or no group, means br's default: open.
+    policy(root, 'workflow:\n  status_groups: {}\n');
+    expect(await readyStatusGroup(join(root, '.beads'))).toEqual(['open']);
+    expect(await ids(reader)).toEqual(await ids(backend));
   });
 });

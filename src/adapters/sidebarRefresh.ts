@@ -142,11 +142,15 @@ export class SidebarRefresh implements vscode.Disposable {
       if (needSnapshot) this.publish(markRefreshing(this.state));
       const settings = readSettings(project.folder.uri);
       const [snapshot, uncommitted] = await Promise.all([
-        needSnapshot ? this.loadSnapshot(project, focusedId, signal) : cached!.snapshot,
+        needSnapshot ? this.loadSnapshot(project, focusedId, cached?.snapshot, signal) : cached!.snapshot,
         needGit ? this.gitStatus(root, settings.cliTimeoutMs, signal) : cached?.uncommitted,
       ]);
       this.cache = { root, project: info, snapshot, uncommitted };
       if (needSnapshot) this.noticeCheckpoints(project, snapshot);
+      // Details two steps could not reach (a new focus's dependents, a deeper ancestor): the next
+      // refresh asks for them alongside its lists. Only while that finds something new, so ids the
+      // store does not know cannot keep it refreshing.
+      if (needSnapshot && snapshot.incomplete && !sameIds(snapshot.contextIds, cached?.snapshot.contextIds)) this.invalidate(['beads'], 0);
       this.log.debug(`sidebar: refreshed (${[...changes].join(', ')})${needSnapshot ? ' with a beads snapshot' : ''}${needGit ? ' and git status' : ''}`);
       this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input: this.input(snapshot, uncommitted, activity?.ledger, root) }));
     } catch (error) {
@@ -165,9 +169,11 @@ export class SidebarRefresh implements vscode.Disposable {
     });
   }
 
-  private async loadSnapshot(project: Project, focusedId: string | undefined, signal: AbortSignal): Promise<ProjectSnapshot> {
+  private async loadSnapshot(project: Project, focusedId: string | undefined, previous: ProjectSnapshot | undefined, signal: AbortSignal): Promise<ProjectSnapshot> {
     return loadSnapshot(project.backend, {
       focusedId,
+      // What the last refresh needed is shown alongside the lists: most refreshes take one step.
+      hints: previous?.contextIds,
       alwaysReady: true,
       readyDetails: DEFAULT_LIMITS.ready,
       ancestors: true,
@@ -251,4 +257,8 @@ function isInProgress(snapshot: ProjectSnapshot, issueId: string): boolean {
 function isInside(uri: vscode.Uri, root: string): boolean {
   const rootPath = vscode.Uri.file(root).path;
   return uri.scheme === 'file' && (uri.path === rootPath || uri.path.startsWith(`${rootPath}/`));
+}
+
+function sameIds(a: readonly string[], b: readonly string[] | undefined): boolean {
+  return b !== undefined && a.length === b.length && a.every((id, index) => id === b[index]);
 }

@@ -22,7 +22,27 @@ export interface DetectOptions {
   pathExtEnv?: string;
   /** Added to the CLI's environment (tests use it for the stand-ins' switches). */
   env?: Record<string, string>;
+  /** Remembers `where --json` per folder and executable, so that a new process need not ask again. */
+  whereCache?: WhereCache;
   signal?: AbortSignal;
+}
+
+/** What identifies one `where` answer: the folder asked about and the executable, as it is on disk. */
+export interface WhereKey {
+  folder: string;
+  command: string;
+  /** The executable's modification time, size and inode: a reinstalled CLI is asked again. */
+  stamp: string;
+}
+
+export interface CachedWhere {
+  dialect: Dialect;
+  where: WhereInfo;
+}
+
+export interface WhereCache {
+  get(key: WhereKey): Promise<CachedWhere | undefined>;
+  set(key: WhereKey, value: CachedWhere): Promise<void>;
 }
 
 export type ReadOnlyReason = 'cli-missing' | 'untrusted' | 'cli-failed' | 'cli-timeout';
@@ -67,31 +87,42 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
     return readOnly(preferred ?? storeDialect ?? 'br', 'cli-missing', `${missing} ${INSTALL_HINT}`);
   }
 
-  let where: WhereInfo | undefined;
-  let whereJson: unknown;
-  try {
-    whereJson = await runCliJson(choice.command, ['where', '--json'], {
-      cwd: folder,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      env: options.env,
-    });
-    where = parseWhere(whereJson);
-  } catch (error) {
-    if (error instanceof CliError && error.kind === 'canceled') throw error;
-    if (error instanceof CliError && error.kind === 'notFound') {
-      return readOnly(choice.dialect, 'cli-missing', `${error.message}. ${INSTALL_HINT}`);
+  const stamp = options.whereCache ? await executableStamp(choice.command) : undefined;
+  const key: WhereKey | undefined = stamp ? { folder: resolve(folder), command: choice.command, stamp } : undefined;
+  // A remembered answer stands while the executable is unchanged and the store is still there.
+  const cached = key ? await options.whereCache?.get(key).catch(() => undefined) : undefined;
+  const remembered = cached && (await holdsProject(resolve(folder, cached.where.path))) ? cached : undefined;
+
+  let answer = remembered;
+  if (!answer) {
+    let where: WhereInfo | undefined;
+    let whereJson: unknown;
+    try {
+      whereJson = await runCliJson(choice.command, ['where', '--json'], {
+        cwd: folder,
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
+        env: options.env,
+      });
+      where = parseWhere(whereJson);
+    } catch (error) {
+      if (error instanceof CliError && error.kind === 'canceled') throw error;
+      if (error instanceof CliError && error.kind === 'notFound') {
+        return readOnly(choice.dialect, 'cli-missing', `${error.message}. ${INSTALL_HINT}`);
+      }
+      // A hang is not a wrong path: the user needs Retry or a longer timeout, not the path setting.
+      if (error instanceof CliError && error.kind === 'timeout') {
+        return readOnly(choice.dialect, 'cli-timeout', `${error.message} (beadsRecovery.cliTimeoutMs).`);
+      }
+      return readOnly(choice.dialect, 'cli-failed', `${error instanceof Error ? error.message : String(error)}.`);
     }
-    // A hang is not a wrong path: the user needs Retry or a longer timeout, not the path setting.
-    if (error instanceof CliError && error.kind === 'timeout') {
-      return readOnly(choice.dialect, 'cli-timeout', `${error.message} (beadsRecovery.cliTimeoutMs).`);
+    if (!where) {
+      return readOnly(choice.dialect, 'cli-failed', `'${basename(choice.command)} where --json' did not report a beads project.`);
     }
-    return readOnly(choice.dialect, 'cli-failed', `${error instanceof Error ? error.message : String(error)}.`);
+    answer = { dialect: choice.certain ? choice.dialect : sniffDialect(where, whereJson, storeDialect), where };
+    if (key) await options.whereCache?.set(key, answer).catch(() => undefined);
   }
-  if (!where) {
-    return readOnly(choice.dialect, 'cli-failed', `'${basename(choice.command)} where --json' did not report a beads project.`);
-  }
-  const dialect = choice.certain ? choice.dialect : sniffDialect(where, whereJson, storeDialect);
+  const { dialect, where } = answer;
   const reported = isAbsolute(where.path) ? where.path : resolve(folder, where.path);
   // Both CLIs print the canonical path (C10): the folder as the user opened it is kept when it is
   // the same one, so that paths compare equal everywhere (a symlinked or macOS /tmp workspace).
@@ -144,6 +175,16 @@ export async function findOnPath(name: string, pathEnv: string, pathExtEnv?: str
     }
   }
   return undefined;
+}
+
+/** The executable's identity on disk, or undefined when it is not a file this process can see. */
+async function executableStamp(command: string): Promise<string | undefined> {
+  try {
+    const info = await stat(command);
+    return info.isFile() ? `${info.mtimeMs}:${info.size}:${info.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function isExecutableFile(path: string): Promise<boolean> {

@@ -1,11 +1,14 @@
 // `beads-recovery`: the recovery context (and, later, checkpoints) for agents outside VS Code,
 // such as Claude Code hooks. Same core and backends as the extension, no vscode.
 import { parseArgs } from 'node:util';
-import { detectProject, type Detection } from '../beads/detect';
+import path from 'node:path';
+import { detectProject } from '../beads/detect';
 import { contextHookOutput } from '../core/claudeHooks';
 import { toLedgerSummary } from '../core/ledger';
-import { locateLedger, LedgerStore } from '../services/ledgerStore';
+import { LEDGER_DIR, locateLedger, LedgerStore } from '../services/ledgerStore';
+import { findRepository } from '../git/repo';
 import { detectBdPrime } from '../services/primeDetection';
+import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext } from '../services/recovery';
 import { clampTimeoutMs } from '../core/time';
 import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint';
@@ -90,25 +93,38 @@ async function contextHook(cwdOption: string | undefined, budget: number, timeou
 
 async function recoveryContext(cwd: string, budget: number, timeoutMs: number, options: { trusted: boolean; hook?: boolean; signal?: AbortSignal }) {
   const preferred = process.env.BEADS_RECOVERY_CLI === 'bd' || process.env.BEADS_RECOVERY_CLI === 'br' ? process.env.BEADS_RECOVERY_CLI : 'auto';
+  // What the last run on this repository learnt (the CLI's `where`, the ids the context needed).
+  const repository = await findRepository(cwd, { timeoutMs }).catch(() => undefined);
+  const cache = repository ? new ProjectCacheFile(path.join(repository.gitDir, LEDGER_DIR, 'project-cache.json')) : undefined;
   const detection = await detectProject(cwd, {
     preferred,
     cliPath: process.env.BEADS_RECOVERY_CLI_PATH || undefined,
     trusted: options.trusted,
     timeoutMs,
     signal: options.signal,
+    whereCache: cache,
   });
   if (detection.kind === 'readonly' && options.trusted) process.stderr.write(`beads-recovery: ${detection.message}\n`);
-  // The ledger VS Code keeps for this folder: its focus and what changed since the last checkpoint.
-  const ledger = detection.kind === 'none' ? undefined : await readLedger(detection.backend.root, timeoutMs, options.signal);
-  const focusedLedger = ledger?.current();
-  // Hook output goes to an agent that may already get bd's rules from `bd prime`: not twice.
-  const prime = options.hook ? await detectBdPrime('claude', { projectFolders: projectFolders(cwd, detection) }) : undefined;
+  const root = detection.kind === 'none' ? undefined : detection.backend.root;
+  const [ledger, hints, prime] = await Promise.all([
+    // The ledger VS Code keeps for this folder: its focus and what changed since the last checkpoint.
+    root === undefined ? undefined : readLedger(root, timeoutMs, options.signal),
+    root === undefined ? undefined : cache?.hints(root).catch(() => undefined),
+    // Hook output goes to an agent that may already get bd's rules from `bd prime`: not twice.
+    options.hook ? detectBdPrime('claude', { projectFolders: root === undefined ? [cwd] : [cwd, root] }) : undefined,
+  ]);
   if (prime?.present) process.stderr.write(`beads-recovery: rules left out: ${prime.reason} already gives them\n`);
-  return produceRecoveryContext({
+  const focusedLedger = ledger?.current();
+  let remember: ContextHints | undefined;
+  const result = await produceRecoveryContext({
     backend: detection.kind === 'none' ? null : detection.backend,
     workingFolder: cwd,
     cli: detection.kind === 'none' ? 'br' : detection.cli,
-    focusedId: ledger?.state.focusedId,
+    focusedId: ledger?.state.focusedId ?? hints?.focusedId,
+    hints: hints?.contextIds,
+    onSnapshot: (snapshot) => {
+      remember = { focusedId: snapshot.focusedId, contextIds: snapshot.contextIds };
+    },
     ledger: focusedLedger ? toLedgerSummary(focusedLedger) : undefined,
     budget,
     omitRules: prime?.present === true,
@@ -116,11 +132,8 @@ async function recoveryContext(cwd: string, budget: number, timeoutMs: number, o
     timeoutMs,
     signal: options.signal,
   });
-}
-
-/** The folders whose agent settings apply: where the agent runs, and the beads project's root. */
-function projectFolders(cwd: string, detection: Detection): string[] {
-  return detection.kind === 'none' ? [cwd] : [cwd, detection.backend.root];
+  if (cache && root !== undefined && remember) await cache.saveHints(root, remember).catch(() => undefined);
+  return result;
 }
 
 /** The ledger, or undefined when there is none or it cannot be read (said on stderr: the context goes on without it). */

@@ -20,7 +20,8 @@ export interface LedgerLocation {
   repository?: GitRepository;
 }
 
-const LEDGER_DIR = 'beads-recovery';
+/** Our folder in a repository's git directory: the ledger, and the command line's project cache. */
+export const LEDGER_DIR = 'beads-recovery';
 const LEDGER_FILE = 'ledger.json';
 
 /**

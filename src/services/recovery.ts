@@ -3,7 +3,7 @@ import { buildRecoveryContext, type LedgerSummary, type RecoveryResult } from '.
 import type { Dialect } from '../core/model';
 import { gitStatus } from '../git/status';
 import { section } from './section';
-import { loadSnapshot } from './snapshot';
+import { loadSnapshot, type ProjectSnapshot } from './snapshot';
 
 export interface RecoveryRequest {
   /** null when the folder is not a beads project. */
@@ -13,6 +13,10 @@ export interface RecoveryRequest {
   /** The CLI whose syntax the context teaches (the read-only backend still names one). */
   cli: Dialect;
   focusedId?: string;
+  /** Ids whose details the last context needed (ProjectSnapshot.contextIds): shown alongside the lists. */
+  hints?: readonly string[];
+  /** Told of the snapshot the context was made from, for the caller to remember its hints. */
+  onSnapshot?: (snapshot: ProjectSnapshot) => void;
   ledger?: LedgerSummary;
   budget: number;
   /** Leave the rules out: bd's own prime already gives them to the agent this is for. */
@@ -26,8 +30,8 @@ export interface RecoveryRequest {
 const READY_IN_CONTEXT = 5;
 
 /**
- * Gathers everything the recovery context needs (beads queries and `git status` concurrently)
- * and formats it. Every surface — clipboard, chat, tools, participant, command line, hooks —
+ * Gathers everything the recovery context needs (beads queries and `git status` concurrently:
+ * at most two dependent CLI steps, see loadSnapshot) and formats it. Every surface — clipboard, chat, tools, participant, command line, hooks —
  * goes through here, so they all print the same text.
  */
 export async function produceRecoveryContext(request: RecoveryRequest): Promise<RecoveryResult> {
@@ -46,10 +50,14 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
   const uncommittedQuery = section(() => gitStatus(request.workingFolder, { timeoutMs: request.timeoutMs, signal }));
   const snapshot = await loadSnapshot(backend, {
     focusedId: request.focusedId,
+    hints: request.hints,
+    // A context is made once: without an expected focus, its dependents are worth a third step.
+    completeInThirdStep: true,
     alwaysReady: false,
     readyDetails: READY_IN_CONTEXT,
     signal,
   });
+  request.onSnapshot?.(snapshot);
   return buildRecoveryContext({
     now: request.now,
     budget: request.budget,

@@ -1,5 +1,5 @@
 import type { BeadsBackend } from '../beads/backend';
-import { parentOf } from '../core/graph';
+import { indexDetails, parentOf } from '../core/graph';
 import type { Issue, IssueDetails } from '../core/model';
 import type { Section } from '../core/recovery';
 import { section } from './section';
@@ -8,76 +8,118 @@ import { section } from './section';
 export interface ProjectSnapshot {
   inProgress: Section<Issue[]>;
   ready: Section<Issue[]>;
-  /** `show` output for the in-progress issues, the focused issue's dependents and the top ready items. */
+  /** `show` output for the in-progress issues, the focused issue's dependents (and ancestors) and the top ready items. */
   details: Section<IssueDetails[]>;
   /** The focused issue: the requested one when it is still in progress, else the most recently updated. */
   focusedId: string | undefined;
+  /**
+   * The ids whose details the next refresh will want ahead of its lists: the focus, its
+   * dependents and its ancestors as far as known. Pass them back as `hints`.
+   */
+  contextIds: string[];
+  /**
+   * True when the view wanted details that the two steps could not reach: the focus was not known
+   * before the lists came back, or its ancestor chain runs past what was known. A refresh with
+   * `hints: contextIds` completes it.
+   */
+  incomplete: boolean;
 }
 
 export interface SnapshotOptions {
+  /** The focus the caller expects (the ledger's, or the user's pick): its `show` starts with the lists. */
   focusedId?: string;
+  /** Ids whose details a previous snapshot needed (its `contextIds`): shown alongside the lists too. */
+  hints?: readonly string[];
   /** Load the ready queue even when something is in progress (the sidebar always shows it). */
   alwaysReady: boolean;
   /** How many ready items get `show` details (parent, unblocks). */
   readyDetails: number;
-  /**
-   * Also load the focused issue's parent chain: the parent joins the dependents' `show`, and one
-   * more `show` reaches the grandparent (whose own details name the next ancestor).
-   */
+  /** Also load the focused issue's parent chain (its parent, and further ancestors as hints allow). */
   ancestors?: boolean;
+  /**
+   * When step 2 leaves the view incomplete, spend a third step on what it misses rather than
+   * leave it to a later refresh: for one-shot callers (a recovery context) that have no later
+   * refresh. With a current focus or current hints it is never needed.
+   */
+  completeInThirdStep?: boolean;
   signal?: AbortSignal;
 }
 
 /**
- * Loads a snapshot with a constant number of CLI processes, whatever the project's size:
- * the in-progress list and (when needed) the ready list concurrently, one `show` for every issue
- * in view, one `show` for the focused issue's dependents (to tell which of them its close
- * would unblock) and its parent, and, when asked for the ancestors, one `show` for the
- * grandparent. At most five processes; never one per issue.
+ * Loads a snapshot in at most two dependent steps (three on a cold start with completeInThirdStep),
+ * whatever the project's size:
+ *
+ * 1. the in-progress list, the ready list (when it can be needed) and one `show` of the expected
+ *    focus and the hinted ids, all at once;
+ * 2. one `show` of whatever the view needs that step 1 did not bring: the other issues in view,
+ *    the focused issue's dependents (to tell which of them its close would unblock), its parent.
+ *
+ * So a context with a current focus costs three processes, and a refresh whose hints are current
+ * usually needs no second step. Never one process per issue.
  */
 export async function loadSnapshot(backend: BeadsBackend, options: SnapshotOptions): Promise<ProjectSnapshot> {
   const { signal } = options;
+  const speculative = unique([...(options.focusedId ? [options.focusedId] : []), ...(options.hints ?? [])]);
   const inProgressQuery = section(() => backend.listInProgress(signal));
-  const readyQuery = options.alwaysReady ? section(() => backend.listReady(signal)) : undefined;
+  // Without an expected focus, nothing in progress is as likely as something: ask for the queue now.
+  const readyQuery = options.alwaysReady || !options.focusedId ? section(() => backend.listReady(signal)) : undefined;
+  const earlyShow = speculative.length > 0 ? section(() => backend.show(speculative, signal)) : undefined;
+
   const inProgress = await inProgressQuery;
   const inProgressIssues = inProgress.ok ? inProgress.value : [];
   const focusedId = chooseFocus(inProgressIssues, options.focusedId);
-  const ready: Section<Issue[]> = readyQuery
-    ? await readyQuery
-    : focusedId
-      ? { ok: true, value: [] }
-      : await section(() => backend.listReady(signal));
+  // The expected focus is no longer in progress and nothing else is: only now is the queue needed.
+  const ready: Section<Issue[]> = readyQuery ? await readyQuery : focusedId ? { ok: true, value: [] } : await section(() => backend.listReady(signal));
+  const early = earlyShow ? await earlyShow : undefined;
+  const loaded: IssueDetails[] = early?.ok ? [...early.value] : [];
 
   const readyIds = ready.ok ? ready.value.slice(0, options.readyDetails).map((issue) => issue.id) : [];
   const inView = unique([...inProgressIssues.map((issue) => issue.id), ...readyIds]);
-  const details = await section(() => (inView.length > 0 ? backend.show(inView, signal) : Promise.resolve([])));
-
-  const focused = details.ok ? details.value.find((issue) => issue.id === focusedId) : undefined;
-  const known = new Set(inView);
-  const parentId = options.ancestors && focused ? parentOf(focused)?.id : undefined;
-  const contextIds = unique([...(focused?.dependents ?? []).map((issue) => issue.id), ...(parentId ? [parentId] : [])]).filter(
-    (id) => !known.has(id),
-  );
-  if (details.ok && contextIds.length > 0) {
-    const context = await section(() => backend.show(contextIds, signal));
-    // Without the dependents' own blockers the context still lists what the focused issue unblocks;
-    // it only cannot say which of them would become ready, so a failure here is not surfaced.
-    if (context.ok) details.value.push(...context.value);
+  const wanted = () => unique([...inView, ...contextIdsOf(loaded, focusedId, options.ancestors === true)]);
+  const requested = new Set(early?.ok ? speculative : []);
+  const missing = wanted().filter((id) => !requested.has(id));
+  let details: Section<IssueDetails[]> = early && !early.ok && missing.length === 0 ? early : { ok: true, value: loaded };
+  if (missing.length > 0) {
+    const rest = await section(() => backend.show(missing, signal));
+    if (rest.ok) loaded.push(...rest.value);
+    // Without the speculative ids' details the view still stands on what it asked for in this step.
+    details = rest.ok ? { ok: true, value: loaded } : rest;
+    for (const id of missing) requested.add(id);
   }
-  const grandparentId = parentId && details.ok ? grandparentToLoad(details.value, parentId, focusedId) : undefined;
-  if (details.ok && grandparentId) {
-    // The chain is context, not the task: without it the view shows the nearer ancestors only.
-    const grandparent = await section(() => backend.show([grandparentId], signal));
-    if (grandparent.ok) details.value.push(...grandparent.value);
+  let contextIds = details.ok ? contextIdsOf(loaded, focusedId, options.ancestors === true) : speculative;
+  const unreached = () => contextIds.filter((id) => !requested.has(id));
+  if (details.ok && options.completeInThirdStep && unreached().length > 0) {
+    const more = unreached();
+    const rest = await section(() => backend.show(more, signal));
+    // This is context around the focus: without it the view only lacks what it would add.
+    if (rest.ok) loaded.push(...rest.value);
+    for (const id of more) requested.add(id);
+    contextIds = contextIdsOf(loaded, focusedId, options.ancestors === true);
   }
-  return { inProgress, ready, details, focusedId };
+  const incomplete = details.ok && unreached().length > 0;
+  return { inProgress, ready, details, focusedId, contextIds, incomplete };
 }
 
-function grandparentToLoad(details: readonly IssueDetails[], parentId: string, focusedId: string | undefined): string | undefined {
-  const parent = details.find((issue) => issue.id === parentId);
-  const grandparentId = parent ? parentOf(parent)?.id : undefined;
-  if (!grandparentId || grandparentId === focusedId || details.some((issue) => issue.id === grandparentId)) return undefined;
-  return grandparentId;
+/**
+ * The ids around the focus whose details the view wants: the focus itself, its dependents (each
+ * one's own blockers tell whether the focus's close would unblock it) and, for the sidebar, its
+ * ancestors as far as `known` reaches plus the next one up.
+ */
+function contextIdsOf(known: readonly IssueDetails[], focusedId: string | undefined, ancestors: boolean): string[] {
+  if (!focusedId) return [];
+  const byId = indexDetails(known);
+  const focused = byId.get(focusedId);
+  if (!focused) return [focusedId];
+  const ids = [focusedId, ...focused.dependents.map((issue) => issue.id)];
+  if (!ancestors) return unique(ids);
+  const visited = new Set<string>([focusedId]);
+  for (let parent = parentOf(focused); parent && !visited.has(parent.id); ) {
+    ids.push(parent.id);
+    visited.add(parent.id);
+    const parentDetails = byId.get(parent.id);
+    parent = parentDetails ? parentOf(parentDetails) : undefined;
+  }
+  return unique(ids);
 }
 
 export function chooseFocus(inProgress: readonly Issue[], requested: string | undefined): string | undefined {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectProject, dialectFromStore, executableProblem, findBeadsDir, findOnPath, samePath, type Detection } from '../../src/beads/detect';
+import { ProjectCacheFile } from '../../src/services/projectCache';
 
 const base = mkdtempSync(join(tmpdir(), 'beads-detect-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -303,5 +304,35 @@ describe('detectProject', () => {
     expect(bd).toMatchObject({ kind: 'cli', cli: 'bd', where: { path: join(bdProject, '.beads') } });
     if (bd.kind !== 'cli') throw new Error('expected a CLI backend');
     expect((await bd.backend.show(['s-1'])).map((issue) => issue.title)).toEqual(['Started']);
+  });
+});
+
+describe('the where cache', () => {
+  it('asks `where` once per folder and executable, again when the executable changes or the store is gone', async () => {
+    const root = beadsProject({ 'beads.db': '', 'metadata.json': '{}' });
+    const bin = fresh('bin-cache');
+    const br = fakeCli(bin, 'br', 'br');
+    const cache = new ProjectCacheFile(join(fresh('git-dir'), 'beads-recovery', 'project-cache.json'));
+    const options = { trusted: true, timeoutMs: 10_000, pathEnv: bin, whereCache: cache };
+    const whereCalls = () => calls().filter((call) => call.args[0] === 'where' && call.cwd === root).length;
+
+    const first = await detectProject(root, options);
+    const second = await detectProject(root, options);
+    expect(whereCalls()).toBe(1);
+    expect(second).toMatchObject({ kind: 'cli', cli: 'br', beadsDir: join(root, '.beads') });
+    expect(second.kind === 'cli' && second.where).toEqual(first.kind === 'cli' && first.where);
+
+    // A reinstalled CLI is asked again.
+    writeFileSync(br, `${readFileSync(br, 'utf8')}\n// reinstalled\n`);
+    await detectProject(root, options);
+    expect(whereCalls()).toBe(2);
+
+    // A damaged cache file is as good as none.
+    const damaged = join(fresh('damaged'), 'project-cache.json');
+    writeFileSync(damaged, '{"where": {"');
+    const detection = await detectProject(root, { ...options, whereCache: new ProjectCacheFile(damaged) });
+    expect(detection.kind).toBe('cli');
+    expect(whereCalls()).toBe(3);
+    expect(JSON.parse(readFileSync(damaged, 'utf8')).where).toHaveProperty([root]);
   });
 });

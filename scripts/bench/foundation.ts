@@ -9,6 +9,7 @@ import { parseJsonl } from '../../src/core/parse';
 import { buildRecoveryContext, type RecoveryInput } from '../../src/core/recovery';
 import { produceRecoveryContext } from '../../src/services/recovery';
 import { makeWorkspace } from '../../test/fixtures/make-workspace.mjs';
+import { describeCalls, dependentSteps } from './callLog';
 
 interface CallRecord {
   args: string[];
@@ -58,7 +59,7 @@ export async function benchRecoveryProcesses({ repo }: { repo: string }): Promis
       return performance.now() - started;
     });
     console.log(`last run: wall ${last.wall.toFixed(0)} ms, slowest single call ${slowest.toFixed(0)} ms, sum of calls ${sumOfCalls.toFixed(0)} ms (wall/slowest ${(last.wall / slowest).toFixed(2)})`);
-    console.log(`the calls form ${last.calls.length} dependent steps (the focused issue's show needs the list, its dependents' show needs that show; git status runs beside the first); each stand-in process also pays Node's start-up, median ${median(startups).toFixed(0)} ms here`);
+    console.log(`the calls form ${dependentSteps(last.calls)} dependent steps (${describeCalls(last.calls)}; git status runs beside them); each stand-in process also pays Node's start-up, median ${median(startups).toFixed(0)} ms here`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

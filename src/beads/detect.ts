@@ -78,7 +78,9 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
   };
 
   if (!options.trusted) {
-    return readOnly(preferred ?? storeDialect ?? 'br', 'untrusted', 'This workspace is not trusted, so no beads CLI is run for it.');
+    // Which CLI to name in the rules: the store's own, else the one installed (looked up, never run).
+    const installed = (storeDialect ?? preferred) ? undefined : await chooseCli({ ...options, cliPath: undefined }, undefined, undefined);
+    return readOnly(preferred ?? storeDialect ?? installed?.dialect ?? 'br', 'untrusted', 'This workspace is not trusted, so no beads CLI is run for it.');
   }
 
   const choice = await chooseCli(options, preferred, storeDialect);

@@ -14,7 +14,7 @@ export interface ProjectSnapshot {
   focusedId: string | undefined;
   /**
    * The ids whose details the next refresh will want ahead of its lists: the focus, its
-   * dependents and its ancestors as far as known. Pass them back as `hints`.
+   * dependents and its ancestors as far as known, and the issues in view. Pass them back as `hints`.
    */
   contextIds: string[];
   /**
@@ -97,7 +97,8 @@ export async function loadSnapshot(backend: BeadsBackend, options: SnapshotOptio
     contextIds = contextIdsOf(loaded, focusedId, options.ancestors === true);
   }
   const incomplete = details.ok && unreached().length > 0;
-  return { inProgress, ready, details, focusedId, contextIds, incomplete };
+  // The next refresh wants the same issues in view (ready ones may change, but most stay).
+  return { inProgress, ready, details, focusedId, contextIds: unique([...contextIds, ...inView]), incomplete };
 }
 
 /**

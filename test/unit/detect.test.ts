@@ -190,6 +190,15 @@ describe('detectProject', () => {
     expect((await detection.backend.listInProgress()).map((issue) => issue.id)).toEqual(['x-1']);
   });
 
+  it('names the installed CLI in an untrusted workspace whose store does not say, without running it', async () => {
+    const bin = fresh('bin');
+    fakeCli(bin, 'bd', 'bd');
+    const root = beadsProject({ 'issues.jsonl': '' });
+    const { detection, processes } = await detectCounting(root, { trusted: false, timeoutMs, pathEnv: bin });
+    expect(processes).toBe(0);
+    expect(detection).toMatchObject({ kind: 'readonly', reason: 'untrusted', cli: 'bd' });
+  });
+
   it('never starts a process for an untrusted workspace, even one naming a CLI path', async () => {
     const bin = fresh('bin');
     const bd = fakeCli(bin, 'bd', 'bd');

@@ -94,7 +94,7 @@ async function contextHook(cwdOption: string | undefined, budget: number, timeou
 async function recoveryContext(cwd: string, budget: number, timeoutMs: number, options: { trusted: boolean; hook?: boolean; signal?: AbortSignal }) {
   const preferred = process.env.BEADS_RECOVERY_CLI === 'bd' || process.env.BEADS_RECOVERY_CLI === 'br' ? process.env.BEADS_RECOVERY_CLI : 'auto';
   // What the last run on this repository learnt (the CLI's `where`, the ids the context needed).
-  const repository = await findRepository(cwd, { timeoutMs }).catch(() => undefined);
+  const repository = await findRepository(cwd, { timeoutMs, signal: options.signal }).catch(() => undefined);
   const cache = repository ? new ProjectCacheFile(path.join(repository.gitDir, LEDGER_DIR, 'project-cache.json')) : undefined;
   const detection = await detectProject(cwd, {
     preferred,

@@ -236,3 +236,34 @@ describe("br's ready status group (.beads/policy.yaml, C11)", () => {
     expect(await ids(reader)).toEqual(await ids(backend));
   });
 });
+
+describe('the outbox on bd 1.0.4', () => {
+  it('checks a write that may have landed through the show bd 1.0.4 understands, then sends it once', async () => {
+    const root = join(base, `outbox-bd104-${++counter}`);
+    mkdirSync(join(root, '.beads'), { recursive: true });
+    writeFileSync(join(root, '.beads', 'issues.jsonl'), STORE.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const log = join(root, 'calls.log');
+    const faultFile = join(root, 'fault');
+    writeFileSync(faultFile, 'hang write\n');
+    const env = { BEADS_STANDIN_LOG: log, BEADS_STANDIN_FAULT_FILE: faultFile, BEADS_STANDIN_BD_VERSION: '1.0.4' };
+    const backend = createCliBackend({ dialect: 'bd', command: join(BIN, 'bd'), root, timeoutMs: 1_000, env });
+    const outbox = new Outbox({ file: join(root, 'outbox.json'), root, backend, policy: { baseMs: 50, maxMs: 100, maxUnrecognisedAttempts: 3 } });
+    try {
+      await outbox.enqueue({ key: 'checkpoint:v-work:1', kind: 'comment', issueId: 'v-work', text: 'Checkpoint: after a hang' });
+      // The first attempt hangs and is stopped at the timeout: it may have landed.
+      await outbox.drain(AbortSignal.timeout(1_800));
+      expect(outbox.pendingCount).toBe(1);
+      rmSync(faultFile);
+      await outbox.drain(AbortSignal.timeout(10_000));
+      expect(outbox.pendingCount + outbox.failedCount).toBe(0);
+      const [work] = await backend.show(['v-work']);
+      expect(work?.comments.filter((comment) => comment.text === 'Checkpoint: after a hang')).toHaveLength(1);
+      const shows = readFileSync(log, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { args: string[] }).args).filter((args) => args[0] === 'show');
+      // The check before resending: refused with the flags once, then asked without them.
+      expect(shows[0]).toContain('--include-comments');
+      expect(shows[1]).toEqual(['show', '--json', '--', 'v-work']);
+    } finally {
+      outbox.dispose();
+    }
+  });
+});

@@ -6,6 +6,9 @@ import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 const watch = process.argv.includes('--watch');
 const production = !watch;
 
+// jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow; its `module` build is plain ESM.
+const nodeMainFields = ['module', 'main'];
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
@@ -15,6 +18,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    mainFields: nodeMainFields,
   },
   {
     entryPoints: ['src/bin/cli.ts'],
@@ -23,6 +27,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    mainFields: nodeMainFields,
   },
   {
     entryPoints: ['media/webview/main.ts'],

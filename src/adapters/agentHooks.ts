@@ -1,26 +1,28 @@
-import { constants as fsConstants } from 'node:fs';
-import { access, appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { findOnPath } from '../beads/detect';
 import { upsertAgentsBlock } from '../core/agentsBlock';
 import { errorMessage } from '../core/errors';
 import {
-  installHooks,
+  AGENT_FORMATS,
+  AGENTS,
+  hookArgs,
+  hookCommandLine,
+  isAgentId,
   isSiblingVersion,
   launcherFor,
-  OUR_HOOKS,
-  ourCommands,
   parseHookCommand,
-  repairHooks,
-  uninstallHooks,
-  hookCommand,
+  type AgentId,
   type HookLauncher,
-} from '../core/claudeHooks';
+} from '../core/hookConfig';
+import { MCP_FILES } from '../core/mcpConfig';
 import { runGit } from '../git/runGit';
+import { applyChange, hookFile, planRepair, planSetup, whyNotWritable, type FileChange } from '../services/agentSetup';
+import { readIfPresent } from '../services/files';
 import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
 import type { Project, ProjectRegistry } from './projects';
-import { assertWriteStaysInside, readIfPresent } from '../services/files';
 
 // "Beads: Install Agent Hooks…", its uninstall, the path repair after an extension update, and
 // "Beads: Add Agent Instructions…". Each writes into the user's project, so each runs only in a
@@ -29,15 +31,11 @@ import { assertWriteStaysInside, readIfPresent } from '../services/files';
 // The hook commands run `dist/cli.js` of this installed extension with VS Code's own runtime
 // (`process.execPath`, with ELECTRON_RUN_AS_NODE=1 on desktop), so they work for someone who
 // installed only the VSIX and has no node on PATH. Both paths are absolute and belong to this
-// machine, which is why the private `.claude/settings.local.json` is the recommended home, and
-// why they go stale when the extension updates: see `repairAgentHooks`.
+// machine, which is why Claude Code's private `.claude/settings.local.json` is the recommended
+// home, and why they go stale when the extension updates: see `repairAgentHooks`.
 
 const PREVIEW_SCHEME = 'beads-recovery-preview';
-const SETTINGS_FILES = {
-  local: path.join('.claude', 'settings.local.json'),
-  shared: path.join('.claude', 'settings.json'),
-} as const;
-export type SettingsScope = keyof typeof SETTINGS_FILES;
+export type SettingsScope = 'local' | 'shared';
 
 /** The launcher hooks should use now: this extension's CLI on the runtime running this extension host. */
 export function currentLauncher(extensionUri: vscode.Uri): HookLauncher {
@@ -47,10 +45,10 @@ export function currentLauncher(extensionUri: vscode.Uri): HookLauncher {
   );
 }
 
-/** The two hook commands as they would be installed now, for messages and tests. */
-export function currentHookCommands(extensionUri: vscode.Uri): { event: string; command: string }[] {
+/** An agent's hook commands as they would be installed now, for messages and tests. */
+export function currentHookCommands(extensionUri: vscode.Uri, agent: AgentId = 'claude'): { event: string; command: string }[] {
   const launcher = currentLauncher(extensionUri);
-  return OUR_HOOKS.map((spec) => ({ event: spec.event, command: hookCommand(launcher, spec.args) }));
+  return AGENT_FORMATS[agent].hooks.map((spec) => ({ event: spec.event, command: hookCommandLine(launcher, hookArgs(agent, spec.event)) }));
 }
 
 export function registerAgentHookCommands(
@@ -71,9 +69,9 @@ export function registerAgentHookCommands(
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     vscode.commands.registerCommand(
       Commands.installAgentHooks,
-      guarded<InstallArgument>('Install Agent Hooks', (argument) => installCommand(context.extensionUri, projects, previews, log, argument?.scope)),
+      guarded<InstallArgument>('Install Agent Hooks', (argument) => installCommand(context.extensionUri, projects, previews, log, argument)),
     ),
-    vscode.commands.registerCommand(Commands.uninstallAgentHooks, guarded('Uninstall Agent Hooks', () => uninstallCommand(projects, log))),
+    vscode.commands.registerCommand(Commands.uninstallAgentHooks, guarded('Uninstall Agent Hooks', () => uninstallCommand(context.extensionUri, projects, log))),
     vscode.commands.registerCommand(
       Commands.addAgentInstructions,
       guarded('Add Agent Instructions', () => addInstructionsCommand(projects, previews, log)),
@@ -96,9 +94,15 @@ async function refuseUntrusted(title: string): Promise<void> {
   if (choice === manage) await vscode.commands.executeCommand('workbench.trust.manage');
 }
 
-/** What `beadsRecovery.installAgentHooks` accepts: the settings file, to skip its pick (keybindings, tests). It always asks before writing. */
+/**
+ * What `beadsRecovery.installAgentHooks` accepts, to skip its picks (keybindings, tests): the
+ * agents, Claude Code's settings file, and whether to register the MCP server too. It always
+ * shows the change and asks before writing.
+ */
 export interface InstallArgument {
+  agents?: AgentId[];
   scope?: SettingsScope;
+  mcp?: boolean;
 }
 
 async function installCommand(
@@ -106,80 +110,134 @@ async function installCommand(
   projects: ProjectRegistry,
   previews: PreviewDocuments,
   log: vscode.LogOutputChannel,
-  chosenScope: SettingsScope | undefined,
+  argument: InstallArgument | undefined,
 ): Promise<void> {
   const project = await pickBeadsFolder(projects, 'Install agent hooks for which project?');
   if (!project) return;
-  const scope = chosenScope && chosenScope in SETTINGS_FILES ? chosenScope : await pickScope();
-  if (!scope) return;
-  const relative = SETTINGS_FILES[scope];
-  const file = path.join(project.folder.uri.fsPath, relative);
-  const before = await readIfPresent(file);
-  const edit = installHooks(before, currentLauncher(extensionUri));
-  if (!edit.ok) return reportUnusable(edit.error, relative, file);
-  if (!edit.changed) {
-    void vscode.window.showInformationMessage(`Beads: the agent hooks are already in ${relative}.`);
+  const root = project.folder.uri.fsPath;
+  const chosen = argument?.agents?.filter(isAgentId);
+  const picked = chosen && chosen.length > 0 ? { agents: chosen, mcp: argument?.mcp ?? false } : await pickAgents(root);
+  if (!picked) return;
+  let scope: SettingsScope = 'local';
+  if (picked.agents.includes('claude')) {
+    const chosenScope = argument?.scope === 'local' || argument?.scope === 'shared' ? argument.scope : await pickScope();
+    if (!chosenScope) return;
+    scope = chosenScope;
+  }
+  const plan = await planSetup(root, picked.agents, 'install', currentLauncher(extensionUri), { shared: scope === 'shared', mcp: picked.mcp });
+  for (const problem of plan.problems) reportUnusable(problem.error, path.join(root, problem.relative));
+  if (plan.changes.length === 0) {
+    if (plan.problems.length === 0) void vscode.window.showInformationMessage('Beads: the agent hooks are already installed.');
     return;
   }
-  await assertWritable(file, before !== undefined, relative);
-  const commands = ourCommands(edit.text).map(({ event, command }) => `${event}: ${command}`).join('\n\n');
-  const ignoreNote = scope === 'local' ? await localIgnoreNote(project.folder.uri.fsPath, relative) : undefined;
-  const confirmed = await previews.confirmWithDiff({
-    file,
-    before,
-    after: edit.text,
-    title: `${relative} (with beads-recovery hooks)`,
-    question: `Add Claude Code hooks to ${relative}?`,
-    detail: [
-      'SessionStart (startup, resume, /clear, compaction) prints the recovery context into the session; PreCompact writes a checkpoint before the conversation is compacted. Claude Code runs:',
-      '',
-      commands,
-      '',
-      scope === 'local'
-        ? `The commands hold this machine's paths, so they go to the private settings file.${ignoreNote ? ` ${ignoreNote.message}` : ''}`
-        : "The commands hold this machine's paths: teammates who pull this file get hooks that point at your install.",
-      'Every other setting stays as it is; the diff editor shows the whole change. Claude Code sessions started from now on use them.',
-    ].join('\n'),
-    action: 'Install',
-  });
-  if (!confirmed) return;
-  await writeInPlace(file, edit.text, relative, project.folder.uri.fsPath);
-  if (ignoreNote) await ignoreNote.apply();
-  log.info(`Installed agent hooks in ${file}`);
-  void vscode.window.showInformationMessage(`Beads: agent hooks installed in ${relative}.`);
+  const written: FileChange[] = [];
+  for (const change of plan.changes) {
+    const ignoreNote = change.relative === hookFile('claude', false) ? await localIgnoreNote(root, change.relative) : undefined;
+    const confirmed = await previews.confirmWithDiff({
+      file: change.file,
+      before: change.before,
+      after: change.after,
+      title: `${change.relative} (with beads-recovery entries)`,
+      question: `${AGENT_FORMATS[change.agent].label}: write ${change.relative}?`,
+      detail: [
+        describeChange(change, extensionUri),
+        ignoreNote?.message,
+        'Every other entry stays as it is; the diff editor shows the whole change.',
+        AGENT_FORMATS[change.agent].afterInstall,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      action: 'Write',
+    });
+    if (!confirmed) continue;
+    await applyChange(root, change);
+    if (ignoreNote) await ignoreNote.apply();
+    log.info(`Wrote the beads-recovery entries into ${change.file}`);
+    written.push(change);
+  }
+  if (written.length === 0) return;
+  const notes = [...new Set(written.map((change) => AGENT_FORMATS[change.agent].afterInstall).filter(Boolean))];
+  void vscode.window.showInformationMessage(`Beads: wrote ${written.map((change) => change.relative).join(', ')}.${notes.length > 0 ? ` ${notes.join(' ')}` : ''}`);
 }
 
-async function uninstallCommand(projects: ProjectRegistry, log: vscode.LogOutputChannel): Promise<void> {
+function describeChange(change: FileChange, extensionUri: vscode.Uri): string {
+  if (change.relative === MCP_FILES[change.agent].file) {
+    return `Registers the beads-recovery MCP server (tools get_recovery_context and write_checkpoint, the recover prompt) for ${AGENT_FORMATS[change.agent].label}.`;
+  }
+  const what: Record<AgentId, string> = {
+    claude: 'SessionStart (startup, resume, /clear, compaction) hands Claude Code the recovery context; PreCompact writes a checkpoint first.',
+    copilot: 'SessionStart hands the agent the recovery context; PreCompact writes a checkpoint and the next tool call after the compaction hands the context over once.',
+    codex: 'SessionStart (including after a compaction) hands Codex the recovery context; PreCompact writes a checkpoint first.',
+    cursor: 'sessionStart hands Cursor the recovery context; preCompact writes a checkpoint and the next tool call after the compaction hands the context over once.',
+  };
+  const commands = currentHookCommands(extensionUri, change.agent).map(({ event, command }) => `${event}: ${command}`).join('\n');
+  const machine =
+    change.relative === hookFile('claude', false)
+      ? "The commands hold this machine's paths, so they go to the private settings file."
+      : "The commands hold this machine's paths: teammates who get this file get commands that point at your install.";
+  return `${what[change.agent]} The agent runs:\n\n${commands}\n\n${machine}`;
+}
+
+async function uninstallCommand(extensionUri: vscode.Uri, projects: ProjectRegistry, log: vscode.LogOutputChannel): Promise<void> {
   const project = await pickBeadsFolder(projects, 'Remove agent hooks from which project?');
   if (!project) return;
-  const plans: { relative: string; file: string; text: string }[] = [];
-  for (const relative of Object.values(SETTINGS_FILES)) {
-    const file = path.join(project.folder.uri.fsPath, relative);
-    const before = await readIfPresent(file);
-    if (before === undefined) continue;
-    const edit = uninstallHooks(before);
-    if (!edit.ok) return reportUnusable(edit.error, relative, file);
-    if (edit.changed) {
-      await assertWritable(file, true, relative);
-      plans.push({ relative, file, text: edit.text });
-    }
-  }
-  if (plans.length === 0) {
-    void vscode.window.showInformationMessage('Beads: there are no beads-recovery hooks in this project\'s Claude Code settings.');
+  const root = project.folder.uri.fsPath;
+  const plan = await planSetup(root, AGENTS, 'uninstall', currentLauncher(extensionUri), { mcp: true });
+  for (const problem of plan.problems) reportUnusable(problem.error, path.join(root, problem.relative));
+  if (plan.changes.length === 0) {
+    if (plan.problems.length === 0) void vscode.window.showInformationMessage("Beads: there are no beads-recovery hooks in this project's agent settings.");
     return;
   }
+  const names = plan.changes.map((change) => change.relative).join(', ');
   const remove = 'Remove';
   const choice = await vscode.window.showWarningMessage(
-    `Remove the beads-recovery hooks from ${plans.map((plan) => plan.relative).join(' and ')}?`,
-    { modal: true, detail: 'Only the SessionStart and PreCompact entries this extension added are removed; every other setting and hook stays.' },
+    `Remove the beads-recovery entries from ${names}?`,
+    { modal: true, detail: 'Only the hooks and MCP registrations this extension added are removed; every other setting and hook stays. A file that held nothing else is deleted.' },
     remove,
   );
   if (choice !== remove) return;
-  for (const plan of plans) {
-    await writeInPlace(plan.file, plan.text, plan.relative, project.folder.uri.fsPath);
-    log.info(`Removed agent hooks from ${plan.file}`);
+  for (const change of plan.changes) {
+    await applyChange(root, change);
+    log.info(`Removed the beads-recovery entries from ${change.file}`);
   }
-  void vscode.window.showInformationMessage(`Beads: agent hooks removed from ${plans.map((plan) => plan.relative).join(' and ')}.`);
+  void vscode.window.showInformationMessage(`Beads: agent hooks removed from ${names}.`);
+}
+
+/** The agents to install for, those detected here picked already, and whether to register the MCP server too. */
+async function pickAgents(root: string): Promise<{ agents: AgentId[]; mcp: boolean } | undefined> {
+  type Item = vscode.QuickPickItem & { agent?: AgentId; mcp?: boolean };
+  const items: Item[] = [];
+  for (const agent of AGENTS) {
+    const signs = await detectAgent(root, agent);
+    items.push({
+      label: AGENT_FORMATS[agent].label,
+      description: hookFile(agent),
+      detail: signs.length > 0 ? `Detected: ${signs.join(', ')}` : 'Not detected here',
+      picked: signs.length > 0,
+      agent,
+    });
+  }
+  items.push({
+    label: '$(plug) Also register the MCP server',
+    description: `${MCP_FILES.claude.file}, ${MCP_FILES.copilot.file}, ${MCP_FILES.codex.file}, ${MCP_FILES.cursor.file}`,
+    detail: 'For each picked agent: beads-recovery mcp, with the recovery context and checkpoint tools (VS Code finds it without this).',
+    mcp: true,
+  });
+  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: 'Install beads-recovery hooks for which agents?' });
+  const agents = (picked ?? []).flatMap((item) => (item.agent ? [item.agent] : []));
+  if (agents.length === 0) return undefined;
+  return { agents, mcp: (picked ?? []).some((item) => item.mcp === true) };
+}
+
+/** Why we think an agent is used here: its folder in the project, its executable on PATH, its extension in this editor. */
+async function detectAgent(root: string, agent: AgentId): Promise<string[]> {
+  const { folders, executables, extensions } = AGENT_FORMATS[agent].signs;
+  const signs: string[] = [];
+  for (const folder of folders) if (await exists(path.join(root, ...folder.split('/')))) signs.push(`${folder} folder`);
+  for (const name of executables) if (await findOnPath(name, process.env.PATH ?? '', process.env.PATHEXT)) signs.push(`${name} on PATH`);
+  for (const id of extensions) if (vscode.extensions.getExtension(id)) signs.push(`${id} extension`);
+  if (agent === 'cursor' && /cursor/i.test(vscode.env.appName)) signs.push('running in Cursor');
+  return signs;
 }
 
 async function addInstructionsCommand(projects: ProjectRegistry, previews: PreviewDocuments, log: vscode.LogOutputChannel): Promise<void> {
@@ -196,7 +254,9 @@ async function addInstructionsCommand(projects: ProjectRegistry, previews: Previ
     void vscode.window.showInformationMessage('Beads: AGENTS.md already has the beads-recovery instructions.');
     return;
   }
-  await assertWritable(file, before !== undefined, 'AGENTS.md');
+  const write = { relative: 'AGENTS.md', file, before, after: edit.text };
+  const unwritable = await whyNotWritable(project.folder.uri.fsPath, write);
+  if (unwritable) throw new Error(unwritable);
   const confirmed = await previews.confirmWithDiff({
     file,
     before,
@@ -210,7 +270,7 @@ async function addInstructionsCommand(projects: ProjectRegistry, previews: Previ
     action: before === undefined ? 'Create' : 'Add',
   });
   if (!confirmed) return;
-  await writeInPlace(file, edit.text, 'AGENTS.md', project.folder.uri.fsPath);
+  await applyChange(project.folder.uri.fsPath, write);
   log.info(`Wrote the agent instructions block to ${file}`);
   void vscode.window.showInformationMessage('Beads: agent instructions written to AGENTS.md.');
 }
@@ -230,36 +290,26 @@ export async function repairAgentHooks(extensionUri: vscode.Uri, log: vscode.Log
   const repaired: string[] = [];
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     if (folder.uri.scheme !== 'file') continue;
-    for (const relative of Object.values(SETTINGS_FILES)) {
-      const file = path.join(folder.uri.fsPath, relative);
-      const before = await readIfPresent(file).catch(() => undefined);
-      if (before === undefined) continue;
-      const stale = await Promise.all(ourCommands(before).map(({ command }) => isStale(command, launcher)));
-      if (!stale.includes(true)) continue;
-      const edit = repairHooks(before, launcher);
-      if (!edit.ok || !edit.changed) continue;
+    const root = folder.uri.fsPath;
+    const changes = await planRepair(root, launcher, (found) => isStale(found, launcher), (command) => parseHookCommand(command)?.launcher);
+    for (const change of changes) {
       try {
-        await access(file, fsConstants.W_OK);
-        await assertWriteStaysInside(file, folder.uri.fsPath);
-        await writeFile(file, edit.text, 'utf8');
-        repaired.push(file);
-        log.info(`Updated the beads-recovery hook commands in ${file} to ${launcher.script}`);
+        await applyChange(root, change);
+        repaired.push(change.file);
+        log.info(`Updated the beads-recovery commands in ${change.file} to ${launcher.script}`);
       } catch (error) {
-        log.warn(`Could not update the stale hook commands in ${file}: ${errorMessage(error)}`);
+        log.warn(`Could not update the stale beads-recovery commands in ${change.file}: ${errorMessage(error)}`);
       }
     }
   }
   if (repaired.length > 0) {
     const names = repaired.map((file) => vscode.workspace.asRelativePath(file)).join(', ');
-    void vscode.window.showInformationMessage(`Beads: updated the Claude Code hook commands in ${names} to this version of the extension.`);
+    void vscode.window.showInformationMessage(`Beads: updated the agent hook commands in ${names} to this version of the extension.`);
   }
   return repaired;
 }
 
-async function isStale(command: string, current: HookLauncher): Promise<boolean> {
-  const parsed = parseHookCommand(command);
-  if (!parsed) return false;
-  const { launcher } = parsed;
+async function isStale(launcher: HookLauncher, current: HookLauncher): Promise<boolean> {
   if (launcher.runtime === current.runtime && launcher.script === current.script) return false;
   if (!(await exists(launcher.runtime)) || !(await exists(launcher.script))) return true;
   return isSiblingVersion(current.script, launcher.script);
@@ -288,13 +338,13 @@ async function pickScope(): Promise<SettingsScope | undefined> {
     [
       {
         label: 'Only me',
-        description: SETTINGS_FILES.local,
+        description: hookFile('claude', false),
         detail: "Recommended: the hook commands hold this machine's paths, and this file is not shared.",
         scope: 'local' as const,
       },
       {
         label: 'Everyone on this project',
-        description: SETTINGS_FILES.shared,
+        description: hookFile('claude', true),
         detail: "Usually committed: teammates get commands that point at this machine's install.",
         scope: 'shared' as const,
       },
@@ -304,40 +354,13 @@ async function pickScope(): Promise<SettingsScope | undefined> {
   return picked?.scope;
 }
 
-/** A settings file we cannot edit safely: say why, change nothing, offer to open it (without waiting for an answer). */
-function reportUnusable(error: string, relative: string, file: string): void {
+/** A file we cannot edit safely: say why, change nothing, offer to open it (without waiting for an answer). */
+function reportUnusable(error: string, file: string): void {
   const open = 'Open File';
-  void vscode.window.showErrorMessage(`Beads: ${relative} is ${error}. Nothing was changed; fix the file and try again.`, open).then((choice) => {
+  const message = /nothing was changed/.test(error) ? error : `${error}; nothing was changed`;
+  void vscode.window.showErrorMessage(`Beads: ${message}. Fix the file and try again.`, open).then((choice) => {
     if (choice === open) void vscode.window.showTextDocument(vscode.Uri.file(file));
   });
-}
-
-async function assertWritable(file: string, exists: boolean, relative: string): Promise<void> {
-  try {
-    await access(exists ? file : await nearestExisting(path.dirname(file)), fsConstants.W_OK);
-  } catch (error) {
-    throw new Error(`${relative} cannot be written (${(error as NodeJS.ErrnoException).code ?? 'not writable'}); nothing was changed.`, { cause: error });
-  }
-}
-
-async function nearestExisting(dir: string): Promise<string> {
-  let current = dir;
-  while (!(await exists(current)) && path.dirname(current) !== current) current = path.dirname(current);
-  return current;
-}
-
-/**
- * Writes over the file itself: a temp file and rename would replace a read-only file behind its
- * owner's back. Never through a symbolic link that leads out of the workspace.
- */
-async function writeInPlace(file: string, text: string, relative: string, workspace: string): Promise<void> {
-  await assertWriteStaysInside(file, workspace);
-  try {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text, 'utf8');
-  } catch (error) {
-    throw new Error(`${relative} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was changed.`, { cause: error });
-  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { currentHookCommands, registerAgentHookCommands, repairAgentHooks } from
 import { createBeadsChatHandler, registerChatParticipant, type BeadsChatHandler } from './chatParticipant';
 import { inject } from './inject';
 import { registerLanguageModelTools } from './lmTools';
+import { registerMcpServerProvider, type McpServerDescription } from './mcpProvider';
 
 /** The agent surfaces as the extension's API exposes them (integration tests call the participant's handler directly). */
 export interface AgentsApi {
@@ -12,12 +13,14 @@ export interface AgentsApi {
   hookCommands(): { event: string; command: string }[];
   /** Rewrites stale hook commands now (it also runs on activation and when trust is granted); the files changed. */
   repairHooks(): Promise<string[]>;
+  /** The MCP servers offered to VS Code now; undefined on a host without the MCP provider API. */
+  mcpServers(): McpServerDescription[] | undefined;
 }
 
 /**
- * Everything issue 5 adds: the language-model tools, the @beads participant, the agent hook and
- * AGENTS.md commands, and the repair of hook paths after an update (in the background: it only
- * reads two small files per folder, and activation must not wait for it).
+ * The agent surfaces: the language-model tools, the @beads participant, the agent hook and
+ * AGENTS.md commands, the MCP server provider, and the repair of hook paths after an update (in
+ * the background: it only reads a few small files per folder, and activation must not wait for it).
  */
 export function registerAgents(
   context: vscode.ExtensionContext,
@@ -30,6 +33,9 @@ export function registerAgents(
     registerChatParticipant(chatHandler),
     ...registerAgentHookCommands(context, deps.projects, deps.log),
   ];
+  const mcp = registerMcpServerProvider(context.extensionUri, String((context.extension.packageJSON as { version?: unknown }).version ?? ''));
+  if (mcp) disposables.push(...mcp.disposables);
+  else deps.log.info('This editor has no MCP server provider API (VS Code 1.101+); the beads-recovery MCP server is not listed.');
   const repair = () => void repairAgentHooks(context.extensionUri, deps.log).catch((error: unknown) => deps.log.warn(`Agent hook repair: ${String(error)}`));
   repair();
   disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(repair));
@@ -40,6 +46,7 @@ export function registerAgents(
       chatHandler,
       hookCommands: () => currentHookCommands(context.extensionUri),
       repairHooks: () => repairAgentHooks(context.extensionUri, deps.log),
+      mcpServers: () => mcp?.servers(),
     },
   };
 }

@@ -27,7 +27,7 @@ import { locateLedger, LedgerStore } from '../services/ledgerStore';
 import { Outbox } from '../services/outbox';
 import { chooseFocus } from '../services/snapshot';
 import { guardHook, hookDeadlineMs } from './hookGuard';
-import { readHookInput } from './hooks';
+import { readHookInput } from './hookInput';
 
 export const CHECKPOINT_USAGE = `  beads-recovery checkpoint [--cwd DIR] [--message M] [--auto] [--pre-compact] [--issue ID]
 

@@ -9,7 +9,7 @@
 import { clampTimeoutMs } from '../core/time';
 
 /**
- * Our hook installers give each hook 30 s (src/core/claudeHooks.ts); Copilot's default is 30 s
+ * Our hook installers give each hook 30 s (src/core/hookConfig.ts); Copilot's default is 30 s
  * too. The deadline stays well below, leaving the agent time to read the answer.
  */
 export const DEFAULT_HOOK_DEADLINE_MS = 20_000;

@@ -1,47 +1,10 @@
-// The command line's side of Claude Code hooks: reading the JSON Claude Code writes to a hook's
-// stdin, and `beads-recovery hooks install|uninstall|status`, which wires the same hooks as the
-// extension's "Beads: Install Agent Hooks…" for people who use the command line alone.
-import { constants as fsConstants } from 'node:fs';
-import { access, mkdir, writeFile } from 'node:fs/promises';
+// `beads-recovery hooks install|uninstall|status`: wires the agent hooks (and, with --mcp, the MCP
+// server) of Claude Code, VS Code's Copilot agent, Codex and Cursor into a project, for people who
+// use the command line alone. The same plans as the extension's "Beads: Install Agent Hooks…".
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  installHooks,
-  launcherFor,
-  ourCommands,
-  parseHookInput,
-  uninstallHooks,
-  type HookInput,
-  type HookLauncher,
-  type SettingsEdit,
-} from '../core/claudeHooks';
-import { assertWriteStaysInside, readIfPresent } from '../services/files';
-
-/** How long a hook waits for its stdin to close before it goes on without it. */
-const STDIN_WAIT_MS = 1000;
-
-/**
- * The hook input Claude Code sent, or undefined when stdin is a terminal, empty, not JSON, or
- * still open after a second (a caller that never closes its pipe must not hang the hook).
- */
-export function readHookInput(stdin: NodeJS.ReadStream = process.stdin, waitMs = STDIN_WAIT_MS): Promise<HookInput | undefined> {
-  if (stdin.isTTY) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const finish = () => {
-      clearTimeout(timer);
-      stdin.removeAllListeners('data');
-      stdin.pause();
-      // A pipe nobody closes would keep the process alive after its work is done.
-      if (!stdin.readableEnded) stdin.destroy();
-      resolve(parseHookInput(Buffer.concat(chunks).toString('utf8')));
-    };
-    const timer = setTimeout(finish, waitMs);
-    stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stdin.once('end', finish);
-    stdin.once('error', finish);
-  });
-}
+import { AGENT_FORMATS, AGENTS, isAgentId, launcherFor, type AgentId, type HookLauncher } from '../core/hookConfig';
+import { applyChange, installedEntries, planSetup, type SetupPlan } from '../services/agentSetup';
 
 /** The launcher of this very script, as a hook command should call it. */
 export function currentLauncher(): HookLauncher {
@@ -51,75 +14,83 @@ export function currentLauncher(): HookLauncher {
   );
 }
 
-export const HOOKS_USAGE = `  beads-recovery hooks install|uninstall|status [--dir DIR] [--shared] [--dry-run]
+export const HOOKS_USAGE = `  beads-recovery hooks install|uninstall|status [--agent claude|copilot|codex|cursor|all]
+                       [--dir DIR] [--shared] [--mcp] [--dry-run]
 
-Adds to (or removes from) Claude Code's settings of the project in DIR (default: the current
-folder) a SessionStart hook that prints the recovery context and a PreCompact hook that writes a
-checkpoint. They go to .claude/settings.local.json (this machine only: the hook commands hold
-this machine's paths), or with --shared to .claude/settings.json. --dry-run prints the new file.`;
+Adds to (or removes from) the project in DIR (default: the current folder) the hooks that hand an
+agent the recovery context at a new session and after a compaction, and checkpoint before one:
+  claude   .claude/settings.local.json (--shared: .claude/settings.json): SessionStart, PreCompact
+  copilot  .github/hooks/beads-recovery.json (VS Code agent hooks): SessionStart, PreCompact, PostToolUse
+  codex    .codex/hooks.json: SessionStart, PreCompact (trust them in Codex's /hooks afterwards)
+  cursor   .cursor/hooks.json: sessionStart, preCompact, postToolUse
+--agent defaults to claude. --mcp also registers the MCP server (beads-recovery mcp) in .mcp.json,
+.vscode/mcp.json, .codex/config.toml or .cursor/mcp.json. Every other entry stays as it is.
+--dry-run prints the new files without writing them.`;
 
 /** `beads-recovery hooks …`; returns the exit code. */
-export async function hooksCommand(args: string[], out: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+export async function hooksCommand(
+  args: string[],
+  out: (text: string) => void = (text) => process.stdout.write(text),
+  err: (text: string) => void = (text) => process.stderr.write(text),
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     options: {
+      agent: { type: 'string', default: 'claude' },
       dir: { type: 'string' },
       shared: { type: 'boolean', default: false },
+      mcp: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
     },
     strict: true,
   });
   const [action] = positionals;
   if (positionals.length !== 1 || (action !== 'install' && action !== 'uninstall' && action !== 'status')) {
-    throw new HookUsageError(`hooks takes one of install, uninstall, status`);
+    throw new HookUsageError('hooks takes one of install, uninstall, status');
   }
-  const relative = path.join('.claude', values.shared ? 'settings.json' : 'settings.local.json');
-  const workspace = path.resolve(values.dir ?? process.cwd());
-  const file = path.join(workspace, relative);
-  const text = await readIfPresent(file);
+  const agents: readonly AgentId[] = values.agent === 'all' ? AGENTS : isAgentId(values.agent) ? [values.agent] : [];
+  if (agents.length === 0) throw new HookUsageError(`unknown --agent '${values.agent}'; use claude, copilot, codex, cursor or all`);
+  const root = path.resolve(values.dir ?? process.cwd());
 
   if (action === 'status') {
-    const parsed = uninstallHooks(text);
-    if (!parsed.ok) {
-      process.stderr.write(`beads-recovery: ${relative} is ${parsed.error}.\n`);
-      return 1;
+    for (const agent of agents) {
+      const entries = await installedEntries(root, agent);
+      if (entries.length === 0) out(`${AGENT_FORMATS[agent].label}: no beads-recovery hooks.\n`);
+      for (const { relative, event, command } of entries) out(`${AGENT_FORMATS[agent].label} (${relative}) ${event}: ${command}\n`);
     }
-    const found = ourCommands(text);
-    out(found.length === 0 ? `No beads-recovery hooks in ${relative}.\n` : found.map(({ event, command }) => `${event}: ${command}\n`).join(''));
     return 0;
   }
-  const edit: SettingsEdit = action === 'install' ? installHooks(text, currentLauncher()) : uninstallHooks(text);
-  if (!edit.ok) {
-    process.stderr.write(`beads-recovery: ${relative} is ${edit.error}; nothing was changed.\n`);
-    return 1;
-  }
-  if (!edit.changed) {
-    out(action === 'install' ? `The hooks are already in ${relative}.\n` : `No beads-recovery hooks in ${relative}.\n`);
-    return 0;
+
+  const plan = await planSetup(root, agents, action, currentLauncher(), { shared: values.shared, mcp: values.mcp });
+  for (const { error } of plan.problems) err(`beads-recovery: ${error}${error.includes('nothing was changed') ? '' : '; nothing was changed'}.\n`);
+  for (const agent of plan.unchanged) {
+    out(action === 'install' ? `${AGENT_FORMATS[agent].label}: the beads-recovery entries are already there.\n` : `${AGENT_FORMATS[agent].label}: no beads-recovery entries.\n`);
   }
   if (values['dry-run']) {
-    out(edit.text);
-    return 0;
+    for (const change of plan.changes) out(change.after === '' ? `--- ${change.relative} (would be removed)\n` : `--- ${change.relative}\n${change.after}`);
+    return plan.problems.length > 0 ? 1 : 0;
   }
-  await writeSettings(file, workspace, text !== undefined, edit.text);
-  const done = action === 'install' ? `Added the SessionStart and PreCompact hooks to ${relative}:` : `Removed the beads-recovery hooks from ${relative}.`;
-  out(`${done}\n${action === 'install' ? ourCommands(edit.text).map(({ event, command }) => `  ${event}: ${command}\n`).join('') : ''}`);
-  return 0;
+  for (const change of plan.changes) {
+    try {
+      await applyChange(root, change);
+      out(describe(action, change));
+    } catch (error) {
+      err(`beads-recovery: ${error instanceof Error ? error.message : String(error)}.\n`);
+      plan.problems.push({ agent: change.agent, relative: change.relative, error: String(error) });
+    }
+  }
+  if (action === 'install') for (const agent of changedAgents(plan)) if (AGENT_FORMATS[agent].afterInstall) out(`${AGENT_FORMATS[agent].afterInstall}\n`);
+  return plan.problems.length > 0 ? 1 : 0;
+}
+
+function describe(action: 'install' | 'uninstall', change: SetupPlan['changes'][number]): string {
+  if (action === 'uninstall') return change.after === '' ? `Removed ${change.relative} (it held only beads-recovery entries).\n` : `Removed the beads-recovery entries from ${change.relative}.\n`;
+  return `${AGENT_FORMATS[change.agent].label}: wrote the beads-recovery entries into ${change.relative}.\n`;
+}
+
+function changedAgents(plan: SetupPlan): AgentId[] {
+  return [...new Set(plan.changes.map((change) => change.agent))];
 }
 
 export class HookUsageError extends Error {}
-
-async function writeSettings(file: string, workspace: string, exists: boolean, text: string): Promise<void> {
-  await assertWriteStaysInside(file, workspace);
-  try {
-    if (exists) await access(file, fsConstants.W_OK);
-    else await mkdir(path.dirname(file), { recursive: true });
-    // In place, not through a rename: a rename would replace a read-only file behind its owner's back.
-    await writeFile(file, text, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new Error(`${file} is read-only (${code}); nothing was changed`, { cause: error });
-    throw error;
-  }
-}

@@ -157,6 +157,34 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
     assert.match(output.hookSpecificOutput.additionalContext, /## Resuming: demo-1 — Parse widget config/);
     assert.ok(Buffer.byteLength(output.hookSpecificOutput.additionalContext) <= 2048);
   });
+
+  it('offers the MCP server through VS Code\'s provider, and the server it names answers initialize and get_recovery_context', function () {
+    const servers = api.agents.mcpServers();
+    if (servers === undefined) {
+      // Only a host without the API may lack the provider.
+      assert.equal(typeof vscode.lm.registerMcpServerDefinitionProvider, 'undefined');
+      this.skip();
+    }
+    assert.equal(servers.length, 1);
+    const [server] = servers;
+    assert.deepEqual(server.args.slice(-3), ['mcp', '--cwd', run.workspace]);
+    const requests = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'it', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_recovery_context', arguments: {} } },
+    ];
+    const result = spawnSync(server.command, server.args, {
+      cwd: server.cwd,
+      env: { ...process.env, ...server.env },
+      input: requests.map((request) => JSON.stringify(request)).join('\n') + '\n',
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const answers = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    assert.equal(answers.find((answer) => answer.id === 1).result.serverInfo.name, 'beads-recovery');
+    assert.match(answers.find((answer) => answer.id === 2).result.content[0].text, /## Resuming: demo-1 — Parse widget config/);
+  });
 });
 
 describeIn(['readonly'], 'agents on a read-only project', () => {
@@ -289,7 +317,7 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
   it('Install Agent Hooks reports a malformed settings file and changes nothing', async () => {
     fs.mkdirSync(settingsDir(), { recursive: true });
     fs.writeFileSync(localSettings(), '{ "hooks": ');
-    await vscode.commands.executeCommand('beadsRecovery.installAgentHooks', { scope: 'local' });
+    await vscode.commands.executeCommand('beadsRecovery.installAgentHooks', { agents: ['claude'], scope: 'local' });
     assert.equal(fs.readFileSync(localSettings(), 'utf8'), '{ "hooks": ');
   });
 
@@ -322,7 +350,7 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
     assert.match(fs.readFileSync(path.join(settingsDir(), 'settings.json'), 'utf8'), /issues\.jsonl/);
 
     // Now current: installing again finds nothing to do and asks nothing.
-    await vscode.commands.executeCommand('beadsRecovery.installAgentHooks', { scope: 'local' });
+    await vscode.commands.executeCommand('beadsRecovery.installAgentHooks', { agents: ['claude'], scope: 'local' });
     assert.equal(fs.readFileSync(localSettings(), 'utf8'), `${JSON.stringify(expected, null, 2)}\n`);
     assert.deepEqual(await api.agents.repairHooks(), []);
   });

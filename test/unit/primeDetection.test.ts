@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contextHookOutput } from '../../src/core/claudeHooks';
+import { hookResponse } from '../../src/core/hookProtocol';
 import { bdPrimeReachesAgent, type AgentConfigFile } from '../../src/core/primeDetection';
 import { buildRecoveryContext } from '../../src/core/recovery';
 import { detectBdPrime } from '../../src/services/primeDetection';
@@ -83,7 +83,7 @@ describe('hook output', () => {
   it('carries the full block when bd prime does not reach the agent', () => {
     const markdown = buildRecoveryContext(resumeInput()).markdown;
     expect(markdown).toContain('## Core Rules');
-    expectGolden('hook-without-prime', JSON.stringify(JSON.parse(contextHookOutput(markdown, 'SessionStart')), null, 2));
+    expectGolden('hook-without-prime', JSON.stringify(JSON.parse(hookResponse('claude', 'SessionStart', markdown)), null, 2));
   });
 
   it('carries the work state alone when it does, with room for more of it', () => {
@@ -93,6 +93,6 @@ describe('hook output', () => {
     expect(markdown).toContain('## Resuming: bd-a1b — Implement widget parser');
     // The rules' bytes go to the work: nothing of it is dropped at the default budget.
     expect(buildRecoveryContext(resumeInput({ omitRules: true })).dropped).toEqual([]);
-    expectGolden('hook-with-prime', JSON.stringify(JSON.parse(contextHookOutput(markdown, 'SessionStart')), null, 2));
+    expectGolden('hook-with-prime', JSON.stringify(JSON.parse(hookResponse('claude', 'SessionStart', markdown)), null, 2));
   });
 });

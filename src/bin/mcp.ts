@@ -1,0 +1,123 @@
+// `beads-recovery mcp`: a Model Context Protocol server over stdio, for any agent that speaks MCP
+// (Copilot through VS Code's provider, Claude Code, Codex, Cursor). It offers the recovery context
+// as a tool, a resource and the `recover` prompt, and a tool that writes the agent's checkpoint
+// through the same checkpoint path and outbox as the hooks and the command line.
+//
+// Built on the MCP TypeScript SDK (v1), which speaks the `initialize` handshake of protocol
+// 2025-11-25 and earlier; it does not implement the stateless `server/discover` of 2026-07-28.
+// Only MCP messages go to stdout; notes go to stderr.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { version } from '../../package.json';
+import { checkpointCommand } from './checkpoint';
+import { recoveryContextFor } from './context';
+
+export const CONTEXT_RESOURCE_URI = 'beads-recovery://context';
+
+// Codex shows agents the first 512 characters of the instructions: they stand on their own.
+const INSTRUCTIONS =
+  'Beads Recovery keeps the work on this project recoverable. Call get_recovery_context at the start of work, ' +
+  'after a restart, in a new session and whenever the conversation was compacted or summarized, before anything else: ' +
+  'it returns the in-progress beads issue, its checkpoint trail, commits and changed files. Call write_checkpoint with a ' +
+  'one-line summary (what is done, the approach, what is next) when a piece of work is done and before you stop.';
+
+interface Tool {
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  annotations: ToolAnnotations;
+  run(args: Record<string, unknown>): Promise<CallToolResult>;
+}
+
+/** The server for the project at `cwd`; not yet connected. */
+export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.env): McpServer {
+  const server = new McpServer({ name: 'beads-recovery', version }, { instructions: INSTRUCTIONS });
+  const context = async () => (await recoveryContextFor(cwd, { env, warn: (line) => process.stderr.write(`beads-recovery: ${line}\n`) })).markdown;
+
+  // The tools are served through the SDK's low-level handlers rather than `registerTool`, which
+  // turns every failed call — an unknown tool, arguments that do not fit — into a tool result: here
+  // those are JSON-RPC errors (invalid params), and only a failure of the work itself is a result.
+  const tools: Record<string, Tool> = {
+    get_recovery_context: {
+      title: 'Beads recovery context',
+      description:
+        "Returns this project's beads recovery context as markdown: the workflow rules and commands of its beads CLI, the in-progress issue to resume " +
+        '(status, parent, open blockers, what it unblocks), its checkpoint trail, the commits and files since the last checkpoint, and uncommitted changes; ' +
+        'when nothing is in progress, the next ready issues. Call it first after a restart, a new session or a compaction. Takes no input, changes nothing.',
+      input: z.object({}).strict(),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      run: async () => ({ content: [{ type: 'text', text: await context() }] }),
+    },
+    write_checkpoint: {
+      title: 'Beads checkpoint',
+      description:
+        "Writes a checkpoint comment ('Checkpoint: <summary>') on this project's in-progress beads issue, with the files changed since the last one, " +
+        'so the work survives a compaction, a restart or a new session. Call it when a piece of work is done, before a risky step and before you stop.',
+      input: z.object({ summary: z.string().trim().min(1).max(2000).describe('One line: what is done, the approach taken, and what is next.') }).strict(),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      run: async (args) => {
+        const lines: string[] = [];
+        const summary = String(args.summary).replace(/\s*\n\s*/g, ' ');
+        const code = await checkpointCommand(['--message', summary, '--cwd', cwd], { out: (line) => lines.push(line), readHook: () => Promise.resolve(undefined), env });
+        return { content: [{ type: 'text', text: lines.join('\n') }], isError: code !== 0 };
+      },
+    },
+  };
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: Object.entries(tools).map(([name, tool]) => ({
+      name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: z.toJSONSchema(tool.input) as { type: 'object' },
+      annotations: tool.annotations,
+    })),
+  }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; this server has ${Object.keys(tools).join(' and ')}.`);
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
+    return tool.run(parsed.data as Record<string, unknown>);
+  });
+
+  server.registerResource(
+    'recovery-context',
+    CONTEXT_RESOURCE_URI,
+    { title: 'Beads recovery context', description: 'The in-progress beads issue, its trail, commits and files, as markdown.', mimeType: 'text/markdown' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await context() }] }),
+  );
+
+  server.registerPrompt(
+    'recover',
+    { title: 'Recover work context', description: 'Resume the in-progress beads work from its recovery context.' },
+    async () => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: `Resume the work on this project from its beads recovery context below. Check the uncommitted changes before you continue.\n\n${await context()}`,
+          },
+        },
+      ],
+    }),
+  );
+  return server;
+}
+
+/**
+ * `beads-recovery mcp`: serves until the client closes stdin. The process lives as long as stdin is
+ * open; once it ends, requests still being answered finish and the process exits by itself.
+ */
+export async function serveMcp(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { cwd: { type: 'string' } }, strict: true });
+  const cwd = path.resolve(values.cwd ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd());
+  await createMcpServer(cwd).connect(new StdioServerTransport());
+  return 0;
+}

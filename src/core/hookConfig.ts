@@ -1,0 +1,401 @@
+// The agents' hook files, and our entries in them. Four agents, two layouts:
+//
+//   nested (Claude Code, Codex):  { "hooks": { "SessionStart": [ { "matcher": "…", "hooks": [ {handler} ] } ] } }
+//   flat (VS Code agent hooks, Cursor): { "hooks": { "SessionStart": [ {handler} ] } }
+//
+// Every handler we write runs `beads-recovery hook <agent> <event>` and ends with the shell comment
+// `# beads-recovery`, which shells ignore and which survives path changes: that is how our
+// entries are found again, so an install after an extension update rewrites them in place.
+// Edits go through jsonc-parser as text edits at the places that change: comments, key order and
+// the file's own formatting survive, and an uninstall after an install gives the original bytes.
+// Pure: the caller reads and writes the files.
+import { applyEdits, modify, parseTree, findNodeAtLocation, getNodeValue, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
+
+export const AGENTS = ['claude', 'copilot', 'codex', 'cursor'] as const;
+export type AgentId = (typeof AGENTS)[number];
+
+/** What runs our command line: a JavaScript runtime and the bundled `dist/cli.js`. */
+export interface HookLauncher {
+  /** Absolute path of a node-compatible runtime (node, or VS Code's own executable). */
+  runtime: string;
+  /** Absolute path of `dist/cli.js`. */
+  script: string;
+  /** The runtime is Electron (VS Code's executable), which behaves as node only with ELECTRON_RUN_AS_NODE=1. */
+  electron: boolean;
+}
+
+/**
+ * The launcher for the runtime this code runs on. The agents run hooks with a POSIX shell (Git Bash
+ * on Windows for Claude Code), where forward slashes are the dependable spelling of a Windows path.
+ */
+export function launcherFor(runtime: { execPath: string; electron: boolean; windows: boolean }, script: string): HookLauncher {
+  const spell = (path: string) => (runtime.windows ? path.replace(/\\/g, '/') : path);
+  return { runtime: spell(runtime.execPath), script: spell(script), electron: runtime.electron };
+}
+
+interface HookSpec {
+  /** The agent's event name, as its file spells it. */
+  event: string;
+  /** Nested layouts only: which occurrences of the event run the hook. */
+  matcher?: string;
+  /** Seconds before the agent gives up on the command; our own deadline is well below it. */
+  timeout: number;
+}
+
+export interface AgentFormat {
+  id: AgentId;
+  label: string;
+  layout: 'nested' | 'flat';
+  /** The hook file, relative to the project: the private one, and the one shared with the team when they differ. */
+  file: { local: string; shared?: string };
+  /** Keys a new file starts with (Cursor's `version`). */
+  preamble?: Record<string, unknown>;
+  /** The handler field that holds a PowerShell spelling of the command for Windows, when the agent has one. */
+  windowsField?: string;
+  hooks: readonly HookSpec[];
+  /** What the user must do before the new hooks run, when the agent asks for something. */
+  afterInstall?: string;
+  /** Signs that the agent is used here: its folder in the project, its executable on PATH, its VS Code extension. */
+  signs: { folders: string[]; executables: string[]; extensions: string[] };
+}
+
+const TIMEOUT_S = 30;
+
+export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
+  claude: {
+    id: 'claude',
+    label: 'Claude Code',
+    layout: 'nested',
+    file: { local: '.claude/settings.local.json', shared: '.claude/settings.json' },
+    hooks: [
+      { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: TIMEOUT_S },
+      { event: 'PreCompact', matcher: 'auto|manual', timeout: TIMEOUT_S },
+    ],
+    signs: { folders: ['.claude'], executables: ['claude'], extensions: ['anthropic.claude-code'] },
+  },
+  // VS Code's own agent hooks (Copilot agent mode). No event follows a compaction, so PreCompact
+  // arms a one-shot marker and the next PostToolUse hands the context over.
+  copilot: {
+    id: 'copilot',
+    label: 'GitHub Copilot (VS Code agent hooks)',
+    layout: 'flat',
+    file: { local: '.github/hooks/beads-recovery.json' },
+    windowsField: 'windows',
+    hooks: [
+      { event: 'SessionStart', timeout: TIMEOUT_S },
+      { event: 'PreCompact', timeout: TIMEOUT_S },
+      { event: 'PostToolUse', timeout: TIMEOUT_S },
+    ],
+    signs: { folders: ['.github/hooks'], executables: [], extensions: ['github.copilot-chat', 'github.copilot'] },
+  },
+  codex: {
+    id: 'codex',
+    label: 'Codex',
+    layout: 'nested',
+    file: { local: '.codex/hooks.json' },
+    windowsField: 'commandWindows',
+    hooks: [
+      { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: TIMEOUT_S },
+      { event: 'PreCompact', matcher: 'manual|auto', timeout: TIMEOUT_S },
+    ],
+    afterInstall: 'Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the beads-recovery entries.',
+    signs: { folders: ['.codex'], executables: ['codex'], extensions: ['openai.chatgpt'] },
+  },
+  // Cursor, like VS Code, has no post-compaction event: preCompact arms the marker, postToolUse hands over.
+  cursor: {
+    id: 'cursor',
+    label: 'Cursor',
+    layout: 'flat',
+    file: { local: '.cursor/hooks.json' },
+    preamble: { version: 1 },
+    hooks: [
+      { event: 'sessionStart', timeout: TIMEOUT_S },
+      { event: 'preCompact', timeout: TIMEOUT_S },
+      { event: 'postToolUse', timeout: TIMEOUT_S },
+    ],
+    signs: { folders: ['.cursor'], executables: ['cursor'], extensions: [] },
+  },
+};
+
+export function isAgentId(value: unknown): value is AgentId {
+  return typeof value === 'string' && (AGENTS as readonly string[]).includes(value);
+}
+
+export const HOOK_MARKER = '# beads-recovery';
+const MARKER_AT_END = /\s#\s*beads-recovery\s*$/;
+
+export type ConfigEdit = { ok: true; text: string; changed: boolean } | { ok: false; error: string };
+
+/** The arguments of our command line a hook runs. */
+export function hookArgs(agent: AgentId, event: string): string[] {
+  return ['hook', agent, event];
+}
+
+/**
+ * The command for one hook in POSIX shell syntax, which is what the agents run hooks with. Paths
+ * are single-quoted, so spaces and `$` in them stay literal.
+ */
+export function hookCommandLine(launcher: HookLauncher, args: readonly string[]): string {
+  const env = launcher.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
+  return `${env}${shellQuote(launcher.runtime)} ${shellQuote(launcher.script)} ${args.join(' ')} ${HOOK_MARKER}`;
+}
+
+/** The same command for PowerShell, for agents whose files carry a Windows spelling. */
+export function powershellCommandLine(launcher: HookLauncher, args: readonly string[]): string {
+  const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+  const env = launcher.electron ? '$env:ELECTRON_RUN_AS_NODE=1; ' : '';
+  return `${env}& ${quote(launcher.runtime)} ${quote(launcher.script)} ${args.join(' ')} ${HOOK_MARKER}`;
+}
+
+export function isOurCommand(command: unknown): boolean {
+  return typeof command === 'string' && MARKER_AT_END.test(command);
+}
+
+/** Reads back the launcher of a POSIX command we wrote; undefined for anything else (a hand-edited entry). */
+export function parseHookCommand(command: string): { launcher: HookLauncher; args: string[] } | undefined {
+  const quoted = String.raw`'(?:[^']|'\\'')*'`;
+  const match = new RegExp(String.raw`^(ELECTRON_RUN_AS_NODE=1 )?(${quoted}) (${quoted}) (.*?)\s#\s*beads-recovery\s*$`).exec(command);
+  if (!match) return undefined;
+  const [, electron, runtime = '', script = '', args = ''] = match;
+  return {
+    launcher: { runtime: shellUnquote(runtime), script: shellUnquote(script), electron: electron !== undefined },
+    args: args.split(' ').filter((arg) => arg !== ''),
+  };
+}
+
+/**
+ * Whether `other` is the CLI of another version of the same extension in the same extensions
+ * folder as `current` (`<extensions>/<publisher>.<name>-<version>/dist/cli.js`): what an update
+ * leaves behind, as opposed to a separate live install (VS Code Insiders, a development checkout).
+ */
+export function isSiblingVersion(current: string, other: string): boolean {
+  const parts = (script: string) => {
+    const segments = script.split(/[\\/]+/);
+    return { folder: segments.slice(0, -3).join('/'), extension: (segments.at(-3) ?? '').replace(/-\d+\.\d+\.\d+.*$/, ''), version: segments.at(-3) };
+  };
+  const ours = parts(current);
+  const theirs = parts(other);
+  return ours.folder === theirs.folder && ours.extension !== '' && ours.extension === theirs.extension && ours.version !== theirs.version;
+}
+
+/** One handler of ours in a hook file, and where it sits. */
+interface FoundHook {
+  event: string;
+  command: string;
+  /** JSON path of the handler object. */
+  path: JSONPath;
+  /** Nested layouts: the group holds nothing but our handlers. */
+  aloneInGroup: boolean;
+}
+
+/** Every command of ours in a hook file of either layout (for status and path repair); empty when the text is not usable. */
+export function ourCommands(text: string | undefined): { event: string; command: string }[] {
+  const parsed = parseDocument(text);
+  return parsed.ok ? findOurs(parsed.root).map(({ event, command }) => ({ event, command })) : [];
+}
+
+/** Adds our hooks, or brings existing ones up to date where they stand. Installing twice changes nothing. */
+export function installHooks(text: string | undefined, launcher: HookLauncher, agent: AgentId): ConfigEdit {
+  const format = AGENT_FORMATS[agent];
+  return placeHooks(text, format, format.hooks.map((spec) => ({ spec, handler: handlerFor(format, spec, launcher) })));
+}
+
+/** Takes out every hook of ours, and the groups and events that held nothing else. */
+export function uninstallHooks(text: string | undefined, agent: AgentId): ConfigEdit {
+  return placeHooks(text, AGENT_FORMATS[agent], []);
+}
+
+/** Rewrites our existing hooks for a new launcher; a file without our hooks is left alone. */
+export function repairHooks(text: string | undefined, launcher: HookLauncher, agent: AgentId): ConfigEdit {
+  const parsed = parseDocument(text);
+  if (!parsed.ok) return parsed;
+  if (findOurs(parsed.root).length === 0) return { ok: true, text: text ?? '', changed: false };
+  return installHooks(text, launcher, agent);
+}
+
+function handlerFor(format: AgentFormat, spec: HookSpec, launcher: HookLauncher): Record<string, unknown> {
+  const args = hookArgs(format.id, spec.event);
+  const handler: Record<string, unknown> = { type: 'command', command: hookCommandLine(launcher, args) };
+  if (format.windowsField) handler[format.windowsField] = powershellCommandLine(launcher, args);
+  handler.timeout = spec.timeout;
+  return handler;
+}
+
+interface Placement {
+  spec: HookSpec;
+  handler: Record<string, unknown>;
+}
+
+/**
+ * Puts exactly one hook of ours per wanted event into the file and removes every other one. An
+ * existing entry of ours is updated where it stands; a group holding only our hook also gets our
+ * matcher, a group the user shares with it keeps theirs.
+ */
+function placeHooks(text: string | undefined, format: AgentFormat, wanted: readonly Placement[]): ConfigEdit {
+  const parsed = parseDocument(text);
+  if (!parsed.ok) return parsed;
+  const original = text ?? '';
+  let current = original.trim() === '' ? '' : original;
+  const style = detectStyle(original);
+  const edit = (path: JSONPath, value: unknown, isArrayInsertion = false) => {
+    const base = current === '' ? '{}' : current;
+    current = applyEdits(base, modify(base, path, value, { formattingOptions: style, isArrayInsertion }));
+  };
+  const root = () => {
+    const parsedNow = parseDocument(current);
+    if (!parsedNow.ok) throw new Error(parsedNow.error);
+    return parsedNow.root;
+  };
+
+  const hooksNode = parsed.root && findNodeAtLocation(parsed.root, ['hooks']);
+  if (hooksNode && hooksNode.type !== 'object') return { ok: false, error: '"hooks" is not an object' };
+  for (const { spec } of wanted) {
+    const events = hooksNode && findNodeAtLocation(hooksNode, [spec.event]);
+    if (events && events.type !== 'array') return { ok: false, error: `"hooks.${spec.event}" is not a list` };
+  }
+
+  // Which of ours stay (the first per wanted event) and which go.
+  const found = findOurs(parsed.root);
+  const kept = new Map<string, FoundHook>();
+  const removals: FoundHook[] = [];
+  for (const hook of found) {
+    if (wanted.some(({ spec }) => spec.event === hook.event) && !kept.has(hook.event)) kept.set(hook.event, hook);
+    else removals.push(hook);
+  }
+  // A group that holds only our handlers goes as a whole, unless one of them stays. Last first, so
+  // the paths of the ones before stay valid.
+  const keptGroups = new Set([...kept.values()].map((hook) => JSON.stringify(hook.path.slice(0, 3))));
+  const targets = new Map<string, { path: JSONPath; event: string }>();
+  for (const hook of removals) {
+    const wholeGroup = format.layout === 'nested' && hook.aloneInGroup && !keptGroups.has(JSON.stringify(hook.path.slice(0, 3)));
+    const path = wholeGroup ? hook.path.slice(0, 3) : hook.path;
+    targets.set(JSON.stringify(path), { path, event: hook.event });
+  }
+  const touchedEvents = new Set<string>();
+  for (const { path, event } of [...targets.values()].sort((a, b) => comparePaths(b.path, a.path))) {
+    edit(path, undefined);
+    touchedEvents.add(event);
+  }
+  for (const event of touchedEvents) {
+    const node = nodeAt(root(), ['hooks', event]);
+    if (node?.type === 'array' && (node.children ?? []).length === 0) edit(['hooks', event], undefined);
+  }
+  if (touchedEvents.size > 0) {
+    const node = nodeAt(root(), ['hooks']);
+    if (node?.type === 'object' && (node.children ?? []).length === 0) edit(['hooks'], undefined);
+  }
+
+  for (const { spec, handler } of wanted) {
+    const existing = kept.get(spec.event);
+    if (existing) {
+      // Paths of kept hooks are unchanged: removals only took later entries of the same event or other events.
+      const at = findOurs(root()).find((hook) => hook.event === spec.event)!;
+      for (const [key, value] of Object.entries(handler)) {
+        if (JSON.stringify(valueAt(root(), [...at.path, key])) !== JSON.stringify(value)) edit([...at.path, key], value);
+      }
+      if (format.layout === 'nested' && at.aloneInGroup && spec.matcher !== undefined) {
+        const matcherPath = [...at.path.slice(0, 3), 'matcher'];
+        if (valueAt(root(), matcherPath) !== spec.matcher) edit(matcherPath, spec.matcher);
+      }
+      continue;
+    }
+    const entry = format.layout === 'nested' ? { matcher: spec.matcher ?? '', hooks: [handler] } : handler;
+    if (current === '' && format.preamble) for (const [key, value] of Object.entries(format.preamble)) edit([key], value);
+    const list = nodeAt(root(), ['hooks', spec.event]);
+    if (list?.type === 'array') edit(['hooks', spec.event, (list.children ?? []).length], entry, true);
+    else edit(['hooks', spec.event], [entry]);
+  }
+
+  if (current === original || (original.trim() === '' && current === '')) return { ok: true, text: original, changed: false };
+  // A hook file left with no hooks at all is nothing: it goes (the caller deletes a file whose new text is empty).
+  if (holdsOnly(root(), format.preamble ?? {})) return { ok: true, text: '', changed: true };
+  const finalNewline = original.trim() === '' || /\n$/.test(original);
+  const body = current.replace(/\r?\n$/, '');
+  return { ok: true, text: finalNewline ? `${body}${style.eol}` : body, changed: true };
+}
+
+function holdsOnly(root: Node | undefined, preamble: Record<string, unknown>): boolean {
+  return (root?.children ?? []).every((property) => {
+    const [keyNode, value] = property.children ?? [];
+    const key = String(keyNode?.value);
+    return key in preamble && value !== undefined && JSON.stringify(getNodeValue(value)) === JSON.stringify(preamble[key]);
+  });
+}
+
+function findOurs(root: Node | undefined): FoundHook[] {
+  const hooks = root && findNodeAtLocation(root, ['hooks']);
+  if (!hooks || hooks.type !== 'object') return [];
+  const found: FoundHook[] = [];
+  for (const property of hooks.children ?? []) {
+    const [keyNode, list] = property.children ?? [];
+    if (!keyNode || list?.type !== 'array') continue;
+    const event = String(keyNode.value);
+    (list.children ?? []).forEach((entry, index) => {
+      if (entry.type !== 'object') return;
+      const inner = findNodeAtLocation(entry, ['hooks']);
+      if (inner?.type === 'array') {
+        const handlers = inner.children ?? [];
+        const ours = handlers.map((handler) => isOurCommand(handler.type === 'object' ? valueAt(handler, ['command']) : undefined));
+        handlers.forEach((handler, handlerIndex) => {
+          if (!ours[handlerIndex]) return;
+          found.push({
+            event,
+            command: String(valueAt(handler, ['command'])),
+            path: ['hooks', event, index, 'hooks', handlerIndex],
+            aloneInGroup: ours.every(Boolean),
+          });
+        });
+      } else if (isOurCommand(valueAt(entry, ['command']))) {
+        found.push({ event, command: String(valueAt(entry, ['command'])), path: ['hooks', event, index], aloneInGroup: true });
+      }
+    });
+  }
+  return found;
+}
+
+function nodeAt(root: Node | undefined, path: JSONPath): Node | undefined {
+  return root ? findNodeAtLocation(root, path) : undefined;
+}
+
+function valueAt(root: Node | undefined, path: JSONPath): unknown {
+  const node = root && findNodeAtLocation(root, path);
+  return node ? getNodeValue(node) : undefined;
+}
+
+function comparePaths(a: JSONPath, b: JSONPath): number {
+  for (let index = 0; index < Math.max(a.length, b.length); index++) {
+    const left = a[index];
+    const right = b[index];
+    if (left === right) continue;
+    if (left === undefined) return -1;
+    if (right === undefined) return 1;
+    if (typeof left === 'number' && typeof right === 'number') return left - right;
+    return String(left) < String(right) ? -1 : 1;
+  }
+  return 0;
+}
+
+/** A JSON (or JSONC: comments, trailing commas) document whose top level is an object; empty text is an empty object. */
+export function parseDocument(text: string | undefined): { ok: true; root: Node | undefined } | { ok: false; error: string } {
+  if (text === undefined || text.trim() === '') return { ok: true, root: undefined };
+  const errors: ParseError[] = [];
+  const root = parseTree(text.replace(/^\ufeff/, ''), errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0 || !root) return { ok: false, error: `not valid JSON (error at offset ${errors[0]?.offset ?? 0})` };
+  if (root.type !== 'object') return { ok: false, error: 'the top level is not a JSON object' };
+  return { ok: true, root };
+}
+
+/** How a file is indented and where its lines end, so our insertions look like the rest. */
+export function detectStyle(text: string): FormattingOptions & { eol: string } {
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol };
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function shellUnquote(quoted: string): string {
+  return quoted.slice(1, -1).replace(/'\\''/g, "'");
+}

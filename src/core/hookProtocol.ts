@@ -1,0 +1,103 @@
+// What `beads-recovery hook <agent> <event>` reads from an agent and answers it. Pure.
+//
+// Each agent writes a JSON object to the hook's stdin and reads one JSON object back from its
+// stdout. Claude Code and Codex get the context again from SessionStart (source `compact`).
+// VS Code's agent hooks and Cursor have no event after a compaction: their PreCompact arms a
+// one-shot marker, and the next PostToolUse hands the context over once and clears it. A new
+// session clears a marker left over from an earlier one.
+import type { AgentId } from './hookConfig';
+
+/** The fields of an agent's hook input that we use; every agent spells some of them its own way. */
+export interface HookInput {
+  event?: string;
+  /** SessionStart: startup, resume, clear or compact. */
+  source?: string;
+  /** PreCompact: auto or manual. */
+  trigger?: string;
+  cwd?: string;
+  /** Cursor: the workspace folders, first one first. */
+  workspaceRoots?: string[];
+  /** The conversation the hook runs in (session_id, sessionId or Cursor's conversation_id). */
+  session?: string;
+}
+
+/** Reads a hook's stdin; anything that is not a JSON object (a terminal, a stray pipe, a cut-off text) gives undefined. */
+export function parseHookInput(text: string): HookInput | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const field = (...keys: string[]): string | undefined => {
+    for (const key of keys) if (typeof record[key] === 'string' && record[key] !== '') return record[key];
+    return undefined;
+  };
+  const roots = Array.isArray(record.workspace_roots) ? record.workspace_roots.filter((root): root is string => typeof root === 'string' && root !== '') : [];
+  return {
+    event: field('hook_event_name', 'hookEventName'),
+    source: field('source'),
+    trigger: field('trigger'),
+    cwd: field('cwd'),
+    workspaceRoots: roots,
+    session: field('conversation_id', 'session_id', 'sessionId'),
+  };
+}
+
+/** What one hook does. */
+export interface HookPlan {
+  /** Hand the recovery context over: always, only when a compaction armed the marker, or not at all. */
+  inject: 'always' | 'if-armed' | 'never';
+  /** Write an automatic checkpoint first (before compaction). */
+  checkpoint: boolean;
+  /** Arm the one-shot marker (before compaction, on agents without a post-compaction event). */
+  arm: boolean;
+  /** Clear a stale marker (a new session already gets the context). */
+  disarm: boolean;
+}
+
+const NOTHING: HookPlan = { inject: 'never', checkpoint: false, arm: false, disarm: false };
+
+const PLANS: Record<AgentId, Record<string, HookPlan>> = {
+  claude: {
+    SessionStart: { ...NOTHING, inject: 'always' },
+    PreCompact: { ...NOTHING, checkpoint: true },
+    // Not installed by us, but what a hand-written `context --format claude-hook` on it expects.
+    UserPromptSubmit: { ...NOTHING, inject: 'always' },
+  },
+  codex: {
+    SessionStart: { ...NOTHING, inject: 'always' },
+    PreCompact: { ...NOTHING, checkpoint: true },
+  },
+  copilot: {
+    SessionStart: { ...NOTHING, inject: 'always', disarm: true },
+    PreCompact: { ...NOTHING, checkpoint: true, arm: true },
+    PostToolUse: { ...NOTHING, inject: 'if-armed' },
+  },
+  cursor: {
+    sessionStart: { ...NOTHING, inject: 'always', disarm: true },
+    preCompact: { ...NOTHING, checkpoint: true, arm: true },
+    postToolUse: { ...NOTHING, inject: 'if-armed' },
+  },
+};
+
+/** The plan for an agent's event; an event we do not handle does nothing and answers `{}`. */
+export function hookPlan(agent: AgentId, event: string): HookPlan {
+  return PLANS[agent][event] ?? NOTHING;
+}
+
+/** Put before the context when it arrives after a compaction on a later tool call, so the model knows why it is there. */
+export const AFTER_COMPACTION_PREFIX = 'The conversation was compacted; this is the beads recovery context.\n\n';
+
+/**
+ * The JSON an agent reads back. Without a context it is `{}`, which every agent accepts as "go on".
+ * Claude Code, Codex and VS Code take `hookSpecificOutput.additionalContext` echoing the event;
+ * Cursor takes `additional_context` on sessionStart and postToolUse.
+ */
+export function hookResponse(agent: AgentId, event: string, context: string | undefined): string {
+  if (context === undefined) return '{}';
+  if (agent === 'cursor') return JSON.stringify({ additional_context: context });
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } });
+}

@@ -7,6 +7,7 @@ import type { Issue } from '../core/model';
 import { fnv1a } from '../core/hash';
 import { activityOf } from '../services/checkpoints';
 import { CommitLinker, type CommitFocus } from '../services/commitLinker';
+import { describeDamage } from '../services/durableJson';
 import { LedgerStore, locateLedger } from '../services/ledgerStore';
 import type { WriteQueue } from '../services/writeQueue';
 import { reportFailure } from './commandErrors';
@@ -95,7 +96,10 @@ export class FolderActivity implements vscode.Disposable {
       deps.log.warn(`${folder.name}: no place to keep the activity ledger (not a git repository and no workspace storage); activity is not tracked`);
       return undefined;
     }
-    const store = new LedgerStore(location.file, { log: (message) => deps.log.warn(`${folder.name}: ${message}`) });
+    const store = new LedgerStore(location.file, {
+      log: (message) => deps.log.warn(`${folder.name}: ${message}`),
+      onDamage: (report) => void vscode.window.showWarningMessage(`Beads: ${describeDamage('activity ledger', report)}`),
+    });
     await store.load();
     const repository = location.repository;
     const linkerFor = repository

@@ -5,6 +5,7 @@ import { errorMessage } from '../core/errors';
 import { commentCommandIssueIds, type AutoCheckpointTrigger } from '../core/checkpoint';
 import { fnv1a } from '../core/hash';
 import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints';
+import { describeDamage } from '../services/durableJson';
 import { locateLedger } from '../services/ledgerStore';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import type { ActivityTracker, FolderActivity } from './activity';
@@ -123,6 +124,7 @@ export class Outboxes extends Disposable {
       backend: project.backend,
       leaseStaleMs: Math.max(120_000, 3 * settings.cliTimeoutMs),
       log: (level, message) => this.log[level](`${folder.name}: ${message}`),
+      onDamage: (report) => void vscode.window.showWarningMessage(`Beads: ${describeDamage('queue of beads writes', report)}`),
     });
     outbox.onDidChange(() => this.changed.fire());
     outbox.onDidPark((failed) => reportParked(failed));

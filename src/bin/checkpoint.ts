@@ -23,6 +23,7 @@ import { clampTimeoutMs, formatAge } from '../core/time';
 import { NotGitRepositoryError, runGit, type GitOptions } from '../git/runGit';
 import { gitStatus } from '../git/status';
 import { activityOf, autoCheckpointKey, manualCheckpointKey } from '../services/checkpoints';
+import { describeDamage, type DamageReport } from '../services/durableJson';
 import { locateLedger, LedgerStore } from '../services/ledgerStore';
 import { Outbox } from '../services/outbox';
 import { chooseFocus } from '../services/snapshot';
@@ -108,14 +109,17 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
       const gitOptions: GitOptions = { timeoutMs, signal };
 
       const location = await locateLedger(backend.root, undefined, gitOptions);
-      ledger = location ? new LedgerStore(location.file) : undefined;
+      const damaged = (what: string) => (report: DamageReport) => process.stderr.write(`beads-recovery: ${describeDamage(what, report)}\n`);
+      ledger = location ? new LedgerStore(location.file, { onDamage: damaged('ledger') }) : undefined;
       await ledger?.load();
-      const outbox = location ? new Outbox({ file: path.join(path.dirname(location.file), 'outbox.json'), root: backend.root, backend }) : undefined;
+      const outbox = location ? new Outbox({ file: path.join(path.dirname(location.file), 'outbox.json'), root: backend.root, backend, onDamage: damaged('queue of beads writes') }) : undefined;
       if (!outbox && backend.readOnly) return giveUp(`${detection.kind === 'readonly' ? detection.message : ''} Outside git there is no queue to keep it in; no checkpoint written.`, true);
       try {
+        // First what earlier runs left queued: once landed, those checkpoints start this one's window.
+        const earlier = await sendQueued(outbox, signal);
         const inProgress = await backend.listInProgress(signal);
         const issueId = values.issue ?? chooseFocus(inProgress, ledger?.state.focusedId);
-        if (!issueId) return giveUp(`no issue is in progress; no checkpoint written.${await sendQueued(outbox, signal)}`, false);
+        if (!issueId) return giveUp(`no issue is in progress; no checkpoint written.${earlier}`, false);
 
         const recorded = ledger?.state.ledgers[issueId];
         const [details] = await backend.show([issueId], signal);
@@ -147,7 +151,7 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
           key = manualCheckpointKey(issueId, since, values.message);
         } else if (!hasNewActivity(activity)) {
           const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
-          return giveUp(`nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.${await sendQueued(outbox, signal)}`, false);
+          return giveUp(`nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.${earlier}`, false);
         } else if (automatic) {
           text = autoCheckpointComment(activity, preCompact ? 'pre-compaction' : 'agent-hook', now);
           key = autoCheckpointKey(activity);
@@ -162,7 +166,7 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
         // Counted only once it landed: a queued checkpoint must not make the next run "nothing new".
         if (result.state === 'queued') return giveUp(`checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}`, false);
         await ledger?.markCheckpoint(issueId, now);
-        say(`checkpoint written on ${issueId}: ${firstLine}`);
+        say(`checkpoint written on ${issueId}: ${firstLine}${earlier}`);
         return 0;
       } finally {
         outbox?.dispose();

@@ -8,6 +8,7 @@ import { toLedgerSummary } from '../core/ledger';
 import type { RecoveryResult } from '../core/recovery';
 import { clampTimeoutMs } from '../core/time';
 import { findRepository } from '../git/repo';
+import { describeDamage } from '../services/durableJson';
 import { LEDGER_DIR, locateLedger, LedgerStore } from '../services/ledgerStore';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
@@ -85,7 +86,7 @@ async function readLedger(root: string, timeoutMs: number, warn: (line: string) 
   try {
     const location = await locateLedger(root, undefined, { timeoutMs, signal });
     if (!location) return undefined;
-    const store = new LedgerStore(location.file);
+    const store = new LedgerStore(location.file, { onDamage: (report) => warn(describeDamage('ledger', report)) });
     await store.load();
     return store;
   } catch (error) {

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import {
   emptyLedgerState,
@@ -12,6 +10,7 @@ import {
 } from '../core/ledger';
 import { findRepository, type GitRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
+import { DurableJsonFile, type DamageReport } from './durableJson';
 
 export interface LedgerLocation {
   /** The JSON file of the ledger. */
@@ -40,9 +39,11 @@ export async function locateLedger(folder: string, fallbackDir: string | undefin
 export interface LedgerStoreOptions {
   /** How long file events gather in memory before one write. */
   persistDelayMs?: number;
-  /** A lock file older than this belongs to a writer that died: it is broken. */
+  /** A lock older than this belongs to a writer that died: it is broken (at least 2 s). */
   staleLockMs?: number;
   log?: (message: string) => void;
+  /** A damaged ledger file was read: what was kept, for the user. */
+  onDamage?: (report: DamageReport) => void;
 }
 
 export interface Subscription {
@@ -53,8 +54,8 @@ type Transition = (state: LedgerState) => LedgerState | Promise<LedgerState>;
 
 /**
  * The ledger state of one folder, in memory and in one JSON file shared by every window on the
- * folder and by the command line. Writes are atomic (a temporary file renamed over the ledger)
- * and made under a lock file, after merging whatever another writer put there
+ * folder and by the command line (a DurableJsonFile: atomic writes, a cross-process lock, damage
+ * recovered and reported). Writes are made under the lock, after merging whatever another writer put there
  * (`mergeLedgerStates` loses no one's updates), so a reload, a crash or a second window never
  * loses or repeats what was recorded. Free of `vscode`: src/bin uses it too.
  */
@@ -66,13 +67,24 @@ export class LedgerStore {
   private chain: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<() => void>();
   private readonly persistDelayMs: number;
-  private readonly staleLockMs: number;
   /** What the store did, for benchmarks and tests. */
   readonly stats = { reads: 0, writes: 0, changes: 0 };
 
+  private readonly disk: DurableJsonFile<LedgerState>;
+
   constructor(readonly file: string, private readonly options: LedgerStoreOptions = {}) {
     this.persistDelayMs = options.persistDelayMs ?? 500;
-    this.staleLockMs = options.staleLockMs ?? 10_000;
+    this.disk = new DurableJsonFile<LedgerState>({
+      file,
+      empty: emptyLedgerState,
+      // normalizeLedgerState keeps every ledger that reads, and drops only what cannot be one.
+      parse: (value) => normalizeLedgerState(value),
+      staleLockMs: options.staleLockMs,
+      onDamage: (report) => {
+        options.log?.(`the ledger file was damaged: ${report.details.join('; ')}${report.keptAs ? ` (a copy is kept as ${report.keptAs})` : ''}`);
+        options.onDamage?.(report);
+      },
+    });
   }
 
   get state(): LedgerState {
@@ -195,66 +207,16 @@ export class LedgerStore {
 
   private async readDisk(): Promise<LedgerState> {
     this.stats.reads += 1;
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyLedgerState();
-      throw error;
-    }
-    try {
-      return normalizeLedgerState(JSON.parse(text));
-    } catch {
-      // A file that is not JSON was not written by this store (its writes are atomic): start afresh.
-      this.options.log?.(`ignoring an unreadable ledger file: ${this.file}`);
-      return emptyLedgerState();
-    }
+    return this.disk.read();
   }
 
   private async writeDisk(state: LedgerState): Promise<void> {
     this.stats.writes += 1;
-    await mkdir(path.dirname(this.file), { recursive: true });
-    const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(`${JSON.stringify(state)}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, this.file);
-    } catch (error) {
-      await unlink(temporary).catch(() => undefined);
-      throw error;
-    }
+    await this.disk.write(state);
   }
 
-  /** Holds `<file>.lock` (created exclusively) around a read-merge-write, so two writers cannot interleave. */
-  private async withLock<T>(work: () => Promise<T>): Promise<T> {
-    const lock = `${this.file}.lock`;
-    await mkdir(path.dirname(this.file), { recursive: true });
-    for (;;) {
-      try {
-        const handle = await open(lock, 'wx');
-        await handle.writeFile(String(process.pid));
-        await handle.close();
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
-      if (age > this.staleLockMs) {
-        this.options.log?.(`breaking a stale ledger lock (${Math.round(age / 1000)} s old): ${lock}`);
-        await unlink(lock).catch(() => undefined);
-        continue;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    try {
-      return await work();
-    } finally {
-      await unlink(lock).catch(() => undefined);
-    }
+  /** Holds the file's lock around a read-merge-write, so two writers cannot interleave. */
+  private withLock<T>(work: () => Promise<T>): Promise<T> {
+    return this.disk.locked(work);
   }
 }

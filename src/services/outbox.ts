@@ -1,5 +1,5 @@
 // The durable outbox every beads write goes through (ARCHITECTURE §4). A write is appended to a
-// JSON file (temp file + rename) before any CLI is spawned, and leaves the file only once the CLI
+// JSON file (a DurableJsonFile: atomic write, cross-process lock, damage recovered) before any CLI is spawned, and leaves the file only once the CLI
 // said it succeeded. Exactly once, across crashes, retries and windows:
 //
 // - A key already pending, parked or done is ignored on enqueue (done keys are kept, capped).
@@ -33,6 +33,7 @@ import {
   type ParkReason,
   type WriteFailure,
 } from '../core/outboxPolicy';
+import { DurableJsonFile, type DamageReport } from './durableJson';
 import type { BeadsWrite, WriteQueue } from './writeQueue';
 
 export interface PendingWrite {
@@ -76,6 +77,8 @@ interface OutboxState {
   pending: PendingWrite[];
   failed: FailedWrite[];
   done: DoneWrite[];
+  /** Entries of a damaged file that are not writes at all: kept for a human, never sent. */
+  unreadable: unknown[];
 }
 
 export interface OutboxOptions {
@@ -91,6 +94,8 @@ export interface OutboxOptions {
   /** A drain lease untouched for this long is taken over: its owner hung or died. */
   leaseStaleMs?: number;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** The file was damaged: what was recovered (VS Code shows a notification, the command line a stderr line). */
+  onDamage?: (report: DamageReport) => void;
 }
 
 export interface Listener<T> {
@@ -103,11 +108,9 @@ export interface Subscription {
 
 export type WriteStatus = 'pending' | 'done' | 'failed' | 'unknown';
 
-const EMPTY_STATE: OutboxState = { version: 1, pending: [], failed: [], done: [] };
+const EMPTY_STATE: OutboxState = { version: 1, pending: [], failed: [], done: [], unreadable: [] };
 const DEFAULT_DONE_LIMIT = 2_000;
 const DEFAULT_LEASE_STALE_MS = 120_000;
-const FILE_LOCK_STALE_MS = 5_000;
-const FILE_LOCK_WAIT_MS = 10_000;
 /** A CLI pid noted in flight longer ago than this is not trusted to still be that CLI. */
 const ORPHAN_PID_TRUST_MS = 60 * 60_000;
 const ORPHAN_EXIT_WAIT_MS = 2_000;
@@ -134,8 +137,20 @@ export class Outbox implements WriteQueue {
   private readonly changeListeners = new Set<Listener<void>>();
   private readonly parkListeners = new Set<Listener<FailedWrite>>();
 
+  private readonly disk: DurableJsonFile<OutboxState>;
+
   constructor(options: OutboxOptions) {
     this.file = options.file;
+    this.disk = new DurableJsonFile<OutboxState>({
+      file: options.file,
+      empty: () => structuredClone(EMPTY_STATE),
+      parse: parseState,
+      now: options.now,
+      onDamage: (report) => {
+        this.log('error', `outbox: ${report.file} was damaged: ${report.details.join('; ')}${report.keptAs ? ` (a copy is kept as ${report.keptAs})` : ''}`);
+        options.onDamage?.(report);
+      },
+    });
     this.root = options.root;
     this.backend = options.backend;
     this.now = options.now ?? Date.now;
@@ -520,32 +535,15 @@ export class Outbox implements WriteQueue {
     if (JSON.stringify(this.state) !== before) this.emitChange();
   }
 
-  private async readState(): Promise<OutboxState> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.file, 'utf8');
-    } catch (error) {
-      if (isNoEntry(error)) return structuredClone(EMPTY_STATE);
-      throw error;
-    }
-    const parsed = parseState(text);
-    if (parsed) return parsed;
-    // Never drop what we cannot read: keep it beside the file for a human, start afresh.
-    const aside = `${this.file}.unreadable-${this.now()}`;
-    await fs.rename(this.file, aside).catch(() => undefined);
-    this.log('error', `outbox: ${this.file} could not be read; moved to ${aside}`);
-    return structuredClone(EMPTY_STATE);
+  private readState(): Promise<OutboxState> {
+    return this.disk.read();
   }
 
-  /** Read, change, write atomically, under the file lock (other windows and processes use it too). */
+  /** Read, change, write atomically, under the file's lock (other windows and processes use it too). */
   private async mutate(change: (state: OutboxState) => void): Promise<void> {
-    await withFileLock(`${this.file}.lock`, async () => {
-      const state = await this.readState();
-      const before = JSON.stringify(state);
+    this.state = await this.disk.update((state) => {
       change(state);
-      const after = JSON.stringify(state);
-      if (after !== before) await writeAtomically(this.file, after);
-      this.state = state;
+      return state;
     });
     this.emitChange();
   }
@@ -674,26 +672,61 @@ function findPending(state: OutboxState, key: string): PendingWrite | undefined 
   return state.pending.find((entry) => entry.write.key === key);
 }
 
-function parseState(text: string): OutboxState | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
+/**
+ * The state from parsed JSON. An entry with a bad field is repaired (a bad time or count: due now,
+ * tried again first if it may have landed), or parked with the failed writes when its write itself
+ * is unusable; an entry that is not a write at all is kept as it was, under `unreadable`. Nothing
+ * is dropped. `problems` says what was done.
+ */
+function parseState(value: unknown, problems: string[]): OutboxState {
+  const state = structuredClone(EMPTY_STATE);
+  if (!isRecord(value) || value.version !== 1) {
+    problems.push('it is not an outbox file of this version; it was set aside');
+    state.unreadable.push(value);
+    return state;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Partial<OutboxState>;
-  if (record.version !== 1) return undefined;
-  return {
-    version: 1,
-    pending: Array.isArray(record.pending) ? record.pending.filter(isPendingWrite) : [],
-    failed: Array.isArray(record.failed) ? record.failed.filter((entry) => isBeadsWrite(entry?.write)) : [],
-    done: Array.isArray(record.done) ? record.done.filter((entry) => typeof entry?.key === 'string') : [],
-  };
+  state.unreadable.push(...(Array.isArray(value.unreadable) ? value.unreadable : []));
+  for (const raw of Array.isArray(value.pending) ? value.pending : []) {
+    const entry = repairPending(raw);
+    if (entry.kind === 'ok') state.pending.push(entry.value);
+    else if (entry.kind === 'repaired') {
+      state.pending.push(entry.value);
+      problems.push(`the queued ${describeWrite(entry.value.write)} had a bad ${entry.fields.join(', ')}; repaired`);
+    } else {
+      state.unreadable.push(raw);
+      problems.push('a queued entry without a usable write was set aside (kept in the file as unreadable)');
+    }
+  }
+  for (const raw of Array.isArray(value.failed) ? value.failed : []) {
+    if (isRecord(raw) && isBeadsWrite(raw.write)) state.failed.push(raw as unknown as FailedWrite);
+    else state.unreadable.push(raw);
+  }
+  state.done = (Array.isArray(value.done) ? value.done : []).filter((entry): entry is DoneWrite => isRecord(entry) && typeof entry.key === 'string' && typeof entry.issueId === 'string');
+  return state;
 }
 
-function isPendingWrite(entry: PendingWrite | undefined): entry is PendingWrite {
-  return isBeadsWrite(entry?.write) && typeof entry?.root === 'string' && typeof entry.nextAttemptAt === 'number';
+function repairPending(raw: unknown): { kind: 'ok' | 'repaired'; value: PendingWrite; fields: string[] } | { kind: 'unusable' } {
+  if (!isRecord(raw) || !isBeadsWrite(raw.write) || typeof raw.root !== 'string') return { kind: 'unusable' };
+  const fields: string[] = [];
+  const count = (name: 'attempts' | 'nextAttemptAt' | 'enqueuedAt') => {
+    const field = raw[name];
+    if (typeof field === 'number' && Number.isFinite(field) && field >= 0) return field;
+    fields.push(name);
+    return 0;
+  };
+  const value: PendingWrite = { write: raw.write, root: raw.root, enqueuedAt: count('enqueuedAt'), attempts: count('attempts'), nextAttemptAt: count('nextAttemptAt') };
+  if (typeof raw.lastError === 'string') value.lastError = raw.lastError;
+  const inFlight = raw.inFlight;
+  if (isRecord(inFlight) && typeof inFlight.owner === 'string' && typeof inFlight.since === 'number') {
+    value.inFlight = { owner: inFlight.owner, since: inFlight.since, ...(typeof inFlight.cliPid === 'number' ? { cliPid: inFlight.cliPid } : {}) };
+  } else if (inFlight !== undefined) fields.push('inFlight');
+  // Whatever was damaged, an attempt may have been under way: check beads before sending again.
+  if (raw.mayHaveLanded === true || fields.length > 0) value.mayHaveLanded = true;
+  return fields.length > 0 ? { kind: 'repaired', value, fields } : { kind: 'ok', value, fields };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isBeadsWrite(write: unknown): write is BeadsWrite {
@@ -709,72 +742,6 @@ function isBeadsWrite(write: unknown): write is BeadsWrite {
       return typeof record.reason === 'string';
     default:
       return false;
-  }
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await fs.mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-  const handle = await fs.open(temp, 'w');
-  try {
-    await handle.writeFile(text);
-    // The rename must not reach the disk before the bytes: a crash would leave an empty outbox.
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(temp, file);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-}
-
-const processLocks = new Map<string, Promise<unknown>>();
-
-/**
- * Runs `critical` holding `lockPath` (O_EXCL create, removed after). Callers in this process queue
- * on a promise; other processes poll. A lock older than FILE_LOCK_STALE_MS belongs to a process
- * that died inside its (milliseconds-long) critical section and is broken.
- */
-async function withFileLock<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
-  const previous = processLocks.get(lockPath) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(async () => {
-    await acquireFileLock(lockPath);
-    try {
-      return await critical();
-    } finally {
-      await fs.rm(lockPath, { force: true });
-    }
-  });
-  processLocks.set(lockPath, run);
-  try {
-    return await run;
-  } finally {
-    if (processLocks.get(lockPath) === run) processLocks.delete(lockPath);
-  }
-}
-
-async function acquireFileLock(lockPath: string): Promise<void> {
-  await fs.mkdir(dirname(lockPath), { recursive: true });
-  const deadline = Date.now() + FILE_LOCK_WAIT_MS;
-  let delay = 5;
-  for (;;) {
-    try {
-      const handle = await fs.open(lockPath, 'wx');
-      await handle.close();
-      return;
-    } catch (error) {
-      if (!isExists(error)) throw error;
-    }
-    const stat = await fs.stat(lockPath).catch(() => undefined);
-    if (stat && (Date.now() - stat.mtimeMs > FILE_LOCK_STALE_MS || Date.now() > deadline)) {
-      await fs.rm(lockPath, { force: true });
-      continue;
-    }
-    await sleep(delay);
-    delay = Math.min(delay * 2, 50);
   }
 }
 

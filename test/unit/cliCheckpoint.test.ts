@@ -196,16 +196,35 @@ describe('nothing asked for is lost', () => {
     expect(comments('demo-1')).toEqual(['Checkpoint: lexer done\n- Files: a.ts']);
   });
 
-  it('does not let a queued checkpoint make the next run "nothing new"', async () => {
+  it('lands a queued checkpoint on the next run instead of hiding it behind "nothing new"', async () => {
     writeFileSync(path.join(work, 'a.ts'), 'a\n');
     writeFileSync(path.join(scratch, 'fault'), 'locked write\n');
     expect((await run(['--cwd', work, '--auto'])).output).toMatch(/queued/);
     rmSync(path.join(scratch, 'fault'));
-    // Same work, same key: the queued write lands, once, and nothing else is written.
+    // The queued write lands first, once; then the same work is nothing new.
     const again = await run(['--cwd', work, '--auto']);
-    expect(again.output).toMatch(/checkpoint written on demo-1/);
-    expect(comments('demo-1')).toHaveLength(1);
+    expect(again.output).toMatch(/nothing new on demo-1 .* Sent 1 queued write/);
+    expect(comments('demo-1')).toEqual([expect.stringMatching(/^Auto-checkpoint \(agent hook\): 1 file/)]);
   });
+});
+
+describe('a damaged outbox', () => {
+  beforeEach(() => ensureCliBuilt());
+
+  it('is recovered by the command line: the readable write is sent, the damage goes to stderr and a copy is kept', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'locked write\n');
+    expect((await run(['--cwd', work, '--message', 'survives damage'])).output).toMatch(/queued/);
+    rmSync(path.join(scratch, 'fault'));
+    const outboxFile = path.join(work, '.git', 'beads-recovery', 'outbox.json');
+    const text = readFileSync(outboxFile, 'utf8');
+    // Garbage appended after the entry, as a torn write might leave it.
+    writeFileSync(outboxFile, `${text.trimEnd().slice(0, -3)}]}, {"write": \u0000 torn`);
+    const result = spawnSync(process.execPath, [CLI_SCRIPT, 'checkpoint', '--cwd', work, '--auto'], { cwd: work, env, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toMatch(/queue of beads writes .* was damaged: it is not valid JSON.*kept as .*outbox\.json\.damaged-/);
+    expect(comments('demo-1')).toEqual(['Checkpoint: survives damage\n- Files: a.ts']);
+  }, 60_000);
 });
 
 describe('the window of a checkpoint', () => {

@@ -113,31 +113,33 @@ describe('LedgerStore', () => {
   });
 
   it('breaks a lock left by a writer that died, and waits for a live one', async () => {
-    mkdirSync(join(dir, 'state'), { recursive: true });
-    writeFileSync(`${file}.lock`, '99999');
+    // The lock is a directory (proper-lockfile) whose holder keeps its time fresh.
+    mkdirSync(`${file}.lock`, { recursive: true });
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${file}.lock`, old, old);
-    const ledger = store({ staleLockMs: 1_000 });
+    const ledger = store({ staleLockMs: 2_000 });
     await ledger.markCheckpoint('demo-1', T0);
     expect(existsSync(`${file}.lock`)).toBe(false);
 
-    writeFileSync(`${file}.lock`, 'live');
+    mkdirSync(`${file}.lock`);
     const waiting = ledger.markCheckpoint('demo-1', T0 + 1);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(JSON.parse(readFileSync(file, 'utf8')).ledgers['demo-1'].lastCheckpointAt).toBe(T0);
-    rmSync(`${file}.lock`);
+    rmSync(`${file}.lock`, { recursive: true });
     await waiting;
     expect(JSON.parse(readFileSync(file, 'utf8')).ledgers['demo-1'].lastCheckpointAt).toBe(T0 + 1);
   });
 
-  it('starts afresh from a file that is not JSON and replaces it on the next write', async () => {
+  it('recovers what still reads of a damaged file, reports it, and replaces it on the next write', async () => {
     mkdirSync(join(dir, 'state'), { recursive: true });
-    writeFileSync(file, '{"version":1,"ledgers":{"demo-1"');
+    writeFileSync(file, `{"version":1,"focusedId":"demo-2","ledgers":{"demo-2":{"issueId":"demo-2","files":["a.ts"],"moreFiles":0,"touched":[${T0}],"commits":[],"edits":3,"startedAt":${T0}},"demo-1"`);
     const problems: string[] = [];
     const ledger = store({ log: (message: string) => problems.push(message) });
     await ledger.load();
-    expect(ledger.state.ledgers).toEqual({});
+    expect(Object.keys(ledger.state.ledgers)).toEqual(['demo-2']);
+    expect(ledger.state.ledgers['demo-2']?.files).toEqual(['a.ts']);
     expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/damaged.*a copy is kept/);
     await ledger.markCheckpoint('demo-1', T0);
     expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1);
   });

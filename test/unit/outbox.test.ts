@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { BeadsBackend } from '../../src/beads/backend';
 import { CliError } from '../../src/beads/errors';
 import type { Issue, IssueDetails } from '../../src/core/model';
 import type { BackoffPolicy } from '../../src/core/outboxPolicy';
+import type { DamageReport } from '../../src/services/durableJson';
 import { Outbox, type OutboxOptions } from '../../src/services/outbox';
 import { issueDetails } from './fakeIssues';
 
@@ -373,18 +374,51 @@ describe('Outbox', () => {
     expect(outbox.isOwnComment('demo-2', 'Checkpoint: mine')).toBe(false);
   });
 
-  it('moves an unreadable file aside instead of losing it', async () => {
-    const beads = new FakeBeads(['demo-1']);
-    const outbox = makeOutbox(beads);
-    await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'x' });
-    await outbox.drain(bounded());
-    writeFileSync(file, '{"version":1,"pending":[', 'utf8');
-    const next = makeOutbox(beads);
+  it('recovers the readable entries of a damaged file, keeps a copy of it and reports the damage', async () => {
+    const first = makeOutbox(undefined);
+    await first.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'first' });
+    await first.enqueue({ key: 'b', kind: 'comment', issueId: 'demo-2', text: 'second' });
+    first.dispose();
+    // Cut off in the middle of the second entry, as a full disk or a crash of another writer might leave it.
+    const text = readFileSync(file, 'utf8');
+    const damaged = text.slice(0, text.indexOf('second') + 3);
+    writeFileSync(file, damaged, 'utf8');
+
+    const reports: DamageReport[] = [];
+    const beads = new FakeBeads(['demo-1', 'demo-2']);
+    const next = makeOutbox(beads, { onDamage: (report) => reports.push(report) });
     await next.load();
-    expect(next.pendingCount).toBe(0);
-    const aside = readdirSync(join(dir, 'beads-recovery')).filter((name) => name.includes('unreadable'));
-    expect(aside).toHaveLength(1);
-    expect(existsSync(file)).toBe(false);
+    expect(next.pending.map((entry) => entry.write.key)).toEqual(['a']);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]?.details.join(' ')).toMatch(/not valid JSON/);
+    expect(readFileSync(reports[0]?.keptAs as string, 'utf8')).toBe(damaged);
+    await next.drain(bounded());
+    expect(beads.comments('demo-1')).toEqual(['first']);
+  });
+
+  it('repairs an entry with a mistyped field instead of dropping it, and checks beads before sending it', async () => {
+    const beads = new FakeBeads(['demo-1']);
+    const first = makeOutbox(undefined);
+    await first.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'keep me' });
+    await first.enqueue({ key: 'b', kind: 'comment', issueId: 'demo-1', text: 'and me' });
+    first.dispose();
+    const state = JSON.parse(readFileSync(file, 'utf8'));
+    state.pending[0].nextAttemptAt = '1';
+    state.pending.push({ write: { kind: 'telepathy' }, root: ROOT });
+    writeFileSync(file, JSON.stringify(state), 'utf8');
+
+    const reports: DamageReport[] = [];
+    const next = makeOutbox(beads, { onDamage: (report) => reports.push(report) });
+    await next.load();
+    expect(next.pending.map((entry) => [entry.write.key, entry.mayHaveLanded])).toEqual([
+      ['a', true],
+      ['b', undefined],
+    ]);
+    expect(reports[0]?.details.join(' ')).toMatch(/bad nextAttemptAt; repaired.*set aside/);
+    await next.drain(bounded());
+    expect(beads.comments('demo-1')).toEqual(['keep me', 'and me']);
+    // The entry that is no write at all stays in the file for a human.
+    expect(JSON.parse(readFileSync(file, 'utf8')).unreadable).toEqual([{ write: { kind: 'telepathy' }, root: ROOT }]);
   });
 
   it('puts parked writes back on request', async () => {

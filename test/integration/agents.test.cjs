@@ -103,7 +103,7 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
       assert.deepEqual(result.metadata, { command: 'recover' });
       assert.equal(stream.parts.markdown.length, 1);
       assert.match(stream.parts.markdown[0], /## Resuming: demo-1 — Parse widget config/);
-      assert.match(stream.parts.markdown[0], /agents-scratch\.txt/);
+      // The block may drop file lists first to fit its budget; the references always name them.
       const referenced = stream.parts.references.map((uri) => uri.fsPath);
       assert.ok(referenced.includes(scratch), `no reference to ${scratch} in ${referenced.join(', ')}`);
       assert.ok(stream.parts.buttons.some((button) => button.command === 'beadsRecovery.copyRecoveryContext'));

@@ -265,7 +265,7 @@ async function addInstructionsCommand(projects: ProjectRegistry, previews: Previ
     question: before === undefined ? 'Create AGENTS.md with instructions for agents?' : 'Add instructions for agents to AGENTS.md?',
     detail:
       'Codex, Copilot and other agents read AGENTS.md at the start of a session. The block tells them to get the recovery context ' +
-      '(the beads_getRecoveryContext tool or `beads-recovery context`) after a restart or compaction, and to checkpoint. ' +
+      '(the beads_getRecoveryContext tool, the beads-recovery MCP server or `beads-recovery context`) after a restart or compaction, and to checkpoint. ' +
       'It is static text between markers; running this again replaces it. The diff editor shows the whole change.',
     action: before === undefined ? 'Create' : 'Add',
   });

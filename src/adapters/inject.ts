@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { CLAUDE_CODE_EXTENSION_ID, claudeCodePromptUri } from '../core/claudeCodeUri';
 import { errorMessage } from '../core/errors';
 import { readSettings, type InjectTarget } from './config';
 
@@ -8,9 +9,6 @@ import { readSettings, type InjectTarget } from './config';
 // to the clipboard, and the user is told why.
 
 const CHAT_OPEN = 'workbench.action.chat.open';
-const CLAUDE_CODE_EXTENSION = 'anthropic.claude-code';
-// Claude Code takes no text from other extensions; these only bring its input forward, newest id first.
-const CLAUDE_CODE_FOCUS_COMMANDS = ['claude-vscode.focus', 'claude-vscode.sidebar.open', 'claude-vscode.editor.openLast'];
 const BRACKETED_PASTE_START = '\x1b[200~';
 const BRACKETED_PASTE_END = '\x1b[201~';
 // Control characters other than tab and newline, including ESC and the 8-bit CSI: untrusted issue
@@ -73,20 +71,22 @@ async function toChat(text: string, what: string): Promise<InjectOutcome> {
   return { requested: 'chat', delivered: 'chat' };
 }
 
+/**
+ * Opens Claude Code with the text in its prompt through its URI handler, without sending it.
+ * The handler is not there before Claude Code 2.1.72, and it cannot say whether it took the text:
+ * the user is told where to look, and any failure leaves the text on the clipboard, saying so.
+ */
 async function toClaudeCode(text: string, what: string): Promise<InjectOutcome> {
-  if (!vscode.extensions.getExtension(CLAUDE_CODE_EXTENSION)) {
+  if (!vscode.extensions.getExtension(CLAUDE_CODE_EXTENSION_ID)) {
     return fallBack(text, what, 'claudeCode', 'Claude Code is not installed in this editor');
   }
-  const available = new Set(await vscode.commands.getCommands(true));
-  const focus = CLAUDE_CODE_FOCUS_COMMANDS.find((id) => available.has(id));
-  if (!focus) return fallBack(text, what, 'claudeCode', 'Claude Code offers no command to open its input');
-  await vscode.env.clipboard.writeText(text);
   try {
-    await vscode.commands.executeCommand(focus);
+    const opened = await vscode.env.openExternal(vscode.Uri.parse(claudeCodePromptUri(vscode.env.uriScheme, text)));
+    if (!opened) return fallBack(text, what, 'claudeCode', 'Claude Code could not be opened with the text');
   } catch (error) {
     return fallBack(text, what, 'claudeCode', `Claude Code could not be opened (${errorMessage(error)})`);
   }
-  void vscode.window.showInformationMessage(`Beads: ${what} copied. Paste it into Claude Code (Ctrl+V or ⌘V), read it, then press Enter.`);
+  vscode.window.setStatusBarMessage(`$(comment-discussion) Beads: ${what} is in Claude Code's prompt; read it, then press Enter`, 6000);
   return { requested: 'claudeCode', delivered: 'claudeCode' };
 }
 

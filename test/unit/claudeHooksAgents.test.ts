@@ -13,6 +13,9 @@ describe('agentsBlock', () => {
     expect(block.endsWith(AGENTS_BLOCK_END)).toBe(true);
     expect(block).toContain('`beads_getRecoveryContext`');
     expect(block).toContain('`beads-recovery context`');
+    expect(block).toContain('`get_recovery_context` of the `beads-recovery` server (`beads-recovery mcp`');
+    expect(block).toContain('`write_checkpoint`');
+    expect(block).toContain('`beads-recovery checkpoint --message "<summary>"`');
     expect(block).toContain('`bd show <id>`');
     expect(block).not.toMatch(/\bbr\b/);
     expect(agentsBlock('br')).toContain('`br comments add <id> "Checkpoint: <what is done, what is next>"`');

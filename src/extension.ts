@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { registerActivity, type ActivityApi } from './adapters/activity';
+import { registerActivity, type ActivityApi } from './adapters/activityFeature';
 import { checkpointWriter } from './adapters/agentContext';
 import { registerAgents, type AgentsApi } from './adapters/agents';
 import { reportErrors, reportFailure } from './adapters/commandErrors';

@@ -12,9 +12,7 @@ import { LedgerStore, locateLedger } from '../services/ledgerStore';
 import type { WriteQueue } from '../services/writeQueue';
 import { reportFailure } from './commandErrors';
 import { readSettings } from './config';
-import { registerFocusCommand } from './focus';
 import type { Project, ProjectRegistry } from './projects';
-import { ActivityStatusBar, type ActivityStatus, type PendingWrites } from './statusBar';
 
 // File tracking and commit linking for every workspace folder that holds a beads project. VS Code
 // events become ledger transitions here; the ledger, its store and the commit linker know nothing
@@ -604,49 +602,4 @@ export class ActivityTracker implements vscode.Disposable {
       }
     }, unavailable);
   }
-}
-
-export interface ActivityComposition {
-  tracker: ActivityTracker;
-  statusBar: ActivityStatusBar;
-  /** For the extension's API (integration tests). */
-  api: ActivityApi;
-  disposables: vscode.Disposable[];
-}
-
-/** What activate() exposes of activity tracking. */
-export interface ActivityApi {
-  /** The focused issue's ledger in the folder the user is looking at. */
-  ledger(): Ledger | undefined;
-  /** Waits for pending file events to be written, the reflog to be read and the status bar to show the result. */
-  flushActivity(): Promise<void>;
-  /** Drops the in-memory activity and reads it back from the ledger files, as a window reload does. */
-  reloadActivity(): Promise<void>;
-  activityStatus(): ActivityStatus;
-}
-
-/** Activity tracking, the status bar and Beads: Focus Issue…, composed; called once from activate(). */
-export function registerActivity(deps: ActivityDeps & { workspaceState: vscode.Memento; writes?: PendingWrites }): ActivityComposition {
-  const tracker = new ActivityTracker(deps);
-  const statusBar = new ActivityStatusBar(tracker, deps.workspaceState, deps.writes);
-  void tracker.sync();
-  return {
-    tracker,
-    statusBar,
-    api: {
-      ledger: () => tracker.active()?.focusedLedger(),
-      flushActivity: async () => {
-        await tracker.flush();
-        statusBar.render();
-      },
-      reloadActivity: async () => {
-        await tracker.reopen();
-        await tracker.flush();
-        statusBar.render();
-      },
-      activityStatus: () => statusBar.status,
-    },
-    // The tracker goes last: disposing it writes what its folders gathered.
-    disposables: [registerFocusCommand(tracker, deps.projects), statusBar, tracker],
-  };
 }

@@ -511,11 +511,6 @@ export class ActivityTracker implements vscode.Disposable {
     return { issueId: folder.focusedIssue(), ledger: ledger ? { ...activityOf(ledger), lastCheckpointAt: ledger.lastCheckpointAt } : undefined };
   }
 
-  /** The ledger store of the project at `root`: what checkpoints reset. */
-  storeFor(root: string): LedgerStore | undefined {
-    return this.forRoot(root)?.store;
-  }
-
   folderOf(uri: vscode.Uri): FolderActivity | undefined {
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(uri);
     return workspaceFolder ? this.folders.get(workspaceFolder.uri.toString()) : undefined;

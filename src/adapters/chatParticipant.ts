@@ -9,7 +9,7 @@ import { describeCheckpoint } from './lmTools';
 // `@beads` in VS Code chat: /recover, /ready and /checkpoint, answered from beads and git alone,
 // without a language model, so it works (and answers the same) whichever model the user picked.
 
-export const PARTICIPANT_ID = 'beadsRecovery.beads';
+const PARTICIPANT_ID = 'beadsRecovery.beads';
 const TITLE_BYTES = 240;
 
 /** The parts of a chat response stream the participant writes to (a test can pass a recorder). */
@@ -94,7 +94,7 @@ async function answerCheckpoint(agents: AgentContext, prompt: string, stream: Be
  * text, kept verbatim after the formatter's words on list-item lines (src/core/markdown.ts);
  * the chat renders it without HTML, so it stays inert.
  */
-export function readyMarkdown(items: readonly ReadyItem[]): string {
+function readyMarkdown(items: readonly ReadyItem[]): string {
   if (items.length === 0) return 'Nothing is ready right now.';
   const lines = [`**Ready work** (${items.length === 1 ? '1 issue' : `${items.length} issues`}):`, ''];
   for (const { issue, parent, unblocks } of items) {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_POLICY, type CheckpointPolicy } from '../core/policy';
+import { DEFAULT_BUDGET_BYTES, MIN_BUDGET_BYTES } from '../core/recovery';
 
 /** Every setting the extension reads, as one typed object (rust-analyzer's `Config` pattern). */
 export interface Settings {
@@ -28,7 +29,7 @@ export function readSettings(scope?: vscode.Uri): Settings {
     cli: config.get<'auto' | 'bd' | 'br'>('cli', 'auto'),
     cliPath: cliPath ? cliPath : undefined,
     cliTimeoutMs: clamp(config.get<number>('cliTimeoutMs', 10_000), 1_000, 600_000),
-    recoveryBudgetBytes: clamp(config.get<number>('recoveryBudgetBytes', 2048), 256, 65_536),
+    recoveryBudgetBytes: clamp(config.get<number>('recoveryBudgetBytes', DEFAULT_BUDGET_BYTES), MIN_BUDGET_BYTES, 65_536),
     injectTarget: oneOf(config.get<string>('injectTarget', 'chat'), INJECT_TARGETS, 'chat'),
     checkpointPolicy: {
       editThreshold: wholeNumber(config.get<number>('checkpoint.editThreshold'), DEFAULT_POLICY.editThreshold, 0),

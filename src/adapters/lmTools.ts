@@ -7,7 +7,7 @@ import { withAbortSignal } from './commandErrors';
 // context, one writes a checkpoint. Both are declared in package.json `languageModelTools`,
 // where the model description tells agents when to call them.
 
-export const Tools = {
+const Tools = {
   getRecoveryContext: 'beads_getRecoveryContext',
   checkpoint: 'beads_checkpoint',
 } as const;

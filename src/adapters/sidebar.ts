@@ -23,7 +23,7 @@ const WRITES: ReadonlySet<SidebarAction> = new Set(['claim', 'close', 'checkpoin
  * is not kept alive while hidden; each time it is (re)created it says `ready` and gets the
  * current state at once, and SidebarRefresh catches up on what changed meanwhile.
  */
-export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private webviewReady = false;
   private readonly subscriptions: vscode.Disposable[] = [];

@@ -315,7 +315,7 @@ async function isDirectory(path: string): Promise<boolean> {
  * (`jsonl_path`), bd never does; bd ≥ 1.0.3 adds `schema_version`; a bd ≤ 1.0.2 prints neither,
  * so then the store's files decide, bd when they do not say.
  */
-export function sniffDialect(where: WhereInfo, whereJson: unknown, storeDialect: Dialect | undefined): Dialect {
+function sniffDialect(where: WhereInfo, whereJson: unknown, storeDialect: Dialect | undefined): Dialect {
   if (where.jsonlPath) return 'br';
   if (typeof whereJson === 'object' && whereJson !== null && 'schema_version' in whereJson) return 'bd';
   return storeDialect ?? 'bd';

@@ -78,7 +78,7 @@ export function isCanceled(error: unknown): boolean {
  * and the subcommand and the issue are what tell a user which operation failed. The issue id
  * comes after `--` in writes (so that it is never read as a flag); the first word there is shown.
  */
-export function commandLabel(command: string, args: readonly string[]): string {
+function commandLabel(command: string, args: readonly string[]): string {
   const words = [basename(command).replace(/\.(exe|cmd|bat)$/i, '')];
   const shorten = (arg: string) => (arg.length > 40 ? `${arg.slice(0, 40)}…` : arg);
   for (const arg of args) {

@@ -133,7 +133,7 @@ function field(value: unknown, key: string): unknown {
  * Order: each CLI's default — br `hybrid` (P0/P1 first, each group oldest first), bd `priority`
  * (priority, then newest first, then id).
  */
-export function readyIssues(
+function readyIssues(
   issues: readonly IssueDetails[],
   byId: ReadonlyMap<string, IssueDetails>,
   schedule: ReadonlyMap<string, ScheduleFlags>,

@@ -25,7 +25,7 @@ export interface CliResult {
   exitCode: number;
 }
 
-export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2_000;
 /** How much of a failed process's stdout its error keeps (what br skipped is a line or two). */
 const MAX_KEPT_STDOUT = 64 * 1024;
@@ -228,7 +228,7 @@ export async function runCliJson(command: string, args: readonly string[], optio
   return parseJsonOutput(result.stdout, command, args, result.stderr);
 }
 
-export function parseJsonOutput(stdout: string, command: string, args: readonly string[], stderr?: string): unknown {
+function parseJsonOutput(stdout: string, command: string, args: readonly string[], stderr?: string): unknown {
   const text = stdout.trim();
   if (!text) throw new CliError({ kind: 'badJson', command, args, stderr, detail: 'it printed nothing' });
   try {

@@ -37,9 +37,9 @@ const TRIGGER_WORDS: Record<AutoCheckpointTrigger, string> = {
   'agent-hook': 'agent hook',
 };
 
-export const CHECKPOINT_PREFIX = 'Checkpoint: ';
-export const AUTO_CHECKPOINT_PREFIX = 'Auto-checkpoint';
-export const FILES_MODIFIED_PREFIX = 'Files modified: ';
+const CHECKPOINT_PREFIX = 'Checkpoint: ';
+const AUTO_CHECKPOINT_PREFIX = 'Auto-checkpoint';
+const FILES_MODIFIED_PREFIX = 'Files modified: ';
 
 const FILES_IN_SUMMARY = 5;
 const FILES_IN_AUTO_CHECKPOINT = 20;

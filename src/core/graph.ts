@@ -152,7 +152,7 @@ export function isStatusKnown(status: string | undefined): boolean {
   return typeof status === 'string' && status.trim() !== '' && status.trim().toLowerCase() !== 'unknown';
 }
 
-export function isBlockingType(type: string): boolean {
+function isBlockingType(type: string): boolean {
   return BLOCKING_TYPES.has(type);
 }
 

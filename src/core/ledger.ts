@@ -62,10 +62,10 @@ export interface LedgerState {
 }
 
 export const MAX_FILES = 200;
-export const MAX_COMMITS = 50;
-export const MAX_LEDGERS = 50;
+const MAX_COMMITS = 50;
+const MAX_LEDGERS = 50;
 export const MAX_LINKED_COMMITS = 500;
-export const MAX_LINKED_SUBJECTS = 200;
+const MAX_LINKED_SUBJECTS = 200;
 /** Repeated events for one file within this window are one edit: a save is also seen by the file watcher, and one write can raise several events. */
 export const EDIT_COALESCE_MS = 1_000;
 const SUBJECT_CHARS = 200;
@@ -74,7 +74,7 @@ export function emptyLedgerState(): LedgerState {
   return { version: 1, ledgers: {}, linkedCommits: [], linkedSubjects: [] };
 }
 
-export function emptyLedger(issueId: string, now: number): Ledger {
+function emptyLedger(issueId: string, now: number): Ledger {
   return { issueId, files: [], moreFiles: 0, touched: [], commits: [], edits: 0, startedAt: now };
 }
 

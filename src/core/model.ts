@@ -54,18 +54,12 @@ export interface IssueDetails extends Issue {
 }
 
 /** A raw dependency record: `issueId` depends on `dependsOnId`. */
-export interface DependencyRecord {
-  issueId: string;
-  dependsOnId: string;
-  type: string;
-}
-
 /** Dependency types that keep an issue from being ready (ARCHITECTURE §5, CONTRACT §2). */
 export const BLOCKING_TYPES: ReadonlySet<string> = new Set(['blocks', 'conditional-blocks', 'waits-for']);
 export const PARENT_CHILD = 'parent-child';
 
 /** Statuses after which an issue no longer blocks anything. */
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['closed', 'tombstone']);
+const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['closed', 'tombstone']);
 
 export function isTerminal(status: string): boolean {
   return TERMINAL_STATUSES.has(status);
@@ -84,7 +78,7 @@ export const IN_PROGRESS_STATUSES: readonly string[] = ['in_progress', 'hooked']
  * export and br out of its JSONL, and bd merges them into `list --json` only by accident of its
  * text-only filter. Leaving them out keeps the CLI and the read-only JSONL reader in agreement.
  */
-export function isOwnWork(issue: Pick<Issue, 'id' | 'ephemeral'>): boolean {
+function isOwnWork(issue: Pick<Issue, 'id' | 'ephemeral'>): boolean {
   return issue.ephemeral !== true && !issue.id.includes('-wisp-');
 }
 

@@ -95,7 +95,7 @@ export function parseVersion(json: unknown): VersionInfo | undefined {
 }
 
 /** One issue-shaped record; undefined when it has no id. */
-export function parseIssue(value: unknown): Issue | undefined {
+function parseIssue(value: unknown): Issue | undefined {
   if (!isRecord(value)) return undefined;
   const id = idText(value.id);
   if (!id) return undefined;
@@ -138,7 +138,7 @@ export function parsePriority(value: unknown): number {
   return DEFAULT_PRIORITY;
 }
 
-export function parseComments(value: unknown): Comment[] {
+function parseComments(value: unknown): Comment[] {
   if (!Array.isArray(value)) return [];
   const comments: Comment[] = [];
   for (const element of value) {
@@ -323,7 +323,7 @@ function parseTombstoneLine(line: string): IssueSummary | undefined {
 }
 
 /** A dependency target that is not in the data: shown as unknown, never silently dropped. */
-export function unknownIssue(id: string): IssueSummary {
+function unknownIssue(id: string): IssueSummary {
   return { id, title: '(unknown)', status: 'unknown', priority: DEFAULT_PRIORITY, issueType: 'unknown' };
 }
 

@@ -95,7 +95,7 @@ export interface ContinueInput {
 export const DEFAULT_BUDGET_BYTES = 2048;
 /** The smallest budget for which the `## Resuming:` heading is guaranteed to survive. */
 export const MIN_BUDGET_BYTES = 256;
-export const NOT_BEADS_LINE = 'Not a beads project: no .beads directory found here.';
+const NOT_BEADS_LINE = 'Not a beads project: no .beads directory found here.';
 
 /**
  * What resuming needs, least important first: the budget lowers each step's part a unit at a

@@ -66,7 +66,7 @@ export async function writeNowOrQueue(backend: BeadsBackend, queue: WorkQueue, w
   }
 }
 
-export const READ_ONLY_MESSAGE =
+const READ_ONLY_MESSAGE =
   'This beads project is open read-only (no bd or br CLI was found): claiming, closing and checkpoints need the CLI. Install bd or br, or set beadsRecovery.cliPath.';
 
 export interface CloseRequest {

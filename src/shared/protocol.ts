@@ -181,7 +181,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
   }
 }
 
-export function isSidebarAction(value: unknown): value is SidebarAction {
+function isSidebarAction(value: unknown): value is SidebarAction {
   return typeof value === 'string' && (SIDEBAR_ACTIONS as readonly string[]).includes(value);
 }
 

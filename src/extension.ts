@@ -14,6 +14,7 @@ import { registerSidebar } from './adapters/sidebar';
 import { registerWorkCommands } from './adapters/workCommands';
 import { toLedgerSummary } from './core/ledger';
 import { refuseGit } from './git/runGit';
+import type { CloseOutcome } from './services/closeFlow';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they wish. */
 export interface BeadsRecoveryApi extends ActivityApi {
@@ -50,7 +51,9 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     writeQueue: (project) => outboxes.get(project),
     writes: { pendingCount: (folder) => outboxes.get(folder.project)?.pendingCount, onDidChange: outboxes.onDidChange },
   });
-  const work = { projects, outboxes, activity: activity.tracker, log };
+  const closes = new vscode.EventEmitter<CloseOutcome>();
+  const claims = new vscode.EventEmitter<string>();
+  const work = { projects, outboxes, activity: activity.tracker, log, onClosed: (outcome: CloseOutcome) => closes.fire(outcome), onClaimed: (issueId: string) => claims.fire(issueId) };
   const agents = registerAgents(context, {
     projects,
     recovery,
@@ -70,7 +73,9 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
-    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints }),
+    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints, work: { onDidClose: closes.event, onDidClaim: claims.event } }),
+    closes,
+    claims,
     outboxes,
     ...activity.disposables,
     autoCheckpoints,

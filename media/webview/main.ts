@@ -52,6 +52,7 @@ const host: Host = {
   },
   openFile: (path) => post({ type: 'openFile', path }),
   focusIssue: (issueId) => post({ type: 'focusIssue', issueId }),
+  dismissNext: () => post({ type: 'dismissNext' }),
   retry: () => post({ type: 'retry' }),
   isBusy: (action, issueId) => [...inFlight.values()].some((request) => request.action === action && request.issueId === issueId),
 };

@@ -6,6 +6,7 @@ import type {
   FileEntry,
   FocusedIssueView,
   IssueRef,
+  NextView,
   Part,
   ProjectInfo,
   ReadyItemView,
@@ -24,6 +25,8 @@ export interface Host {
   run(action: SidebarAction, issueId: string | undefined): void;
   openFile(path: string): void;
   focusIssue(issueId: string): void;
+  /** Puts the after-close offer away. */
+  dismissNext(): void;
   retry(): void;
   /** Whether an action for this issue (or the bar's, without one) is waiting for the host. */
   isBusy(action: SidebarAction, issueId: string | undefined): boolean;
@@ -133,6 +136,7 @@ function sections(model: SidebarModel, project: ProjectInfo, host: Host): TreeNo
   for (const [index, problem] of model.problems.entries()) {
     nodes.push(leaf(`problem:${index}`, row(icon('warning', 'warn'), text(problem)), problem));
   }
+  if (model.next?.afterClose) nodes.push(afterCloseSection(model.next, model.next.afterClose, writable, host));
   nodes.push(model.focused ? focusedSection(model.focused, writable, host) : nothingInProgress(model, writable, host));
   if (model.otherInProgress.items.length > 0) nodes.push(otherInProgressSection(model.otherInProgress, host));
   if (model.focused) nodes.push(trailSection(model.trail));
@@ -142,8 +146,24 @@ function sections(model: SidebarModel, project: ProjectInfo, host: Host): TreeNo
     const words = `${model.pendingWrites} ${model.pendingWrites === 1 ? 'write is' : 'writes are'} waiting to reach beads`;
     nodes.push(leaf('outbox', row(icon('cloud-upload'), text(words)), words, 'outbox'));
   }
-  nodes.push(readySection(model.ready, writable, host));
+  nodes.push(readySection(model.ready, model.next?.item.issue.id, writable, host));
   return nodes;
+}
+
+/** The offer after a close, kept at the top until the user claims or dismisses it. */
+function afterCloseSection(next: NextView, closed: IssueRef, writable: boolean, host: Host): TreeNode {
+  const why = next.reason === 'unblocked' ? 'just unblocked' : 'next ready';
+  const suggestion = readyNode('closed:next', next.item, writable, host);
+  const title = `Closed ${closed.id}`;
+  return {
+    key: 'section:closed',
+    label: `${title}; next: ${suggestion.label} (${why})`,
+    content: row(icon('pass', 'kind-closed'), text(title, 'section-title'), text(why, 'dim ellipsis grow')),
+    expandedByDefault: true,
+    className: 'section after-close',
+    children: [{ ...suggestion, label: `Next: ${suggestion.label}`, content: row(text('Next:', 'dim next-label'), suggestion.content) }],
+    actions: [{ icon: 'close', label: 'Dismiss this offer', run: () => host.dismissNext() }],
+  };
 }
 
 function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host): TreeNode {
@@ -187,10 +207,11 @@ function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host
 
 function nothingInProgress(model: SidebarModel, writable: boolean, host: Host): TreeNode {
   const children: TreeNode[] = [leaf('focus:none', row(icon('info'), text('Nothing in progress.')), 'Nothing in progress.')];
-  const next = model.ready.ok ? model.ready.value.items[0] : undefined;
+  // After a close the offer above already names it.
+  const next = model.next && !model.next.afterClose ? model.next.item : undefined;
   if (next) {
     const suggestion = readyNode('focus:next', next, writable, host);
-    children.push({ ...suggestion, label: `Next ready: ${suggestion.label}`, content: row(text('Next:', 'dim next-label'), suggestion.content) });
+    children.push({ ...suggestion, label: `Next: ${suggestion.label}`, content: row(text('Next:', 'dim next-label'), suggestion.content) });
   }
   return { key: 'section:focus', label: 'In progress', content: sectionHeader('In progress'), expandedByDefault: true, children, className: 'section' };
 }
@@ -261,20 +282,25 @@ function uncommittedSection(uncommitted: Part<Capped<FileEntry>>, host: Host): T
   return section('uncommitted', 'Uncommitted changes', items.length + more, children, more);
 }
 
-function readySection(ready: Part<Capped<ReadyItemView>>, writable: boolean, host: Host): TreeNode {
+function readySection(ready: Part<Capped<ReadyItemView>>, nextId: string | undefined, writable: boolean, host: Host): TreeNode {
   if (!ready.ok) {
     return section('ready', 'Ready', undefined, [leaf('ready:error', row(icon('warning', 'warn'), text(ready.error)), ready.error)]);
   }
   const { items, more } = ready.value;
-  const children = items.map((item) => readyNode(`ready:${item.issue.id}`, item, writable, host));
+  const children = items.map((item) => readyNode(`ready:${item.issue.id}`, item, writable, host, item.issue.id === nextId));
   if (children.length === 0) children.push(leaf('ready:none', text('No ready issues.', 'dim'), 'No ready issues.'));
   return section('ready', 'Ready', items.length + more, children, more);
 }
 
-function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Host): TreeNode {
+function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Host, isNext = false): TreeNode {
   const issueId = item.issue.id;
-  const lines = [issueLine(item.issue)];
+  const lines = [issueLine(item.issue, isNext ? text('next', 'next-tag') : undefined)];
   const labels = [issueLabel(item.issue)];
+  if (isNext) labels.push('suggested next');
+  if (item.container) {
+    lines.push(row(text('↳ a container: claim one of its children', 'dim')));
+    labels.push('a container: claim one of its children');
+  }
   if (item.parent) {
     lines.push(row(text('↳ parent:', 'dim'), text(item.parent.id, 'id'), titleText(item.parent.title)));
     labels.push(`parent ${item.parent.id} ${item.parent.title}`);
@@ -289,8 +315,9 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
     key,
     label: labels.join('; '),
     content,
-    className: 'ready',
-    actions: [{ icon: 'play', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
+    className: item.container ? 'ready container' : 'ready',
+    // An epic is worked on through its children; Claim Issue… still claims one, after a warning.
+    actions: item.container ? [] : [{ icon: 'play', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
   };
 }
 
@@ -326,13 +353,14 @@ const STATUS_ICONS: Record<string, string> = {
   hooked: 'plug',
 };
 
-function issueLine(ref: IssueRef): HTMLElement {
+function issueLine(ref: IssueRef, tag?: HTMLElement): HTMLElement {
   const status = icon(STATUS_ICONS[ref.status] ?? 'question', `status status-${STATUS_ICONS[ref.status] ? ref.status : 'other'}`);
   status.title = ref.status;
   return row(
     status,
     text(ref.id, 'id'),
     titleText(ref.title),
+    tag,
     // br's dependency records carry no type: "unknown" there means "not said", not a type.
     ref.issueType !== 'task' && ref.issueType !== 'unknown' ? text(ref.issueType, 'type') : undefined,
     text(priorityText(ref.priority), `priority p${ref.priority}`),

@@ -6,6 +6,7 @@ import { commentCommandIssueIds, type AutoCheckpointTrigger } from '../core/chec
 import { fnv1a } from '../core/hash';
 import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints';
 import { describeDamage } from '../services/durableJson';
+import type { CloseOutcome } from '../services/closeFlow';
 import { locateLedger } from '../services/ledgerStore';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import type { ActivityTracker, FolderActivity } from './activity';
@@ -166,6 +167,10 @@ export interface WorkDeps {
   outboxes: Outboxes;
   activity: ActivityTracker;
   log: vscode.LogOutputChannel;
+  /** Told of every close that landed, so the sidebar keeps the same "next" offer until it is dismissed. */
+  onClosed?: (outcome: CloseOutcome) => void;
+  /** Told of every claim that landed: an after-close offer has then been taken up. */
+  onClaimed?: (issueId: string) => void;
 }
 
 /** The checkpoint service of a folder: its outbox and its ledger. */

@@ -84,6 +84,9 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
       case 'focusIssue':
         await this.focusIssue(message.issueId);
         return;
+      case 'dismissNext':
+        this.refresh.dismissNext();
+        return;
     }
   }
 
@@ -174,6 +177,7 @@ function issueIdsInView(state: ViewState): Set<string> {
   if (state.kind !== 'project') return ids;
   const { focused, otherInProgress, ready } = state.model;
   if (focused) ids.add(focused.issue.id);
+  if (state.model.next) ids.add(state.model.next.item.issue.id);
   for (const issue of otherInProgress.items) ids.add(issue.id);
   if (ready.ok) for (const item of ready.value.items) ids.add(item.issue.id);
   return ids;

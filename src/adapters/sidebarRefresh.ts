@@ -7,7 +7,7 @@ import { markRefreshing, nextViewState, DEFAULT_LIMITS, type SidebarInput } from
 import { NotGitRepositoryError } from '../git/runGit';
 import { gitStatus } from '../git/status';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
-import type { IssueDetails } from '../core/model';
+import type { IssueDetails, IssueSummary } from '../core/model';
 import type { ProjectInfo, ViewState } from '../shared/protocol';
 import { readSettings } from './config';
 import { RefreshScheduler } from './refreshScheduler';
@@ -21,6 +21,13 @@ export interface SidebarSources {
   activity?: ActivitySource;
   outbox?: OutboxSource;
   checkpoints?: CheckpointSource;
+  work?: WorkSource;
+}
+
+/** Closes and claims, as far as the sidebar follows them: the after-close offer lives between the two. */
+export interface WorkSource {
+  readonly onDidClose: vscode.Event<{ closed: IssueSummary; unblocked: readonly IssueSummary[] }>;
+  readonly onDidClaim: vscode.Event<string>;
 }
 
 export interface ActivitySource {
@@ -65,6 +72,8 @@ export class SidebarRefresh implements vscode.Disposable {
   private readonly controller = new AbortController();
   private cache: { root: string; project: ProjectInfo; snapshot: ProjectSnapshot; uncommitted?: Section<GitChange[]> } | undefined;
   private focusRequest: string | undefined;
+  /** The last close and what it unblocked, offered until dismissed or until something is claimed. */
+  private lastClose: { closed: IssueSummary; unblocked: string[] } | undefined;
   private watched: { root: string; disposables: vscode.Disposable[] } | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -84,6 +93,15 @@ export class SidebarRefresh implements vscode.Disposable {
       }),
     );
     if (sources.activity) this.subscriptions.push(sources.activity.onDidChange(() => this.invalidate(['git', 'local'], LOCAL_DEBOUNCE_MS)));
+    if (sources.work) {
+      this.subscriptions.push(
+        sources.work.onDidClose(({ closed, unblocked }) => {
+          this.lastClose = { closed, unblocked: unblocked.map((issue) => issue.id) };
+          this.invalidate(['beads'], 0);
+        }),
+        sources.work.onDidClaim(() => this.dismissNext()),
+      );
+    }
     if (sources.outbox) this.subscriptions.push(sources.outbox.onDidChange(() => this.invalidate(['local'], LOCAL_DEBOUNCE_MS)));
   }
 
@@ -109,6 +127,13 @@ export class SidebarRefresh implements vscode.Disposable {
   /** Marks `changes` and, when the view is visible, refreshes after `delayMs` (sooner requests win). */
   invalidate(changes: readonly Change[], delayMs: number): void {
     this.scheduler.invalidate(changes, delayMs);
+  }
+
+  /** The user put the after-close offer away: "next" is the best of the ready queue again. */
+  dismissNext(): void {
+    if (!this.lastClose) return;
+    this.lastClose = undefined;
+    this.invalidate(['local'], 0);
   }
 
   /** Focus another in-progress issue (when no activity tracker owns the focus). */
@@ -204,6 +229,7 @@ export class SidebarRefresh implements vscode.Disposable {
     if (ledger) input.activity = ledger;
     const pendingWrites = this.sources.outbox?.pendingCount(root);
     if (pendingWrites !== undefined) input.pendingWrites = pendingWrites;
+    if (this.lastClose) input.lastClose = this.lastClose;
     return input;
   }
 

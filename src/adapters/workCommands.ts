@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { describeCloseObstacles, readyItems, type CloseObstacles, type ReadyItem } from '../core/graph';
-import type { Issue, IssueSummary } from '../core/model';
+import { childrenOf, describeCloseObstacles, readyItems, type CloseObstacles, type ReadyItem } from '../core/graph';
+import { isTerminal, type Issue, type IssueSummary } from '../core/model';
+import { isContainer } from '../core/next';
 import { closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { loadSnapshot } from '../services/snapshot';
 import type { WorkDeps } from './checkpointCommands';
@@ -18,8 +19,11 @@ const CLAIM_PICK_DETAILS = 25;
 /** How long closing waits for the issue's queued writes and its file list to land first. */
 const CLOSE_FLUSH_MS = 5_000;
 
-/** `beadsRecovery.claim` takes an issue id (the sidebar, the close offer) or nothing (a quick pick). */
-export type ClaimArgument = string | { issueId?: string } | undefined;
+/**
+ * `beadsRecovery.claim` takes an issue id (the sidebar, the close offer) or nothing (a quick pick);
+ * with `confirm` it asks first (a key press in the sidebar is easier to make by accident than a click).
+ */
+export type ClaimArgument = string | { issueId?: string; confirm?: boolean } | undefined;
 
 /**
  * `beadsRecovery.close` takes an issue id (the sidebar) or options; with `reason` it asks for no
@@ -60,6 +64,7 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
   if (!project) return undefined;
   const issueId = (typeof argument === 'string' ? argument : argument?.issueId) ?? (await pickReady(project));
   if (!issueId) return undefined;
+  if (!(await confirmClaim(project, issueId, typeof argument === 'object' && argument?.confirm === true))) return undefined;
   const outbox = await deps.outboxes.open(project);
   if (!outbox) throw new WorkRefusedError('there is no place to keep beads writes for this folder');
   const now = Date.now();
@@ -67,6 +72,7 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
     writeNowOrQueue(project.backend, outbox, { key: `claim:${issueId}:${now}`, kind: 'claim', issueId }, now),
   );
   if (outcome.state === 'written') {
+    deps.onClaimed?.(issueId);
     const folder = deps.activity.forProject(project);
     await folder?.refreshInProgress();
     await folder?.focus(issueId);
@@ -75,6 +81,29 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
     void vscode.window.showWarningMessage(`Beads: ${issueId} could not be claimed now (${outcome.why}); the claim is queued and will be made when beads answers.`);
   }
   return { issueId, outcome };
+}
+
+/**
+ * Claiming an epic records work against a container that is finished through its children: it
+ * is said, and claimed only if the user insists. `ask` asks about any other issue too.
+ */
+async function confirmClaim(project: Project, issueId: string, ask: boolean): Promise<boolean> {
+  const issue = (await project.backend.show([issueId])).find((candidate) => candidate.id === issueId);
+  if (!issue) throw new WorkRefusedError(`${issueId} was not found: it may have been deleted.`);
+  const claim = `Claim ${issueId}`;
+  if (isContainer(issue)) {
+    const children = childrenOf(issue).filter((child) => !isTerminal(child.status));
+    const detail = children.length > 0 ? `Its open children: ${children.slice(0, 5).map(name).join(', ')}${children.length > 5 ? ', …' : ''}.` : 'It has no open children.';
+    const choice = await vscode.window.showWarningMessage(
+      `${issueId} is an epic: it holds other work and is finished through its children, so work recorded against it is hard to follow. Claim it anyway?`,
+      { modal: true, detail },
+      claim,
+    );
+    return choice === claim;
+  }
+  if (!ask) return true;
+  const choice = await vscode.window.showInformationMessage(`Claim ${name(issue)}?`, { modal: true, detail: 'It becomes in progress and assigned to you; work is recorded against it from now on.' }, claim);
+  return choice === claim;
 }
 
 async function pickReady(project: Project): Promise<string | undefined> {
@@ -160,6 +189,7 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
     return outcome;
   }
   await folder?.refreshInProgress();
+  deps.onClosed?.(outcome);
   if (options.offer !== false) offerNext(outcome);
   return outcome;
 }
@@ -191,9 +221,9 @@ async function pickInProgress(project: Project): Promise<string | undefined> {
 
 /** V5: what the close unblocked and what is ready next, as one notification with its actions. */
 function offerNext(outcome: CloseOutcome): void {
-  const next = outcome.unblocked[0] ?? outcome.ready[0]?.issue;
+  const next = outcome.next?.issue;
   const unblocked = outcome.unblocked.length > 0 ? ` Unblocked: ${outcome.unblocked.map(name).join(', ')}.` : '';
-  const ready = next ? ` Next ready: ${name(next)}.` : ' Nothing else is ready.';
+  const ready = next ? ` Next: ${name(next)}.` : ' Nothing claimable is ready.';
   const claimNext = next ? `Claim ${next.id}` : undefined;
   const copy = 'Copy Continue Prompt';
   const injectPrompt = 'Inject Continue Prompt';

@@ -23,6 +23,7 @@ import {
 } from './graph';
 import { cutBytes, inlineCode, isMultiLine, shellWord, verbatimBlock, verbatimLine } from './markdown';
 import { isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue } from './model';
+import { nextAfterClose, pickNext } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
 
@@ -235,9 +236,11 @@ export function buildContinuePrompt(input: ContinueInput): BoundedMarkdown {
   const unblocked = uniqueById(input.unblocked);
   const unblockedNames = unblocked.slice(0, LINKS_NAMED).map((issue) => issueName(issue, LINK_TITLE_BYTES));
   const closedLine = `## Closed: ${issueName(input.closed, HEADER_TITLE_BYTES)}`;
-  const hint =
-    ready.length > 0
-      ? `Claim the next one with ${inlineCode(`${input.cli} update <id> --claim`, 80)} and checkpoint with comments as you go.`
+  const next = nextAfterClose(input.closed.id, unblocked.map((issue) => issue.id), ready.map((item) => item.issue));
+  const hint = next
+    ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${input.cli} update ${shellWord(next.issue.id)} --claim`, 80)} and checkpoint with comments as you go.`
+    : ready.length > 0
+      ? 'Only epics are ready, and an epic is finished through its children: summarize what was accomplished and ask the user what is next.'
       : 'Nothing is ready: summarize what was accomplished and ask the user what is next.';
   const full: Kept = { ready: readyList.entries.length, unblocked: unblockedNames.length, hint: 1 };
   const render = (kept: Kept): string => {
@@ -372,7 +375,10 @@ function noneState(input: RecoveryInput, common: Common): Plan {
   // Only the listed items need their parent and unblocks; the rest are counted.
   const listed = readyItems(queue.slice(0, READY_ENTRIES), input.details.ok ? input.details.value : []);
   const readyList = readyListLines(listed, queue.length);
-  const hint = `Claim one with ${inlineCode(`${cli} update <id> --claim`, 80)}, then checkpoint with comments as you go.`;
+  const next = pickNext({ ready: queue });
+  const hint = next
+    ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}. Claim it with ${inlineCode(`${cli} update ${shellWord(next.issue.id)} --claim`, 80)}, then checkpoint with comments as you go.`
+    : `Claim one with ${inlineCode(`${cli} update <id> --claim`, 80)}, then checkpoint with comments as you go.`;
   const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0 };
   const render = (kept: Kept): string => {
     const lines = common.render(kept);

@@ -7,6 +7,7 @@ import type { CheckpointActivity } from './checkpoint';
 import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
 import { childrenOf, indexDetails, openBlockersOf, parentChain, readyItems, unblocksOf } from './graph';
 import { oneLine, truncate } from './markdown';
+import { isContainer, nextAfterClose, pickNext } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
 import type {
@@ -17,6 +18,7 @@ import type {
   FileEntry,
   FocusedIssueView,
   IssueRef,
+  NextView,
   Part,
   ProjectInfo,
   ReadyItemView,
@@ -38,6 +40,8 @@ export interface SidebarInput {
   /** Undefined outside a git repository. */
   uncommitted?: Part<GitChange[]>;
   pendingWrites?: number;
+  /** The last close the user has not dismissed: what it unblocked is offered first. */
+  lastClose?: { closed: IssueSummary; unblocked: string[] };
   now: number;
 }
 
@@ -73,6 +77,10 @@ export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_
     ready: input.ready.ok ? { ok: true, value: readyView(input.ready.value, known, limits) } : { ok: false, error: oneLine(input.ready.error) },
     problems,
   };
+  if (input.ready.ok) {
+    const next = nextView(dedupe(input.ready.value), known, input.lastClose, limits);
+    if (next) model.next = next;
+  }
   if (focused) model.focused = focusedView(focused, focusedDetails, known, input.now, limits);
   if (focused && input.activity?.issueId === focused.id) model.activity = activityView(input.activity, focusedDetails ? newestCommentAt(focusedDetails) : undefined, input.now, limits.files);
   if (input.uncommitted) {
@@ -180,10 +188,21 @@ function readyView(ready: readonly Issue[], known: Map<string, IssueDetails>, li
       unblocks: item.unblocks.slice(0, limits.readyUnblocks).map(issueRef),
       contextKnown: known.has(item.issue.id),
     };
+    if (isContainer(item.issue)) view.container = true;
     if (item.parent) view.parent = issueRef(item.parent);
     return view;
   });
   return { items, more: unique.length - shown.length };
+}
+
+function nextView(ready: readonly Issue[], known: Map<string, IssueDetails>, lastClose: SidebarInput['lastClose'], limits: Limits): NextView | undefined {
+  const pick = lastClose ? nextAfterClose(lastClose.closed.id, lastClose.unblocked, ready) : pickNext({ ready });
+  if (!pick) return undefined;
+  const item = readyView([pick.issue], known, limits).items[0];
+  if (!item) return undefined;
+  const view: NextView = { item, reason: pick.reason };
+  if (lastClose) view.afterClose = issueRef(lastClose.closed);
+  return view;
 }
 
 function trailOf(comments: readonly Comment[], now: number, limit: number): Capped<TrailEntry> {

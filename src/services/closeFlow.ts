@@ -12,6 +12,7 @@ import { CliError } from '../beads/errors';
 import { commitHashesFromComments, filesFromComments, filesModifiedComment, textFingerprint } from '../core/checkpoint';
 import { closeObstaclesOf, readyItems, unblocksOf, type CloseObstacles, type ReadyItem } from '../core/graph';
 import { isTerminal, summarize, type Dialect, type IssueDetails, type IssueSummary } from '../core/model';
+import { nextAfterClose, type NextPick } from '../core/next';
 import { decideAfterFailure, describeDecision } from '../core/outboxPolicy';
 import { buildContinuePrompt } from '../core/recovery';
 import { runGit, type GitOptions } from '../git/runGit';
@@ -113,6 +114,8 @@ export interface CloseOutcome {
   unblocked: IssueSummary[];
   /** The ready queue after the close, with parent and unblocks for the first few. */
   ready: ReadyItem[];
+  /** The one next issue every surface offers (`nextAfterClose`); undefined when nothing claimable is ready. */
+  next?: NextPick<IssueSummary>;
   /** `buildContinuePrompt` for an agent: what was unblocked, what is ready next. */
   continuePrompt?: string;
 }
@@ -159,7 +162,8 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
   if (filesWrite) await writeFileList(backend, queue, filesWrite, request);
   const next = await whatComesNext(backend, details, request);
   const continuePrompt = buildContinuePrompt({ closed: closedSummary, unblocked: next.unblocked, ready: next.ready, cli: request.cli }).markdown;
-  return { closed: closedSummary, state: 'closed', filesComment, ...next, continuePrompt };
+  const pick = nextAfterClose(issueId, next.unblocked.map((issue) => issue.id), next.ready.map((item) => summarize(item.issue)));
+  return { closed: closedSummary, state: 'closed', filesComment, ...next, ...(pick ? { next: pick } : {}), continuePrompt };
 }
 
 /** Whether to close with `--force`: only when the issue has obstacles and the user said so; a no stops here. */

@@ -80,6 +80,17 @@ export interface ReadyItemView {
   unblocks: IssueRef[];
   /** False when the item's dependencies were not loaded (beyond the detail cap): parent and unblocks are then unknown. */
   contextKnown: boolean;
+  /** An epic: it holds other work and is finished through its children, so the view offers no Claim. */
+  container?: boolean;
+}
+
+/** The one next issue to work on (`pickNext`), as every surface names it. */
+export interface NextView {
+  item: ReadyItemView;
+  /** 'unblocked': the last close made it ready. */
+  reason: 'unblocked' | 'ready';
+  /** The issue whose close this offer follows; the offer stays until the user dismisses it or claims. */
+  afterClose?: IssueRef;
 }
 
 export interface CommitEntry {
@@ -113,6 +124,8 @@ export interface SidebarModel {
   pendingWrites?: number;
   /** In the CLI's own order. */
   ready: Part<Capped<ReadyItemView>>;
+  /** What to claim next; undefined when nothing claimable is ready. */
+  next?: NextView;
   /** Errors of the parts that have no place of their own (issue details). */
   problems: string[];
 }
@@ -153,6 +166,8 @@ export type WebviewMessage =
   | { type: 'run'; requestId: number; action: SidebarAction; issueId?: string }
   | { type: 'openFile'; path: string }
   | { type: 'focusIssue'; issueId: string }
+  /** The user put the after-close offer away. */
+  | { type: 'dismissNext' }
   | { type: 'retry' };
 
 const MAX_TEXT = 1000;
@@ -166,6 +181,8 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       return { type: 'ready' };
     case 'retry':
       return { type: 'retry' };
+    case 'dismissNext':
+      return { type: 'dismissNext' };
     case 'run': {
       const { requestId, action, issueId } = message;
       if (!Number.isSafeInteger(requestId) || !isSidebarAction(action)) return undefined;

@@ -272,7 +272,7 @@ export const tests = {
     assert(Math.abs(restored - scrolled) <= 1, `the scroll position came back (${restored}, was ${scrolled})`);
   },
 
-  async 'with nothing in progress the view suggests the top ready issue, and what demo-1 unblocked is ready'(helpers) {
+  async 'with nothing in progress the view suggests the next ready issue (never an epic), and what demo-1 unblocked is ready'(helpers) {
     const frame = helpers.webviewFrame();
     // --force: br skips an issue that still has open blockers (demo-1 has two).
     for (const id of ['demo-1', 'demo-8']) {
@@ -281,8 +281,10 @@ export const tests = {
     const next = treeItem(frame, 'focus:next');
     await next.waitFor({ timeout: 30_000 });
     assert((await treeItem(frame, 'focus:none').count()) === 1, 'the view says nothing is in progress');
-    const firstReady = await frame.locator('[data-key^="ready:"]').first().getAttribute('data-key');
-    assert((await next.getAttribute('aria-label')).startsWith(`Next ready: ${firstReady.slice('ready:'.length)} `), 'the suggestion is the top of the ready queue');
+    const suggested = (await next.getAttribute('aria-label')).slice('Next: '.length).split(' ')[0];
+    const inQueue = await treeItem(frame, `ready:${suggested}`).getAttribute('aria-label');
+    assert(inQueue.includes('suggested next'), `the ready queue marks the same issue as next (${suggested})`);
+    assert(!inQueue.includes(', epic, '), 'an epic is never the suggestion');
     assert((await next.locator(':scope > .row button[aria-label^="Claim "]').count()) === 1, 'the suggestion can be claimed');
     // demo-5 waited only on demo-1: closing demo-1 made it ready, as the tree said it would.
     await treeItem(frame, 'ready:demo-5').waitFor({ state: 'attached' });

@@ -149,7 +149,9 @@ describe('closeWithFiles', () => {
     expect(outcome.ready.find((item) => item.issue.id === 'demo-4')?.unblocks.map((issue) => issue.id)).toEqual(['demo-3']);
     expect(outcome.continuePrompt).toContain('## Closed: demo-1');
     expect(outcome.continuePrompt).toMatch(/\*\*Unblocked:\*\* .*demo-2/);
-    expect(outcome.continuePrompt).toContain('br update <id> --claim');
+    // The prompt, the notification and the sidebar name the same next issue: the one just unblocked.
+    expect(outcome.next).toEqual({ issue: expect.objectContaining({ id: 'demo-2' }), reason: 'unblocked' });
+    expect(outcome.continuePrompt).toContain('**Next:** demo-2 — Issue demo-2 (just unblocked). Claim it with `br update demo-2 --claim`');
   });
 
   it('writes no file list when there are no files', async () => {

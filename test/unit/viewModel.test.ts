@@ -193,6 +193,28 @@ describe('buildSidebarModel: bad graphs', () => {
     expect(model.focused).toBeUndefined();
   });
 
+  it('shows epics as containers and never suggests one; after a close it suggests what the close unblocked until dismissed', () => {
+    const all = graph([
+      { id: 'wf-1', type: 'epic', priority: 0, title: 'Workflow epic' },
+      { id: 'wf-2', parent: 'wf-1', status: 'closed' },
+      { id: 'wf-3', parent: 'wf-1', priority: 2, blockedBy: ['wf-2'] },
+      { id: 'wf-5', priority: 1 },
+    ]);
+    const ready = { ok: true as const, value: [all.get('wf-1')!, all.get('wf-5')!, all.get('wf-3')!] };
+    const plain = buildSidebarModel(input(all, { ready }));
+    const items = plain.ready.ok ? plain.ready.value.items : [];
+    expect(items.map((item) => [item.issue.id, item.container === true])).toEqual([['wf-1', true], ['wf-5', false], ['wf-3', false]]);
+    expect(plain.next).toMatchObject({ item: { issue: { id: 'wf-5' } }, reason: 'ready' });
+    expect(plain.next?.afterClose).toBeUndefined();
+
+    const closed = { id: 'wf-2', title: 'Title of wf-2', status: 'closed', priority: 2, issueType: 'task' };
+    const afterClose = buildSidebarModel(input(all, { ready, lastClose: { closed, unblocked: ['wf-3'] } }));
+    expect(afterClose.next).toMatchObject({ item: { issue: { id: 'wf-3' }, parent: { id: 'wf-1' } }, reason: 'unblocked', afterClose: { id: 'wf-2' } });
+
+    const onlyEpic = buildSidebarModel(input(all, { ready: { ok: true, value: [all.get('wf-1')!] } }));
+    expect(onlyEpic.next).toBeUndefined();
+  });
+
   it('empties only the failing part', () => {
     const all = graph([{ id: 'f-1', status: 'in_progress' }]);
     const model = buildSidebarModel(

@@ -12,6 +12,7 @@ import { LedgerStore, locateLedger } from '../services/ledgerStore';
 import type { WriteQueue } from '../services/writeQueue';
 import { reportFailure } from './commandErrors';
 import { readSettings } from './config';
+import { isOwnWrite } from '../services/ownWrites';
 import type { Project, ProjectRegistry } from './projects';
 
 // File tracking and commit linking for every workspace folder that holds a beads project. VS Code
@@ -224,7 +225,7 @@ export class FolderActivity implements vscode.Disposable {
       if (this.beadsInFolder && !VOLATILE_BEADS_FILE.test(relative)) this.scheduleInProgressRefresh();
       return;
     }
-    if (!this.isTracked(relative) || (this.ignoredPrefix !== undefined && fsPath.startsWith(this.ignoredPrefix))) return;
+    if (!this.isTracked(relative) || (this.ignoredPrefix !== undefined && fsPath.startsWith(this.ignoredPrefix)) || isOwnWrite(fsPath)) return;
     if (!created) {
       this.recordPath(relative, Date.now());
       return;

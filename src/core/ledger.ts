@@ -474,15 +474,20 @@ function isCount(value: unknown): value is number {
 // Which paths are work. The ledger records files a person or an agent changed, not the
 // repository's machinery, the tracker's own files or installed dependencies.
 const ALWAYS_IGNORED = /(?:^|\/)(?:\.git|\.beads|node_modules)(?:\/|$)/;
+// Agent configuration at the folder's root — hook settings and MCP server lists, which this
+// extension (or `beads-recovery hooks install`, or an agent's own setup) writes: configuring an
+// agent is not work on an issue, and counting it made a focus click write a checkpoint.
+const AGENT_CONFIGURATION = /^(?:\.mcp\.json|\.claude\/settings(?:\.local)?\.json|\.github\/hooks\/[^/]+\.json|\.codex\/(?:hooks\.json|config\.toml)|\.cursor\/(?:hooks|mcp)\.json|\.vscode\/mcp\.json)$/;
 
 /**
  * A test for paths relative to the workspace folder (with `/` separators): false for `.git/`,
- * `.beads/`, `node_modules/` and anything matching one of `excludes` (the `files.watcherExclude`
- * globs, which VS Code does not apply to every watcher).
+ * `.beads/`, `node_modules/`, agent hook and MCP settings, and anything matching one of `excludes`
+ * (the `files.watcherExclude` globs, which VS Code does not apply to every watcher).
  */
 export function trackedPathFilter(excludes: readonly string[]): (relativePath: string) => boolean {
   const patterns = excludes.map(globToRegExp);
-  return (relativePath) => relativePath !== '' && !ALWAYS_IGNORED.test(relativePath) && !patterns.some((pattern) => pattern.test(relativePath));
+  return (relativePath) =>
+    relativePath !== '' && !ALWAYS_IGNORED.test(relativePath) && !AGENT_CONFIGURATION.test(relativePath) && !patterns.some((pattern) => pattern.test(relativePath));
 }
 
 /** A VS Code glob (`**`, `*`, `?`, `{a,b}`, `[abc]`) as an anchored regular expression over `/`-separated paths. */

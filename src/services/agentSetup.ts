@@ -12,6 +12,7 @@ import path from 'node:path';
 import { AGENT_FORMATS, installHooks, ourCommands, repairHooks, uninstallHooks, type AgentId, type ConfigEdit, type HookLauncher } from '../core/hookConfig';
 import { installMcpServer, MCP_FILES, registeredLauncher, uninstallMcpServer } from '../core/mcpConfig';
 import { assertWriteStaysInside, OutsideWorkspaceError, readIfPresent } from './files';
+import { expectOwnWrite } from './ownWrites';
 
 export interface FileChange {
   agent: AgentId;
@@ -107,6 +108,8 @@ export async function applyChange(root: string, change: FileWrite): Promise<void
     return;
   }
   await mkdir(path.dirname(change.file), { recursive: true });
+  // Our own write: the activity tracker must not count it as the user's work on an issue.
+  expectOwnWrite(change.file);
   await writeFile(change.file, change.after, 'utf8');
 }
 

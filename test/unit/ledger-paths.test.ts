@@ -23,6 +23,15 @@ describe('trackedPathFilter', () => {
     expect(tracked('')).toBe(false);
   });
 
+  it('never counts agent hook or MCP settings (the extension installs them), but does count other files beside them', () => {
+    for (const path of ['.mcp.json', '.claude/settings.local.json', '.claude/settings.json', '.github/hooks/beads-recovery.json', '.codex/hooks.json', '.codex/config.toml', '.cursor/hooks.json', '.cursor/mcp.json', '.vscode/mcp.json']) {
+      expect(tracked(path), path).toBe(false);
+    }
+    for (const path of ['.claude/commands/review.md', '.github/hooks/README.md', '.cursor/rules/style.mdc', '.vscode/settings.json', 'sub/.claude/settings.json', 'AGENTS.md']) {
+      expect(tracked(path), path).toBe(true);
+    }
+  });
+
   it('honours the user\'s watcher excludes', () => {
     const custom = trackedPathFilter(['**/dist/**', 'coverage/**', '**/*.{log,tmp}', 'build', 'out?/x']);
     expect(custom('dist/extension.js')).toBe(false);

@@ -12,6 +12,7 @@ import { ProjectRegistry } from './adapters/projects';
 import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryCommands';
 import { registerSidebar } from './adapters/sidebar';
 import { registerWorkCommands } from './adapters/workCommands';
+import { welcomeOnFirstOpen } from './adapters/welcome';
 import { toLedgerSummary } from './core/ledger';
 import { refuseGit } from './git/runGit';
 import type { CloseOutcome } from './services/closeFlow';
@@ -93,6 +94,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     vscode.workspace.onDidChangeWorkspaceFolders(() => projects.reset()),
   );
   outboxes.syncInBackground();
+  welcomeOnFirstOpen(context, projects).catch((error: unknown) => log.warn(`welcome: ${error instanceof Error ? error.message : String(error)}`));
   return {
     ...activity.api,
     recoveryContext: () => recovery.produce(),

@@ -58,6 +58,8 @@ export class ActivityStatusBar implements vscode.Disposable {
   private memory: NudgeMemory;
   private current: ActivityStatus = HIDDEN;
   private readonly shown = { due: 0, stalled: 0 };
+  /** Stalls count only time this editor session has been watching. */
+  private readonly watchingSince = Date.now();
 
   constructor(
     private readonly tracker: ActivityTracker,
@@ -181,7 +183,7 @@ export class ActivityStatusBar implements vscode.Disposable {
       const lastActivityAt = lastSignOfLife(folder.state.ledgers[issue.id], parseTimestamp(issue.updatedAt));
       return lastActivityAt === undefined ? [] : [{ issueId: issue.id, lastActivityAt }];
     });
-    return findStalls(candidates, now, policy);
+    return findStalls(candidates, now, policy, this.watchingSince);
   }
 
   private remember(memory: NudgeMemory): void {

@@ -82,13 +82,22 @@ export interface Stall {
   key: string;
 }
 
-export function findStalls(candidates: readonly StallCandidate[], now: number, policy: CheckpointPolicy): Stall[] {
+/**
+ * In-progress issues idle for `stalledMinutes` of watched time. Idle time counts from the later of
+ * the issue's last sign of life and `watchingSince` (when this editor session began): the hours
+ * the editor was closed are not time in which anyone could have worked, so a first open after a
+ * night never greets with "stalled".
+ */
+export function findStalls(candidates: readonly StallCandidate[], now: number, policy: CheckpointPolicy, watchingSince = -Infinity): Stall[] {
   if (policy.stalledMinutes <= 0) return [];
   return candidates
-    .filter((candidate) => Number.isFinite(candidate.lastActivityAt) && now - candidate.lastActivityAt >= policy.stalledMinutes * MINUTE)
-    .map((candidate) => ({
+    .filter((candidate) => Number.isFinite(candidate.lastActivityAt))
+    .map((candidate) => ({ candidate, idleMs: now - Math.max(candidate.lastActivityAt, watchingSince) }))
+    .filter(({ idleMs }) => idleMs >= policy.stalledMinutes * MINUTE)
+    .map(({ candidate, idleMs }) => ({
       issueId: candidate.issueId,
-      idleMinutes: Math.floor((now - candidate.lastActivityAt) / MINUTE),
+      idleMinutes: Math.floor(idleMs / MINUTE),
+      // Keyed by the sign of life, not the session: one stall is warned about once, across restarts.
       key: `${candidate.issueId}@${candidate.lastActivityAt}`,
     }));
 }

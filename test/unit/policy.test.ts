@@ -87,6 +87,16 @@ describe('stalls', () => {
     expect(unwarnedStalls(findStalls(resumed, T0 + 400 * MINUTE, DEFAULT_POLICY), memory)).toHaveLength(1);
   });
 
+  it('counts only the time the editor has been open: a first open after a night is not a stall', () => {
+    const candidates = [{ issueId: 'wf-2', lastActivityAt: T0 }];
+    const openedAt = T0 + 590 * MINUTE;
+    expect(findStalls(candidates, openedAt + 5 * MINUTE, DEFAULT_POLICY, openedAt)).toEqual([]);
+    expect(findStalls(candidates, openedAt + 119 * MINUTE, DEFAULT_POLICY, openedAt)).toEqual([]);
+    expect(findStalls(candidates, openedAt + 125 * MINUTE, DEFAULT_POLICY, openedAt)).toEqual([{ issueId: 'wf-2', idleMinutes: 125, key: `wf-2@${T0}` }]);
+    // Activity during the session counts from itself.
+    expect(findStalls([{ issueId: 'wf-2', lastActivityAt: openedAt + 60 * MINUTE }], openedAt + 125 * MINUTE, DEFAULT_POLICY, openedAt)).toEqual([]);
+  });
+
   it('is off with 0 and ignores unknown times', () => {
     expect(findStalls([{ issueId: 'x', lastActivityAt: 0 }], T0, { ...DEFAULT_POLICY, stalledMinutes: 0 })).toEqual([]);
     expect(findStalls([{ issueId: 'x', lastActivityAt: Number.NaN }], T0, DEFAULT_POLICY)).toEqual([]);

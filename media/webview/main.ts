@@ -35,6 +35,8 @@ const page: Page = {
 };
 const announcer = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
 document.body.append(page.progress, page.banners, page.toolbar, page.message, content, announcer);
+// The context menu holds the row's actions (data-vscode-context on each row), not Cut, Copy and Paste.
+document.body.setAttribute('data-vscode-context', JSON.stringify({ preventDefaultContextMenuItems: true }));
 
 let state: ViewState = { kind: 'loading' };
 let stateJson = '';
@@ -43,11 +45,13 @@ const inFlight = new Map<number, { action: SidebarAction; issueId?: string }>();
 let scrollRestored = false;
 
 const host: Host = {
-  run(action, issueId) {
+  run(action, issueId, options) {
     if (host.isBusy(action, issueId)) return;
     const requestId = nextRequestId++;
     inFlight.set(requestId, issueId === undefined ? { action } : { action, issueId });
-    post(issueId === undefined ? { type: 'run', requestId, action } : { type: 'run', requestId, action, issueId });
+    const message: WebviewMessage = issueId === undefined ? { type: 'run', requestId, action } : { type: 'run', requestId, action, issueId };
+    if (options?.confirm) message.confirm = true;
+    post(message);
     render();
   },
   openFile: (path) => post({ type: 'openFile', path }),

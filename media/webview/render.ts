@@ -22,7 +22,7 @@ import { custom, el, icon } from './dom';
 import type { Tree, TreeNode } from './tree';
 
 export interface Host {
-  run(action: SidebarAction, issueId: string | undefined): void;
+  run(action: SidebarAction, issueId: string | undefined, options?: { confirm?: true }): void;
   openFile(path: string): void;
   focusIssue(issueId: string): void;
   /** Puts the after-close offer away. */
@@ -188,6 +188,7 @@ function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host
   let node: TreeNode = {
     ...issueNode('focus:issue', focused.issue, meta),
     className: 'focused-issue',
+    menuContext: { beadsRow: 'focused', issueId },
     expandedByDefault: true,
     children: groups,
     actions: [
@@ -220,6 +221,7 @@ function otherInProgressSection(others: Capped<IssueRef>, host: Host): TreeNode 
   const children: TreeNode[] = others.items.map((ref) => ({
     ...issueNode(`others:${ref.id}`, ref),
     activate: () => host.focusIssue(ref.id),
+    menuContext: { beadsRow: 'inProgress', issueId: ref.id },
     actions: [{ icon: 'target', label: `Focus ${ref.id}`, run: () => host.focusIssue(ref.id) }],
   }));
   return section('others', 'Also in progress', others.items.length + others.more, children, others.more);
@@ -311,7 +313,7 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
     labels.push(`unblocks ${names}`);
   }
   const content = el('div', { className: 'ready-item grow' }, ...lines);
-  return {
+  const node: TreeNode = {
     key,
     label: labels.join('; '),
     content,
@@ -319,6 +321,11 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
     // An epic is worked on through its children; Claim Issue… still claims one, after a warning.
     actions: item.container ? [] : [{ icon: 'play', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
   };
+  if (!item.container && writable) {
+    node.onSpace = () => host.run('claim', issueId, { confirm: true });
+    node.menuContext = { beadsRow: 'ready', issueId };
+  }
+  return node;
 }
 
 function fileNode(prefix: string, file: FileEntry, host: Host): TreeNode {

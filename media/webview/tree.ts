@@ -25,9 +25,13 @@ export interface TreeNode {
   label: string;
   children?: TreeNode[];
   expandedByDefault?: boolean;
-  /** What Enter, Space and a click do; without it they toggle expansion. */
+  /** What Enter, Space and a click do; without it they toggle expansion (or Enter moves into the row's actions). */
   activate?: () => void;
+  /** What Space does instead, when it differs (claiming a ready issue, after the host asks). */
+  onSpace?: () => void;
   actions?: TreeAction[];
+  /** The row's `data-vscode-context`: VS Code's context menu (right-click, Shift+F10) shows the actions the manifest gives it. */
+  menuContext?: Record<string, string>;
   className?: string;
 }
 
@@ -80,6 +84,7 @@ export class Tree {
       attrs: { role: 'treeitem', 'aria-level': String(level), 'aria-label': node.label, tabindex: '-1', 'data-key': node.key },
     });
     if (expandable) item.setAttribute('aria-expanded', String(expanded));
+    if (node.menuContext) item.setAttribute('data-vscode-context', JSON.stringify(node.menuContext));
     const row = el('div', { className: 'row' });
     // CSSOM, not a style attribute: the CSP allows no inline styles.
     row.style.paddingLeft = `${(level - 1) * 12 + 4}px`;
@@ -195,7 +200,11 @@ export class Tree {
       case 'Enter':
       case ' ': {
         const node = this.nodes.get(item);
-        if (node?.activate) node.activate();
+        const firstAction = rowActions(item).find((button) => !button.disabled);
+        if (event.key === ' ' && node?.onSpace) node.onSpace();
+        else if (node?.activate) node.activate();
+        // A row whose only use is its buttons: Enter opens them (Tab and Escape move between row and buttons).
+        else if (event.key === 'Enter' && firstAction && !item.hasAttribute('aria-expanded')) firstAction.focus();
         else this.toggle(item);
         break;
       }

@@ -13,7 +13,9 @@ type FocusPick = vscode.QuickPickItem & { issueId?: string; follow?: true };
  * Takes an issue id as argument from the sidebar and other callers (no quick pick then).
  */
 export function registerFocusCommand(tracker: ActivityTracker, projects: ProjectRegistry): vscode.Disposable {
-  return vscode.commands.registerCommand(Commands.focusIssue, async (requested?: unknown) => {
+  return vscode.commands.registerCommand(Commands.focusIssue, async (argument?: unknown) => {
+    // An id from the sidebar and other callers, or the row's context from the view's context menu.
+    const requested = typeof argument === 'object' && argument !== null ? (argument as { issueId?: unknown }).issueId : argument;
     const project = await projects.pickProject();
     if (!project) {
       void vscode.window.showInformationMessage('Beads: no beads project in this workspace.');

@@ -91,11 +91,12 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
   }
 
   private async run(message: Extract<WebviewMessage, { type: 'run' }>): Promise<void> {
-    const { action, issueId, requestId } = message;
+    const { action, issueId, requestId, confirm } = message;
     let error: string | undefined;
     try {
       if (issueId !== undefined && !issueIdsInView(this.refresh.current).has(issueId)) throw new Error(`${issueId} is not in the view`);
-      await vscode.commands.executeCommand(ACTION_COMMANDS[action], ...(issueId === undefined ? [] : [issueId]));
+      const argument = confirm && action === 'claim' ? [{ issueId, confirm }] : issueId === undefined ? [] : [issueId];
+      await vscode.commands.executeCommand(ACTION_COMMANDS[action], ...argument);
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
       this.log.error(`sidebar: ${action} failed: ${error}`);

@@ -163,7 +163,8 @@ export type HostMessage =
 
 export type WebviewMessage =
   | { type: 'ready' }
-  | { type: 'run'; requestId: number; action: SidebarAction; issueId?: string }
+  /** `confirm`: the host asks before acting (a key press is easier to make by accident than a click). */
+  | { type: 'run'; requestId: number; action: SidebarAction; issueId?: string; confirm?: true }
   | { type: 'openFile'; path: string }
   | { type: 'focusIssue'; issueId: string }
   /** The user put the after-close offer away. */
@@ -184,10 +185,13 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     case 'dismissNext':
       return { type: 'dismissNext' };
     case 'run': {
-      const { requestId, action, issueId } = message;
+      const { requestId, action, issueId, confirm } = message;
       if (!Number.isSafeInteger(requestId) || !isSidebarAction(action)) return undefined;
-      if (issueId === undefined) return { type: 'run', requestId: requestId as number, action };
-      return isBoundedText(issueId) ? { type: 'run', requestId: requestId as number, action, issueId } : undefined;
+      if (confirm !== undefined && confirm !== true) return undefined;
+      const run: WebviewMessage = { type: 'run', requestId: requestId as number, action };
+      if (confirm) run.confirm = true;
+      if (issueId === undefined) return run;
+      return isBoundedText(issueId) ? { ...run, issueId } : undefined;
     }
     case 'openFile':
       return isBoundedText(message.path) ? { type: 'openFile', path: message.path } : undefined;

@@ -15,6 +15,9 @@ describe('parseWebviewMessage', () => {
     expect(parseWebviewMessage({ type: 'run', requestId: 4, action: 'refresh' })).toEqual({ type: 'run', requestId: 4, action: 'refresh' });
     expect(parseWebviewMessage({ type: 'openFile', path: 'src/a.ts' })).toEqual({ type: 'openFile', path: 'src/a.ts' });
     expect(parseWebviewMessage({ type: 'focusIssue', issueId: 'demo-1' })).toEqual({ type: 'focusIssue', issueId: 'demo-1' });
+    expect(parseWebviewMessage({ type: 'dismissNext', issueId: 'x' })).toEqual({ type: 'dismissNext' });
+    expect(parseWebviewMessage({ type: 'run', requestId: 5, action: 'claim', issueId: 'demo-8', confirm: true })).toEqual({ type: 'run', requestId: 5, action: 'claim', issueId: 'demo-8', confirm: true });
+    expect(parseWebviewMessage({ type: 'run', requestId: 5, action: 'claim', issueId: 'demo-8', confirm: 'yes' })).toBeUndefined();
   });
 
   it('runs only the allowlisted actions', () => {

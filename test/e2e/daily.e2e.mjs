@@ -1,0 +1,139 @@
+// Daily use in the real workbench, on the scenario workspace served by the stand-in br (see
+// sidebar.e2e.mjs for its issues): a calm first open, a keyboard-only claim, a focus click that
+// writes nothing, and one "next" after a close across the notification, the view and the prompt.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const workspace = { dialect: 'br', data: 'scenario' };
+export const settings = {
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+};
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const standInBr = path.join(repoRoot, 'test/fixtures/bin/br');
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+function treeItem(frame, key) {
+  return frame.locator(`[role="treeitem"][data-key="${key}"]`);
+}
+
+function issue(workspacePath, id) {
+  const lines = fs.readFileSync(path.join(workspacePath, '.beads/issues.jsonl'), 'utf8').split('\n').filter(Boolean);
+  return lines.map((line) => JSON.parse(line)).find((candidate) => candidate.id === id);
+}
+
+function toasts(page) {
+  return page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+}
+
+function commentWrites(helpers) {
+  return helpers.standInCalls().filter((call) => call.args?.[0] === 'comments' && call.args?.[1] === 'add');
+}
+
+async function openBeadsView({ page, webviewFrame }) {
+  const button = page.locator('.activitybar .action-item [aria-label^="Beads"]').first();
+  await button.waitFor({ state: 'visible', timeout: 60_000 });
+  const checked = await button.evaluate((element) => element.closest('.action-item')?.classList.contains('checked') ?? false);
+  if (!checked) await button.click();
+  const frame = webviewFrame();
+  await frame.locator('[role="tree"]').waitFor({ state: 'attached', timeout: 60_000 });
+  return frame;
+}
+
+export const tests = {
+  async 'first open says what the extension does and shows no stall warning'(helpers) {
+    const { page } = helpers;
+    // demo-1 was last updated months ago: counted from then, it would be "stalled" at once.
+    await page.locator('.statusbar-item', { hasText: 'demo-1' }).first().waitFor({ timeout: 60_000 });
+    const welcome = page.locator('.notifications-toasts .notification-toast', { hasText: 'Beads Recovery is keeping' });
+    await welcome.waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(3000);
+    const shown = await toasts(page);
+    assert(!shown.some((text) => /stalled|no activity/i.test(text)), `no stall warning on first open: ${JSON.stringify(shown)}`);
+    assert(!shown.some((text) => /warning/i.test(text) && /beads/i.test(text) && !text.includes('Beads Recovery is keeping')), `no other Beads warning: ${JSON.stringify(shown)}`);
+    if (manifest.contributes?.walkthroughs?.length) {
+      await welcome.getByRole('button', { name: 'Get Started' }).click();
+      await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 30_000 });
+    } else {
+      assert((await welcome.getByRole('button', { name: 'Open the Beads View' }).count()) === 1, 'the welcome offers the view');
+    }
+    await helpers.screenshot('daily-first-open');
+  },
+
+  async 'a keyboard-only claim: Space on a ready issue asks, Enter confirms'(helpers) {
+    const { page } = helpers;
+    const frame = await openBeadsView(helpers);
+    await treeItem(frame, 'ready:demo-8').waitFor({ timeout: 60_000 });
+    await frame.locator('.progress').waitFor({ state: 'hidden' });
+    await frame.locator('[role="treeitem"][tabindex="0"]').focus();
+    await page.keyboard.press('Home');
+    const focusedKey = () => frame.locator('body').evaluate(() => document.activeElement?.getAttribute('data-key'));
+    for (let steps = 0; steps < 100 && (await focusedKey()) !== 'ready:demo-8'; steps++) await page.keyboard.press('ArrowDown');
+    assert((await focusedKey()) === 'ready:demo-8', 'ArrowDown reaches demo-8');
+    await page.keyboard.press(' ');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 20_000 });
+    assert((await dialog.innerText()).includes('Claim demo-8'), 'the confirmation names the issue');
+    assert(issue(helpers.workspace, 'demo-8').status === 'open', 'nothing is claimed before the answer');
+    await page.keyboard.press('Enter');
+    await helpers.waitFor(() => issue(helpers.workspace, 'demo-8').status === 'in_progress', 'demo-8 claimed', 30_000);
+    await helpers.waitFor(async () => (await frame.locator('[data-key="focus:issue"][aria-label^="demo-8 "]').count()) === 1, 'demo-8 focused in the view', 30_000);
+  },
+
+  async 'a focus click writes nothing, even after the extension-owned agent settings changed'(helpers) {
+    const frame = helpers.webviewFrame();
+    await treeItem(frame, 'others:demo-1').waitFor({ timeout: 30_000 });
+    // What installing agent hooks writes: agent configuration, never work on an issue.
+    fs.mkdirSync(path.join(helpers.workspace, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(helpers.workspace, '.claude/settings.local.json'), '{ "hooks": {} }\n');
+    await helpers.page.waitForTimeout(2500);
+    const before = commentWrites(helpers).length;
+    const commentsBefore = (issue(helpers.workspace, 'demo-8').comments ?? []).length;
+    await treeItem(frame, 'others:demo-1').locator(':scope > .row').click();
+    await helpers.waitFor(async () => (await frame.locator('[data-key="focus:issue"][aria-label^="demo-1 "]').count()) === 1, 'demo-1 focused', 30_000);
+    await helpers.page.waitForTimeout(3000);
+    assert(commentWrites(helpers).length === before, `no comment written by the focus click: ${JSON.stringify(commentWrites(helpers).slice(before))}`);
+    assert((issue(helpers.workspace, 'demo-8').comments ?? []).length === commentsBefore, 'demo-8 has no new comment');
+  },
+
+  async 'after a close the notification, the view and the continue prompt name the same next issue'(helpers) {
+    const { page } = helpers;
+    const frame = helpers.webviewFrame();
+    // demo-1 can close once its blockers are done.
+    for (const id of ['demo-2', 'demo-3']) {
+      execFileSync(standInBr, ['close', id, '--force', '--reason', 'done in the e2e test', '--json'], { cwd: helpers.workspace, env: process.env });
+    }
+    await helpers.waitFor(async () => (await frame.locator('[data-key^="focus:blockers:"]').count()) === 0, 'the blockers gone from the view', 30_000);
+    await helpers.runPalette('Beads: Close Issue');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('Verified in the e2e test');
+    await page.keyboard.press('Enter');
+    const closedToast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Beads: closed demo-1' });
+    await closedToast.waitFor({ timeout: 30_000 });
+    const toastText = await closedToast.innerText();
+    const named = /Next: (\S+)/.exec(toastText)?.[1];
+    assert(named === 'demo-5', `the notification offers what the close unblocked: ${toastText}`);
+    const offer = treeItem(frame, 'closed:next');
+    await offer.waitFor({ timeout: 30_000 });
+    assert((await offer.getAttribute('aria-label')).startsWith(`Next: ${named} `), `the view offers ${named}: ${await offer.getAttribute('aria-label')}`);
+    assert((await treeItem(frame, `ready:${named}`).getAttribute('aria-label')).includes('suggested next'), 'the ready queue marks the same issue');
+    await helpers.writeClipboard('');
+    await closedToast.getByRole('button', { name: 'Copy Continue Prompt' }).click();
+    const prompt = await helpers.waitFor(async () => (await helpers.readClipboard()) || undefined, 'the continue prompt on the clipboard');
+    assert(prompt.includes(`**Next:** ${named} `), `the continue prompt names ${named}:\n${prompt}`);
+    await helpers.screenshot('daily-after-close');
+    // The offer stays until dismissed.
+    await page.waitForTimeout(2000);
+    assert((await offer.count()) === 1, 'the offer is still there');
+    await treeItem(frame, 'section:closed').locator(':scope > .row button[aria-label="Dismiss this offer"]').click();
+    await helpers.waitFor(async () => (await treeItem(frame, 'section:closed').count()) === 0, 'the offer dismissed', 20_000);
+  },
+};

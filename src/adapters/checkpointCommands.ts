@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CliError } from '../beads/errors';
 import { errorMessage } from '../core/errors';
-import { commentCommandIssueIds, type AutoCheckpointTrigger } from '../core/checkpoint';
+import { commentCommandIssueIds, lastNextStep, type AutoCheckpointTrigger } from '../core/checkpoint';
 import { fnv1a } from '../core/hash';
 import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints';
 import { describeDamage } from '../services/durableJson';
@@ -339,12 +339,16 @@ export async function checkpointIn(
     return undefined;
   }
   await folder.flush();
+  const suggestion = options.message === undefined ? checkpoints.suggestion(issueId, await lastNextOf(project, issueId, deps.log)) : '';
+  const placeholder = suggestion.indexOf('…');
   const text =
     options.message ??
     (await vscode.window.showInputBox({
       title: `Checkpoint ${issueId}`,
       prompt: 'What was done, and what is next? Written as a beads comment "Checkpoint: …".',
-      value: checkpoints.suggestion(issueId),
+      value: suggestion,
+      // "Progress: …" with nothing recorded: typing replaces the ellipsis.
+      ...(placeholder >= 0 ? { valueSelection: [placeholder, placeholder + 1] as [number, number] } : {}),
       ignoreFocusOut: true,
       validateInput: (value) => (value.trim() === '' ? 'A checkpoint needs some text.' : undefined),
     }));
@@ -355,6 +359,17 @@ export async function checkpointIn(
   if (state === 'written') vscode.window.setStatusBarMessage(`$(check) Beads: checkpoint written on ${issueId}`, 4000);
   else void vscode.window.showWarningMessage(`Beads: the checkpoint on ${issueId} is queued and will be written when beads answers (${pendingReason(outbox, key)}).`);
   return { issueId, comment, state };
+}
+
+/** The issue's last "Next:" from beads, for the checkpoint's pre-fill; none when beads cannot say now. */
+async function lastNextOf(project: Project, issueId: string, log: vscode.LogOutputChannel): Promise<string | undefined> {
+  try {
+    const details = (await project.backend.show([issueId])).find((issue) => issue.id === issueId);
+    return details ? lastNextStep(details.comments) : undefined;
+  } catch (error) {
+    log.debug(`checkpoint: could not read ${issueId}'s last Next: ${errorMessage(error)}`);
+    return undefined;
+  }
 }
 
 /** "Beads: Retry Pending Writes": every queued write is tried now; parked ones on request. */

@@ -138,7 +138,8 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
         const fromLedger = recorded ? activityOf(recorded) : undefined;
         const activity: CheckpointActivity = {
           issueId,
-          files: [...new Set([...fromGit.files, ...(fromLedger?.files ?? [])])],
+          // The ledger's files first: they come most recently touched first.
+          files: [...new Set([...(fromLedger?.files ?? []), ...fromGit.files])],
           commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
           edits: fromLedger?.edits,
           lastCheckpointAt: since,

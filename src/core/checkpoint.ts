@@ -17,7 +17,7 @@ export interface CommitRef {
 /** Work on one issue since its last checkpoint. */
 export interface CheckpointActivity {
   issueId: string;
-  /** Paths relative to the workspace folder. */
+  /** Paths relative to the workspace folder, the most recently touched first. */
   files: readonly string[];
   commits: readonly CommitRef[];
   /** Saves and file events; undefined when unknown (the command line only sees git). */
@@ -41,7 +41,6 @@ const CHECKPOINT_PREFIX = 'Checkpoint: ';
 const AUTO_CHECKPOINT_PREFIX = 'Auto-checkpoint';
 const FILES_MODIFIED_PREFIX = 'Files modified: ';
 
-const FILES_IN_SUMMARY = 5;
 const FILES_IN_AUTO_CHECKPOINT = 20;
 const FILES_IN_CLOSE_COMMENT = 200;
 const COMMITS_IN_SUMMARY = 3;
@@ -55,21 +54,44 @@ export function hasNewActivity(activity: CheckpointActivity): boolean {
 }
 
 /**
- * One line for the checkpoint input box, e.g. "Changed 3 files (src/a.ts, src/b.ts, src/c.ts);
- * 2 commits (abc1234 feat: parser; def5678 fix: escapes); 14 edits in 35 min". The user edits it
- * into what was done, so it leads with facts and stays short.
+ * One line for the checkpoint input box, as a person would start it: "2 commits: add bracket
+ * tokenizer; fix escapes. 14 edits to 3 files in 35 min, latest src/parser.ts". Commits by
+ * subject; the files are not listed here, because the comment's `- Files:` line lists them
+ * (most recent first) and a list should be said once. With nothing recorded it starts a progress
+ * note from the last checkpoint's "Next:", which is usually what was being done.
  */
-export function summarizeActivity(activity: CheckpointActivity, now: number): string {
+export function summarizeActivity(activity: CheckpointActivity, now: number, lastNext?: string): string {
   const parts: string[] = [];
-  const files = sortedUnique(activity.files);
-  if (files.length > 0) parts.push(`Changed ${plural(files.length, 'file')} (${listWithMore(files.map(cleanPath), FILES_IN_SUMMARY)})`);
   if (activity.commits.length > 0) {
-    parts.push(`${plural(activity.commits.length, 'commit')} (${listWithMore(activity.commits.map(formatCommit), COMMITS_IN_SUMMARY, '; ')})`);
+    const subjects = activity.commits.map((commit) => truncate(oneLine(commit.subject), SUBJECT_CHARS) || commit.hash.slice(0, 7));
+    parts.push(`${plural(activity.commits.length, 'commit')}: ${listWithMore(subjects, COMMITS_IN_SUMMARY, '; ')}.`);
   }
-  if (activity.edits !== undefined && activity.edits > 0) parts.push(plural(activity.edits, 'edit'));
-  if (parts.length === 0) parts.push('No recorded changes');
+  const files = uniqueInOrder(activity.files);
+  const edits = activity.edits !== undefined && activity.edits > 0 ? `${plural(activity.edits, 'edit')} to ` : 'Changed ';
   const span = elapsedPhrase(activity.lastCheckpointAt, now);
-  return truncate(`${parts.join('; ')}${span ? ` ${span}` : ''}`, SUMMARY_CHARS);
+  if (files.length > 0) {
+    const latest = files.length > 1 ? `, latest ${cleanPath(files[0] as string)}` : ` (${cleanPath(files[0] as string)})`;
+    parts.push(`${edits}${plural(files.length, 'file')}${span ? ` ${span}` : ''}${latest}`);
+  } else if (activity.edits !== undefined && activity.edits > 0) {
+    parts.push(`${plural(activity.edits, 'edit')}${span ? ` ${span}` : ''}`);
+  }
+  if (parts.length === 0) return truncate(`Progress: …${lastNext ? `; Next: ${oneLine(lastNext)}` : ''}`, SUMMARY_CHARS);
+  return truncate(parts.join(' '), SUMMARY_CHARS);
+}
+
+/**
+ * What the newest comment that says "Next: …" gave as the next step (a checkpoint's usual ending),
+ * or undefined. The sidebar shows it under the focused issue; the checkpoint input starts from it.
+ */
+export function lastNextStep(comments: readonly Comment[]): string | undefined {
+  const dated = comments.map((comment, index) => ({ comment, index, at: parseTimestamp(comment.createdAt) ?? -Infinity }));
+  dated.sort((a, b) => b.at - a.at || b.index - a.index);
+  for (const { comment } of dated) {
+    const match = /\bnext:\s*([^\n]+)/i.exec(String(comment.text ?? ''));
+    const step = match?.[1]?.trim();
+    if (step) return truncate(oneLine(step), SUMMARY_CHARS);
+  }
+  return undefined;
 }
 
 /**
@@ -80,7 +102,7 @@ export function summarizeActivity(activity: CheckpointActivity, now: number): st
  */
 export function checkpointComment(text: string, files: readonly string[] = []): string {
   const body = oneLine(text).replace(/^checkpoint:\s*/i, '');
-  const list = sortedUnique(files).map(cleanPath);
+  const list = uniqueInOrder(files).map(cleanPath);
   const unnamed = list.some((file) => !body.includes(file));
   const lines = [`${CHECKPOINT_PREFIX}${body}`];
   if (unnamed) lines.push(`- Files: ${listWithMore(list, FILES_IN_AUTO_CHECKPOINT)}`);
@@ -96,7 +118,7 @@ export function checkpointComment(text: string, files: readonly string[] = []): 
  * The first line alone says what happened, because recovery trails show comments cut short.
  */
 export function autoCheckpointComment(activity: CheckpointActivity, trigger: AutoCheckpointTrigger, now: number): string {
-  const files = sortedUnique(activity.files);
+  const files = uniqueInOrder(activity.files);
   const counts: string[] = [];
   if (activity.edits !== undefined && activity.edits > 0) counts.push(plural(activity.edits, 'edit'));
   counts.push(plural(files.length, 'file'), plural(activity.commits.length, 'commit'));
@@ -310,6 +332,10 @@ function elapsedPhrase(since: number | undefined, now: number): string | undefin
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function uniqueInOrder(items: readonly string[]): string[] {
+  return [...new Set(items.filter((item) => item.trim() !== ''))];
 }
 
 function sortedUnique(items: readonly string[]): string[] {

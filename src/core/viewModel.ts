@@ -251,7 +251,8 @@ function newestCommentAt(issue: IssueDetails): number | undefined {
 }
 
 function activityView(activity: CheckpointActivity, newestComment: number | undefined, now: number, limit: number): ActivityView {
-  const files = [...new Set(activity.files)].sort().map((path): FileEntry => ({ path: text(path, PATH_CHARS) }));
+  // The ledger's order, most recently touched first, as the checkpoint text lists them.
+  const files = [...new Set(activity.files)].map((path): FileEntry => ({ path: text(path, PATH_CHARS) }));
   const commits = activity.commits.map((commit): CommitEntry => ({ hash: text(commit.hash, 12), subject: text(commit.subject, SUMMARY_CHARS) }));
   const view: ActivityView = { files: cap(files, limit), commits: cap(commits, limit), edits: count(activity.edits ?? 0) };
   const lastCheckpoint = Math.max(activity.lastCheckpointAt ?? -Infinity, newestComment ?? -Infinity);

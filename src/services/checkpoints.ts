@@ -65,10 +65,10 @@ export class Checkpoints {
     return ledger ? activityOf(ledger) : { issueId, files: [], commits: [], edits: 0 };
   }
 
-  /** The text the checkpoint input box starts with. */
-  suggestion(issueId = this.focusedId): string {
+  /** The text the checkpoint input box starts with; `lastNext` is the issue's last "Next:" (`lastNextStep`). */
+  suggestion(issueId = this.focusedId, lastNext?: string): string {
     const activity = this.activity(issueId);
-    return activity ? summarizeActivity(activity, this.now()) : '';
+    return activity ? summarizeActivity(activity, this.now(), lastNext) : '';
   }
 
   /** `Checkpoint: <text>` on the issue, queued durably; the counters start again. */
@@ -155,10 +155,18 @@ export function autoCheckpointKey(activity: CheckpointActivity): string {
 export function activityOf(ledger: Ledger): CheckpointActivity {
   return {
     issueId: ledger.issueId,
-    files: ledger.files,
+    files: recentFirst(ledger),
     commits: ledger.commits.map(({ hash, subject }) => ({ hash, subject })),
     edits: ledger.edits,
     // Before the first checkpoint, the span runs from when the ledger started recording.
     lastCheckpointAt: ledger.lastCheckpointAt ?? ledger.startedAt,
   };
+}
+
+/** The ledger's files, the most recently touched first (by path among equals): what was just worked on leads. */
+function recentFirst(ledger: Ledger): string[] {
+  return ledger.files
+    .map((file, index) => ({ file, at: ledger.touched[index] ?? 0 }))
+    .sort((a, b) => b.at - a.at || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+    .map(({ file }) => file);
 }

@@ -68,16 +68,24 @@ afterEach(() => {
 
 describe('Checkpoints', () => {
   it('suggests a summary of the ledger', () => {
-    expect(checkpoints.suggestion()).toBe('Changed 2 files (src/lexer.ts, src/parser.ts); 1 commit (a1b2c3d feat: lexer); 2 edits in 25 min');
+    expect(checkpoints.suggestion()).toBe('1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts');
+    expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts');
+  });
+
+  it('orders the files most recently touched first, whatever their names', () => {
+    ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/parser.ts', T0 + 240_000);
+    expect(checkpoints.activity()?.files).toEqual(['src/parser.ts', 'src/lexer.ts']);
+    expect(checkpoints.suggestion()).toMatch(/latest src\/parser\.ts$/);
   });
 
   it('writes Checkpoint: <text> through the outbox and starts the counters again', async () => {
     const { comment } = await checkpoints.checkpoint('demo-1', checkpoints.suggestion());
     await outbox.drain(AbortSignal.timeout(2_000));
     expect(store.comments.get('demo-1')).toEqual([comment]);
-    expect(comment).toMatch(/^Checkpoint: Changed 2 files/);
+    expect(comment).toBe('Checkpoint: 1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts\n- Files: src/lexer.ts, src/parser.ts');
     expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: [], edits: 0, commits: [], lastCheckpointAt: now });
-    expect(checkpoints.suggestion()).toBe('No recorded changes in 0 min');
+    expect(checkpoints.suggestion()).toBe('Progress: …');
+    expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('Progress: …; Next: escapes');
   });
 
   it('writes an automatic checkpoint only when something is new, and never twice for one state', async () => {

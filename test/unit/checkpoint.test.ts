@@ -10,6 +10,7 @@ import {
   hasNewActivity,
   isCheckpointLike,
   checkpointWindowStart,
+  lastNextStep,
   latestCheckpointAt,
   newestForeignComment,
   summarizeActivity,
@@ -36,32 +37,46 @@ function comment(text: string, createdAt: string, id = text): Comment {
 const LATER = Date.parse('2026-03-02T00:00:00Z');
 
 describe('summarizeActivity', () => {
-  it('states files, commits, edits and the time since the last checkpoint on one line', () => {
-    expect(summarizeActivity(activity, now)).toBe(
-      'Changed 3 files (src/parser.ts, src/tokenizer.ts, test/parser.test.ts); 2 commits (a1b2c3d feat: add bracket tokenizer; 0badc0f fix: escapes); 14 edits in 35 min',
-    );
+  it('says the commits by subject, then the edits, files and time, naming the latest file', () => {
+    expect(summarizeActivity(activity, now)).toBe('2 commits: feat: add bracket tokenizer; fix: escapes. 14 edits to 3 files in 35 min, latest src/parser.ts');
   });
 
-  it('shortens long lists and says how many it left out', () => {
+  it('never lists the files (the comment\'s Files line does, once), and shortens long commit lists', () => {
     const many = { ...activity, files: Array.from({ length: 12 }, (_, index) => `f${String(index).padStart(2, '0')}.ts`), commits: [], edits: 1 };
-    expect(summarizeActivity(many, now)).toBe('Changed 12 files (f00.ts, f01.ts, f02.ts, f03.ts, f04.ts, +7 more); 1 edit in 35 min');
+    expect(summarizeActivity(many, now)).toBe('1 edit to 12 files in 35 min, latest f00.ts');
+    const commits = Array.from({ length: 5 }, (_, index) => ({ hash: `abc${index}def0`, subject: `step ${index}` }));
+    expect(summarizeActivity({ issueId: 'x', files: [], commits }, now)).toBe('5 commits: step 0; step 1; step 2; +2 more.');
   });
 
-  it('says when nothing was recorded and leaves out an unknown span', () => {
-    expect(summarizeActivity({ issueId: 'demo-1', files: [], commits: [] }, now)).toBe('No recorded changes');
+  it('starts a progress note from the last Next: when nothing was recorded', () => {
+    expect(summarizeActivity({ issueId: 'demo-1', files: [], commits: [] }, now)).toBe('Progress: …');
+    expect(summarizeActivity({ issueId: 'demo-1', files: [], commits: [], edits: 0 }, now, 'escape sequences')).toBe('Progress: …; Next: escape sequences');
   });
 
   it('gives long spans in hours', () => {
-    expect(summarizeActivity({ ...activity, lastCheckpointAt: now - 125 * 60_000 }, now)).toMatch(/in 2 h 5 min$/);
-    expect(summarizeActivity({ ...activity, lastCheckpointAt: now - 120 * 60_000 }, now)).toMatch(/in 2 h$/);
+    expect(summarizeActivity({ ...activity, lastCheckpointAt: now - 125 * 60_000 }, now)).toMatch(/in 2 h 5 min, latest/);
+    expect(summarizeActivity({ ...activity, lastCheckpointAt: now - 120 * 60_000 }, now)).toMatch(/in 2 h, latest/);
   });
 
   it('keeps hostile file names and subjects on one line', () => {
-    const hostile = { ...activity, files: ['a\nb.ts'], commits: [{ hash: 'abcdef0123', subject: 'line one\nline two\u0007' }] };
+    const hostile = { ...activity, files: ['a\nb.ts', 'c.ts'], commits: [{ hash: 'abcdef0123', subject: 'line one\nline two\u0007' }] };
     const summary = summarizeActivity(hostile, now);
     expect(summary.includes('\n') || summary.includes('\u0007')).toBe(false);
-    expect(summary).toContain('a b.ts');
-    expect(summary).toContain('abcdef0 line one line two');
+    expect(summary).toContain('latest a b.ts');
+    expect(summary).toContain('1 commit: line one line two');
+  });
+});
+
+describe('lastNextStep', () => {
+  it('finds the newest comment that names a next step', () => {
+    const comments = [
+      comment('Checkpoint: parser skeleton; Next: nested sections', '2026-03-01T10:00:00Z'),
+      comment('Checkpoint: nested sections parse; next: validation errors with line numbers', '2026-03-01T11:00:00Z'),
+      comment('commit: abc1234 Parse widget config keys', '2026-03-01T11:30:00Z'),
+    ];
+    expect(lastNextStep(comments)).toBe('validation errors with line numbers');
+    expect(lastNextStep([...comments].reverse())).toBe('validation errors with line numbers');
+    expect(lastNextStep([comment('no plan here', '2026-03-01T10:00:00Z')])).toBeUndefined();
   });
 });
 
@@ -73,8 +88,9 @@ describe('comments', () => {
   });
 
   it('adds the files of the period unless the text already names them all', () => {
-    expect(checkpointComment('parser done', ['src/b.ts', 'src/a.ts'])).toBe('Checkpoint: parser done\n- Files: src/a.ts, src/b.ts');
-    expect(checkpointComment(summarizeActivity(activity, now), activity.files)).toBe(`Checkpoint: ${summarizeActivity(activity, now)}`);
+    // Most recently touched first, as the ledger gives them.
+    expect(checkpointComment('parser done', ['src/b.ts', 'src/a.ts'])).toBe('Checkpoint: parser done\n- Files: src/b.ts, src/a.ts');
+    expect(checkpointComment('src/a.ts and src/b.ts done', ['src/b.ts', 'src/a.ts'])).toBe('Checkpoint: src/a.ts and src/b.ts done');
   });
 
   it('writes an automatic checkpoint with its reason, counts, files and commits', () => {
@@ -90,7 +106,7 @@ describe('comments', () => {
   it('writes the pre-compaction variant the command line uses, without edits it cannot know', () => {
     const fromGit = { issueId: 'demo-1', files: ['b.ts', 'a.ts', 'a.ts'], commits: [], lastCheckpointAt: now - 60 * 60_000 };
     expect(autoCheckpointComment(fromGit, 'pre-compaction', now)).toBe(
-      ['Auto-checkpoint (pre-compaction): 2 files, 0 commits in 1 h', '- Files: a.ts, b.ts'].join('\n'),
+      ['Auto-checkpoint (pre-compaction): 2 files, 0 commits in 1 h', '- Files: b.ts, a.ts'].join('\n'),
     );
   });
 

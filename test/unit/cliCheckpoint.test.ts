@@ -117,7 +117,7 @@ describe('beads-recovery checkpoint', () => {
     expect(output).toMatch(/checkpoint written on demo-1: Auto-checkpoint \(pre-compaction\): 2 files, 1 commit in 2 h/);
     expect(comments('demo-1')).toEqual([
       'Checkpoint: start',
-      `Auto-checkpoint (pre-compaction): 2 files, 1 commit in 2 h\n- Files: README.md, lexer.ts\n- Commits: ${hash} feat: lexer`,
+      `Auto-checkpoint (pre-compaction): 2 files, 1 commit in 2 h\n- Files: lexer.ts, README.md\n- Commits: ${hash} feat: lexer`,
     ]);
 
     // Nothing happened since: a second hook run writes nothing and still exits 0.

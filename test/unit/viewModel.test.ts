@@ -241,10 +241,10 @@ describe('buildSidebarModel: activity, git and outbox', () => {
     lastCheckpointAt: NOW - 25 * 60_000,
   };
 
-  it('shows the ledger of the focused issue only', () => {
+  it('shows the ledger of the focused issue only, its files in the ledger\'s order (most recent first)', () => {
     const model = buildSidebarModel(input(all, { activity, pendingWrites: 2 }));
     expect(model.activity).toEqual({
-      files: { items: [{ path: 'src/a.ts' }, { path: 'src/b.ts' }], more: 0 },
+      files: { items: [{ path: 'src/b.ts' }, { path: 'src/a.ts' }], more: 0 },
       commits: { items: [{ hash: 'abc1234', subject: 'feat: parser' }], more: 0 },
       edits: 14,
       lastCheckpointAge: '25m ago',

@@ -17,7 +17,9 @@ import type {
   UnblockRef,
   ViewState,
   Capped,
+  FileList,
 } from '../../src/shared/protocol';
+import { folderOf } from '../../src/shared/protocol';
 import { custom, el, icon } from './dom';
 import type { Tree, TreeNode } from './tree';
 
@@ -136,16 +138,17 @@ function sections(model: SidebarModel, project: ProjectInfo, host: Host): TreeNo
   for (const [index, problem] of model.problems.entries()) {
     nodes.push(leaf(`problem:${index}`, row(icon('warning', 'warn'), text(problem)), problem));
   }
+  // Writes waiting for beads stay in sight, above everything that can grow long.
+  if (model.pendingWrites) {
+    const words = `${model.pendingWrites} ${model.pendingWrites === 1 ? 'write is' : 'writes are'} waiting to reach beads`;
+    nodes.push(leaf('outbox', row(icon('cloud-upload'), text(words)), words, 'outbox'));
+  }
   if (model.next?.afterClose) nodes.push(afterCloseSection(model.next, model.next.afterClose, writable, host));
   nodes.push(model.focused ? focusedSection(model.focused, writable, host) : nothingInProgress(model, writable, host));
   if (model.otherInProgress.items.length > 0) nodes.push(otherInProgressSection(model.otherInProgress, host));
   if (model.focused) nodes.push(trailSection(model.trail));
   if (model.activity) nodes.push(activitySection(model.activity, host));
   if (model.uncommitted) nodes.push(uncommittedSection(model.uncommitted, host));
-  if (model.pendingWrites) {
-    const words = `${model.pendingWrites} ${model.pendingWrites === 1 ? 'write is' : 'writes are'} waiting to reach beads`;
-    nodes.push(leaf('outbox', row(icon('cloud-upload'), text(words)), words, 'outbox'));
-  }
   nodes.push(readySection(model.ready, model.next?.item.issue.id, writable, host));
   return nodes;
 }
@@ -185,8 +188,21 @@ function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host
     'wouldBecomeReady' in ref ? (ref.wouldBecomeReady ? 'would become ready' : ref.wouldBecomeReady === false ? 'still blocked by others' : undefined) : undefined,
   );
   const meta = [focused.assignee ? `assigned to ${focused.assignee}` : undefined, `updated ${focused.updatedAge}`].filter(Boolean).join(' · ');
+  const base = issueNode('focus:issue', focused.issue, meta);
+  const details: HTMLElement[] = [];
+  const labels = [base.label];
+  if (focused.description) {
+    details.push(el('div', { className: 'description dim', text: focused.description }));
+    labels.push(`description: ${focused.description}`);
+  }
+  if (focused.nextStep) {
+    details.push(row(text('Next:', 'dim next-label'), text(focused.nextStep, 'next-step grow')));
+    labels.push(`next step: ${focused.nextStep}`);
+  }
   let node: TreeNode = {
-    ...issueNode('focus:issue', focused.issue, meta),
+    ...base,
+    content: details.length > 0 ? el('div', { className: 'grow' }, base.content, ...details) : base.content,
+    label: labels.join('; '),
     className: 'focused-issue',
     menuContext: { beadsRow: 'focused', issueId },
     expandedByDefault: true,
@@ -258,11 +274,12 @@ function trailSection(trail: Capped<TrailEntry>): TreeNode {
 function activitySection(activity: ActivityView, host: Host): TreeNode {
   const since = activity.lastCheckpointAge ? `checkpoint ${activity.lastCheckpointAge}` : 'no checkpoint yet';
   const summary = `${activity.edits} ${activity.edits === 1 ? 'edit' : 'edits'} · ${since}`;
+  const files = activity.files.items;
   const children: TreeNode[] = [
     ...activity.commits.items.map((commit) => leaf(`activity:commit:${commit.hash}`, row(icon('git-commit'), text(commit.hash, 'id'), text(commit.subject, 'grow ellipsis')), `Commit ${commit.hash} ${commit.subject}`)),
-    ...activity.files.items.map((file) => fileNode('activity:file', file, host)),
+    ...(activity.files.items.length + activity.files.more > FLAT_LIST_LIMIT ? folderNodes('activity:file', activity.files, host) : files.map((file) => fileNode('activity:file', file, host))),
   ];
-  if (activity.files.more > 0) children.push(moreNode('activity:more', activity.files.more));
+  if (activity.files.more > 0 && activity.files.items.length + activity.files.more <= FLAT_LIST_LIMIT) children.push(moreNode('activity:more', activity.files.more));
   const count = activity.files.items.length + activity.files.more;
   return {
     key: 'section:activity',
@@ -274,14 +291,40 @@ function activitySection(activity: ActivityView, host: Host): TreeNode {
   };
 }
 
-function uncommittedSection(uncommitted: Part<Capped<FileEntry>>, host: Host): TreeNode {
+function uncommittedSection(uncommitted: Part<FileList>, host: Host): TreeNode {
   if (!uncommitted.ok) {
     return section('uncommitted', 'Uncommitted changes', undefined, [leaf('uncommitted:error', row(icon('warning', 'warn'), text(uncommitted.error)), uncommitted.error)]);
   }
   const { items, more } = uncommitted.value;
-  const children = items.map((file) => fileNode('uncommitted', file, host));
+  const long = items.length + more > FLAT_LIST_LIMIT;
+  const children = long ? folderNodes('uncommitted', uncommitted.value, host) : items.map((file) => fileNode('uncommitted', file, host));
   if (children.length === 0) children.push(leaf('uncommitted:none', text('Working tree clean.', 'dim'), 'Working tree clean.'));
-  return section('uncommitted', 'Uncommitted changes', items.length + more, children, more);
+  const node = section('uncommitted', 'Uncommitted changes', items.length + more, children, long ? 0 : more);
+  // A long list starts folded so that the ready queue below stays in sight.
+  node.expandedByDefault = !long;
+  return node;
+}
+
+/** Lists longer than this are grouped by folder, each folder folded with its count. */
+const FLAT_LIST_LIMIT = 15;
+
+/**
+ * Files grouped by folder, each folded with the count of the whole list (the model counts what it
+ * did not send too); a folder lists the files that were sent and says how many were not.
+ */
+function folderNodes(prefix: string, list: FileList, host: Host): TreeNode[] {
+  return list.folders.map(({ folder, count }) => {
+    const files = list.items.filter((file) => folderOf(file.path) === folder);
+    const children = files.map((file) => fileNode(prefix, file, host));
+    if (count > files.length) children.push(moreNode(`${prefix}:folder:${folder}:more`, count - files.length, 'more, not listed here'));
+    return {
+      key: `${prefix}:folder:${folder}`,
+      label: `${folder}, ${count} ${count === 1 ? 'file' : 'files'}`,
+      content: row(icon('folder'), text(folder === '.' ? '(top level)' : `${folder}/`, 'grow ellipsis'), custom('vscode-badge', { text: String(count), attrs: { variant: 'counter' } })),
+      expandedByDefault: false,
+      children,
+    };
+  });
 }
 
 function readySection(ready: Part<Capped<ReadyItemView>>, nextId: string | undefined, writable: boolean, host: Host): TreeNode {
@@ -375,7 +418,11 @@ function issueLine(ref: IssueRef, tag?: HTMLElement): HTMLElement {
 }
 
 function titleText(title: string): HTMLElement {
-  return title ? text(title, 'title grow ellipsis') : text('(untitled)', 'title grow ellipsis untitled');
+  if (!title) return text('(untitled)', 'title grow ellipsis untitled');
+  const element = text(title, 'title grow ellipsis');
+  // The whole title on hover when the row cuts it.
+  element.title = title;
+  return element;
 }
 
 function issueLabel(ref: IssueRef): string {

@@ -135,7 +135,15 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
   }
 
   private postState(state: ViewState): void {
+    this.describe(state);
     if (this.webviewReady) this.post({ type: 'state', state });
+  }
+
+  /** The view's header names what serves the project: the CLI in use, or the read-only reader. */
+  private describe(state: ViewState): void {
+    if (!this.view) return;
+    const project = state.kind === 'project' || state.kind === 'error' ? state.project : undefined;
+    this.view.description = project ? (project.readOnlyReason ? 'read-only' : project.backend) : undefined;
   }
 
   private post(message: HostMessage): void {

@@ -3,7 +3,7 @@
 // Every list is capped so that one state message stays small however large the project is, and
 // every text is made one inert line (or a bounded block) here, once, for every surface.
 
-import type { CheckpointActivity } from './checkpoint';
+import { lastNextStep, type CheckpointActivity } from './checkpoint';
 import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
 import { childrenOf, indexDetails, openBlockersOf, parentChain, readyItems, unblocksOf } from './graph';
 import { oneLine, truncate } from './markdown';
@@ -16,7 +16,9 @@ import type {
   Capped,
   CommitEntry,
   FileEntry,
+  FileList,
   FocusedIssueView,
+  FolderCount,
   IssueRef,
   NextView,
   Part,
@@ -28,6 +30,7 @@ import type {
   UnblockRef,
   ViewState,
 } from '../shared/protocol';
+import { folderOf } from '../shared/protocol';
 
 export interface SidebarInput {
   inProgress: Part<Issue[]>;
@@ -57,6 +60,8 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = { ready: 50, readyUnblocks: 8, related: 50, trail: 12, files: 50, uncommitted: 100 };
 
 const TITLE_CHARS = 300;
+const DESCRIPTION_LINES = 3;
+const DESCRIPTION_CHARS = 400;
 const SUMMARY_CHARS = 200;
 const COMMENT_CHARS = 2000;
 const PATH_CHARS = 500;
@@ -85,7 +90,7 @@ export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_
   if (focused && input.activity?.issueId === focused.id) model.activity = activityView(input.activity, focusedDetails ? newestCommentAt(focusedDetails) : undefined, input.now, limits.files);
   if (input.uncommitted) {
     model.uncommitted = input.uncommitted.ok
-      ? { ok: true, value: cap(input.uncommitted.value.map(changeEntry), limits.uncommitted) }
+      ? { ok: true, value: fileList(input.uncommitted.value.map(changeEntry), limits.uncommitted) }
       : { ok: false, error: oneLine(input.uncommitted.error) };
   }
   if (input.pendingWrites !== undefined) model.pendingWrites = input.pendingWrites;
@@ -140,7 +145,11 @@ function focusedView(issue: Issue, details: IssueDetails | undefined, known: Map
     unblocks: [],
   };
   if (issue.assignee) view.assignee = text(issue.assignee, TITLE_CHARS);
+  const description = firstLines(issue.description ?? details?.description ?? '', DESCRIPTION_LINES, DESCRIPTION_CHARS);
+  if (description) view.description = description;
   if (!details) return view;
+  const nextStep = lastNextStep(details.comments);
+  if (nextStep) view.nextStep = text(nextStep, SUMMARY_CHARS);
   const ancestors = ancestorsOf(details, known);
   // A dependency record may not carry the type (br's do not): the ancestor's own details do.
   view.ancestors = ancestors.chain.map((ancestor) => issueRef(known.get(ancestor.id) ?? ancestor)).reverse();
@@ -254,7 +263,7 @@ function activityView(activity: CheckpointActivity, newestComment: number | unde
   // The ledger's order, most recently touched first, as the checkpoint text lists them.
   const files = [...new Set(activity.files)].map((path): FileEntry => ({ path: text(path, PATH_CHARS) }));
   const commits = activity.commits.map((commit): CommitEntry => ({ hash: text(commit.hash, 12), subject: text(commit.subject, SUMMARY_CHARS) }));
-  const view: ActivityView = { files: cap(files, limit), commits: cap(commits, limit), edits: count(activity.edits ?? 0) };
+  const view: ActivityView = { files: fileList(files, limit), commits: cap(commits, limit), edits: count(activity.edits ?? 0) };
   const lastCheckpoint = Math.max(activity.lastCheckpointAt ?? -Infinity, newestComment ?? -Infinity);
   if (Number.isFinite(lastCheckpoint)) view.lastCheckpointAge = formatAge(lastCheckpoint, now);
   return view;
@@ -298,6 +307,22 @@ function issueRef(issue: IssueSummary): IssueRef {
   };
 }
 
+function fileList(files: readonly FileEntry[], limit: number): FileList {
+  return { ...cap(files, limit), folders: folderCounts(files.map((file) => file.path)) };
+}
+
+/** Files per folder (the top two levels of each path), biggest folder first, then by name. */
+export function folderCounts(paths: readonly string[]): FolderCount[] {
+  const counts = new Map<string, number>();
+  for (const path of paths) {
+    const folder = folderOf(path);
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([folder, count]) => ({ folder, count }))
+    .sort((a, b) => b.count - a.count || (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+}
+
 function cap<T, U = T>(items: readonly T[], limit: number, map?: (item: T) => U): Capped<U> {
   const shown = items.slice(0, limit);
   return { items: map ? shown.map(map) : (shown as unknown as U[]), more: Math.max(0, items.length - limit) };
@@ -320,6 +345,12 @@ function count(value: number): number {
 
 function text(value: string, maxChars: number): string {
   return truncate(oneLine(String(value)), maxChars);
+}
+
+/** The first non-empty lines of a text, each made inert, cut to a bound. */
+function firstLines(value: string, lines: number, maxChars: number): string {
+  const kept = String(value).split(/\r?\n/).map(oneLine).filter((line) => line.trim() !== '').slice(0, lines);
+  return truncate(kept.join('\n'), maxChars);
 }
 
 /** Multi-line text kept as lines (each made inert), cut to a bound. */

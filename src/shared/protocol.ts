@@ -38,6 +38,10 @@ export interface FocusedIssueView {
   children: IssueRef[];
   openBlockers: BlockerRef[];
   unblocks: UnblockRef[];
+  /** The description's first lines, bounded; undefined when it has none. */
+  description?: string;
+  /** The next step the newest checkpoint named ("Next: …"); undefined when none did. */
+  nextStep?: string;
 }
 
 export type TrailKind = 'commit' | 'checkpoint' | 'auto-checkpoint' | 'files' | 'note';
@@ -71,6 +75,23 @@ export interface Capped<T> {
   more: number;
 }
 
+/** How many files of a whole list (not only its shown part) sit under one folder. */
+export interface FolderCount {
+  /** The top two levels of the path, or "." for the top level. */
+  folder: string;
+  count: number;
+}
+
+/** The folder a path is counted under: its top two levels, or "." for the top level. */
+export function folderOf(path: string): string {
+  return path.split('/').slice(0, -1).slice(0, 2).join('/') || '.';
+}
+
+/** A bounded file list, with the per-folder counts of the whole list, biggest folder first. */
+export interface FileList extends Capped<FileEntry> {
+  folders: FolderCount[];
+}
+
 /** A part of the view whose query may fail on its own: the rest of the view stays. */
 export type Part<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -101,7 +122,7 @@ export interface CommitEntry {
 
 /** The work recorded since the focused issue's last checkpoint (from the activity ledger). */
 export interface ActivityView {
-  files: Capped<FileEntry>;
+  files: FileList;
   /** Oldest first. */
   commits: Capped<CommitEntry>;
   edits: number;
@@ -119,7 +140,7 @@ export interface SidebarModel {
   /** Undefined when no activity ledger is available for the focused issue. */
   activity?: ActivityView;
   /** Undefined outside a git repository. */
-  uncommitted?: Part<Capped<FileEntry>>;
+  uncommitted?: Part<FileList>;
   /** Beads writes queued in the outbox and not yet landed; undefined when the outbox is not available. */
   pendingWrites?: number;
   /** In the CLI's own order. */

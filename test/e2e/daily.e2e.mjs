@@ -106,15 +106,20 @@ export const tests = {
   async 'after a close the notification, the view and the continue prompt name the same next issue'(helpers) {
     const { page } = helpers;
     const frame = helpers.webviewFrame();
-    // demo-1 can close once its blockers are done.
-    for (const id of ['demo-2', 'demo-3']) {
+    // demo-1 can close once its blockers and its open child are done.
+    for (const id of ['demo-2', 'demo-3', 'demo-1.2']) {
       execFileSync(standInBr, ['close', id, '--force', '--reason', 'done in the e2e test', '--json'], { cwd: helpers.workspace, env: process.env });
     }
     await helpers.waitFor(async () => (await frame.locator('[data-key^="focus:blockers:"]').count()) === 0, 'the blockers gone from the view', 30_000);
-    await helpers.runPalette('Beads: Close Issue');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('Verified in the e2e test');
+    // Not runPalette: the command answers with an input box in the same widget.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Beads: Close Issue');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Beads: Close Issue' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await page.keyboard.press('Enter');
+    const reason = page.locator('.quick-input-widget input[aria-label="Close demo-1"]');
+    await reason.waitFor({ state: 'visible', timeout: 20_000 });
+    await reason.fill('Verified in the e2e test');
     await page.keyboard.press('Enter');
     const closedToast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Beads: closed demo-1' });
     await closedToast.waitFor({ timeout: 30_000 });
@@ -135,5 +140,26 @@ export const tests = {
     assert((await offer.count()) === 1, 'the offer is still there');
     await treeItem(frame, 'section:closed').locator(':scope > .row button[aria-label="Dismiss this offer"]').click();
     await helpers.waitFor(async () => (await treeItem(frame, 'section:closed').count()) === 0, 'the offer dismissed', 20_000);
+  },
+
+  async 'with 120 changed files the view stays usable and Ready stays in sight'(helpers) {
+    const { page } = helpers;
+    const frame = helpers.webviewFrame();
+    for (let index = 0; index < 120; index++) {
+      const folder = path.join(helpers.workspace, 'src', `gen${index % 4}`);
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, `file${index}.ts`), `export const value${index} = ${index};\n`);
+    }
+    const uncommitted = treeItem(frame, 'section:uncommitted');
+    await helpers.waitFor(async () => Number(/Uncommitted changes, (\d+)/.exec((await uncommitted.getAttribute('aria-label')) ?? '')?.[1] ?? 0) >= 120, '120 uncommitted changes counted', 60_000);
+    assert((await uncommitted.getAttribute('aria-expanded')) === 'false', 'the long list starts folded');
+    await uncommitted.locator(':scope > .row').click();
+    const folders = await frame.locator('[data-key^="uncommitted:folder:"]').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
+    assert(folders.length >= 4 && folders.some((label) => /^src\/gen0, 30 files$/.test(label)), `grouped by folder with counts: ${folders}`);
+    await uncommitted.locator(':scope > .row .twistie').click();
+    const side = await page.locator('.part.sidebar').boundingBox();
+    const ready = await treeItem(frame, 'section:ready').locator(':scope > .row').boundingBox();
+    assert(ready && ready.y + ready.height <= side.y + side.height, `the Ready header is in sight (at ${ready?.y}, view ends at ${side.y + side.height})`);
+    await helpers.screenshot('daily-many-files');
   },
 };

@@ -4,7 +4,9 @@ import type { Issue, IssueDetails } from '../../src/core/model';
 import { parseJsonl } from '../../src/core/parse';
 import {
   buildSidebarModel,
+  DEFAULT_LIMITS,
   describeChange,
+  folderCounts,
   markRefreshing,
   nextViewState,
   trailKind,
@@ -215,6 +217,38 @@ describe('buildSidebarModel: bad graphs', () => {
     expect(onlyEpic.next).toBeUndefined();
   });
 
+  it('gives the focused issue its description\'s first lines and the next step its newest checkpoint named', () => {
+    const all = graph([
+      { id: 'n-1', status: 'in_progress', comments: [['Checkpoint: parser; Next: escapes', 90], ['Checkpoint: escapes done; next: line numbers in errors', 30], ['commit: abc1234 errors', 10]] },
+    ]);
+    const details = all.get('n-1')!;
+    details.description = 'First line.\n\nSecond line.\nThird line.\nFourth line is left out.';
+    const model = buildSidebarModel(input(all));
+    expect(model.focused?.description).toBe('First line.\nSecond line.\nThird line.');
+    expect(model.focused?.nextStep).toBe('line numbers in errors');
+    details.description = '';
+    details.comments = [];
+    const bare = buildSidebarModel(input(all));
+    expect(bare.focused?.description).toBeUndefined();
+    expect(bare.focused?.nextStep).toBeUndefined();
+  });
+
+  it('counts a capped file list per folder over the whole list, biggest folder first', () => {
+    const paths = [...Array.from({ length: 30 }, (_, index) => `src/gen0/f${index}.ts`), ...Array.from({ length: 20 }, (_, index) => `src/gen1/deep/f${index}.ts`), 'README.md', 'docs/a.md'];
+    const one = graph([{ id: 'u-1', status: 'in_progress' }]);
+    const model = buildSidebarModel(input(one, { uncommitted: { ok: true, value: paths.map((path) => ({ path, status: '??' })) } }), { ...DEFAULT_LIMITS, uncommitted: 10 });
+    const list = model.uncommitted?.ok ? model.uncommitted.value : undefined;
+    expect(list?.items).toHaveLength(10);
+    expect(list?.more).toBe(42);
+    expect(list?.folders).toEqual([
+      { folder: 'src/gen0', count: 30 },
+      { folder: 'src/gen1', count: 20 },
+      { folder: '.', count: 1 },
+      { folder: 'docs', count: 1 },
+    ]);
+    expect(folderCounts([])).toEqual([]);
+  });
+
   it('empties only the failing part', () => {
     const all = graph([{ id: 'f-1', status: 'in_progress' }]);
     const model = buildSidebarModel(
@@ -244,7 +278,7 @@ describe('buildSidebarModel: activity, git and outbox', () => {
   it('shows the ledger of the focused issue only, its files in the ledger\'s order (most recent first)', () => {
     const model = buildSidebarModel(input(all, { activity, pendingWrites: 2 }));
     expect(model.activity).toEqual({
-      files: { items: [{ path: 'src/b.ts' }, { path: 'src/a.ts' }], more: 0 },
+      files: { items: [{ path: 'src/b.ts' }, { path: 'src/a.ts' }], more: 0, folders: [{ folder: 'src', count: 2 }] },
       commits: { items: [{ hash: 'abc1234', subject: 'feat: parser' }], more: 0 },
       edits: 14,
       lastCheckpointAge: '25m ago',
@@ -283,6 +317,7 @@ describe('buildSidebarModel: activity, git and outbox', () => {
           { path: 'src/both.ts', change: 'modified' },
         ],
         more: 0,
+        folders: [{ folder: 'src', count: 3 }],
       },
     });
     expect([' M', 'A ', 'AM', 'UU', ' D'].map(describeChange)).toEqual(['modified', 'added (staged)', 'added (staged), modified', 'conflict', 'deleted']);

@@ -61,6 +61,8 @@ async function toChat(text: string, what: string): Promise<InjectOutcome> {
   if (!(await vscode.commands.getCommands(true)).includes(CHAT_OPEN)) {
     return fallBack(text, what, 'chat', 'this editor has no VS Code chat');
   }
+  // Text in the chat input with no model to send it to waits for nobody.
+  if (!(await hasLanguageModel())) return fallBack(text, what, 'chat', 'no language model is available for chat');
   try {
     // isPartialQuery only fills the input; without it the chat would send the text at once.
     await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true });
@@ -69,6 +71,14 @@ async function toChat(text: string, what: string): Promise<InjectOutcome> {
   }
   vscode.window.setStatusBarMessage(`$(comment-discussion) Beads: ${what} is in the chat input; read it, then press Enter`, 6000);
   return { requested: 'chat', delivered: 'chat' };
+}
+
+async function hasLanguageModel(): Promise<boolean> {
+  try {
+    return (await vscode.lm.selectChatModels()).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

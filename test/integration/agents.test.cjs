@@ -227,10 +227,12 @@ describeIn(['br'], 'agents: injection targets', () => {
     assert.equal(await vscode.env.clipboard.readText(), 'copied text');
   });
 
-  it('chat pre-fills VS Code chat and leaves the clipboard alone', async () => {
+  it('chat with no language model falls back to the clipboard and says why', async () => {
+    // This editor has no model (no Copilot): text pre-filled into chat would wait for nobody.
+    assert.equal((await vscode.lm.selectChatModels()).length, 0);
     const outcome = await api.agents.inject('## Resuming: demo-1', 'chat');
-    assert.deepEqual(outcome, { requested: 'chat', delivered: 'chat' });
-    assert.equal(await vscode.env.clipboard.readText(), 'sentinel');
+    assert.deepEqual(outcome, { requested: 'chat', delivered: 'clipboard', fallbackReason: 'no language model is available for chat' });
+    assert.equal(await vscode.env.clipboard.readText(), '## Resuming: demo-1');
   });
 
   it('claudeCode falls back to the clipboard when Claude Code is not installed, and says why', async () => {

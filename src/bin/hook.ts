@@ -68,7 +68,13 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   }
   if (plan.inject === 'never') return hookResponse(agent, event, undefined);
   if (plan.inject === 'if-armed' && !(await armedFor(marker, run.input?.session))) return hookResponse(agent, event, undefined);
+  const delivered = plan.inject === 'always' ? await deliveryFile(run) : undefined;
+  if (delivered && (await recentlyWritten(delivered))) {
+    run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
+    return hookResponse(agent, event, undefined);
+  }
   const markdown = await produce();
+  if (delivered) await writeFile(delivered, new Date().toISOString(), 'utf8');
   // Consumed only once the context is in hand, so a failure leaves it for the next tool call.
   if (plan.inject === 'if-armed') await rm(marker, { force: true });
   return hookResponse(agent, event, markdown);
@@ -81,9 +87,34 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
  */
 async function markerFile(agent: AgentId, cwd: string): Promise<string> {
   const root = (await beadsRoot(cwd)) ?? cwd;
+  return path.join(await markerDir(), `${createHash('sha256').update(`${agent}\0${root}`).digest('hex').slice(0, 32)}.marker`);
+}
+
+/**
+ * VS Code runs Claude Code's hook files too (`chat.useClaudeHooks`), and Cursor may (third-party
+ * hooks): one session start can then run our hook from two files. The first to answer notes it
+ * here, per project, session and source; a second within the window stays silent. Without a
+ * session id there is nothing to match, and both answer.
+ */
+async function deliveryFile(run: HookRun): Promise<string | undefined> {
+  const session = run.input?.session;
+  if (!session) return undefined;
+  const root = (await beadsRoot(run.cwd)) ?? run.cwd;
+  const key = `${root}\0${session}\0${run.input?.source ?? ''}`;
+  return path.join(await markerDir(), `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.delivered`);
+}
+
+const SAME_START_WINDOW_MS = 60_000;
+
+async function recentlyWritten(file: string): Promise<boolean> {
+  const info = await stat(file).catch(() => undefined);
+  return info !== undefined && Date.now() - info.mtimeMs < SAME_START_WINDOW_MS;
+}
+
+async function markerDir(): Promise<string> {
   const dir = path.join(tmpdir(), 'beads-recovery-hooks');
   await mkdir(dir, { recursive: true });
-  return path.join(dir, `${createHash('sha256').update(`${agent}\0${root}`).digest('hex').slice(0, 32)}.marker`);
+  return dir;
 }
 
 async function beadsRoot(start: string): Promise<string | undefined> {

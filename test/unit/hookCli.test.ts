@@ -427,6 +427,29 @@ describe('the Claude Code SessionStart hook: rules and budget (stand-in br on PA
   });
 });
 
+describe('one session start that runs our hook from two files (VS Code running Claude Code\'s hooks too)', { timeout: 60_000 }, () => {
+  it('hands the context over once, and again for the compaction that follows', () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'both-files'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: project('home'), USERPROFILE: project('home') };
+    const start = JSON.stringify({ timestamp: '2026-11-23T10:00:00.000Z', cwd: dir, sessionId: 'both-1', hookEventName: 'SessionStart', source: 'new' });
+    const run = (agent: string) => spawnSync(process.execPath, [cli, 'hook', agent, 'SessionStart'], { cwd: dir, input: start, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+    const first = run('copilot');
+    expect(contextIn('copilot', first.stdout, 'SessionStart')).toMatch(/^## Resuming: /m);
+    const second = run('claude');
+    expect(second.status).toBe(0);
+    expect(second.stdout).toBe('{}\n');
+    expect(second.stderr).toContain('already went to this session moments ago');
+    const compacted = spawnSync(process.execPath, [cli, 'hook', 'claude', 'SessionStart'], {
+      cwd: dir,
+      input: JSON.stringify({ session_id: 'both-1', cwd: dir, hook_event_name: 'SessionStart', source: 'compact' }),
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(contextIn('claude', compacted.stdout, 'SessionStart')).toMatch(/^## Resuming: /m);
+  });
+});
+
 describe('a hook whose beads CLI hangs', { timeout: 60_000 }, () => {
   it('answers from .beads/issues.jsonl in its agent\'s shape within its deadline, and exits 0', () => {
     const dir = makeWorkspace({ dir: path.join(scratch, 'hanging'), dialect: 'br', data: 'scenario', git: true }).dir;

@@ -90,7 +90,7 @@ async function answerCheckpoint(agents: AgentContext, prompt: string, stream: Be
 }
 
 /**
- * The ready queue with each item's parent and what it unblocks (seed V7). Titles are untrusted
+ * The ready queue with each item's parent and what it unblocks. Titles are untrusted
  * text, kept verbatim after the formatter's words on list-item lines (src/core/markdown.ts);
  * the chat renders it without HTML, so it stays inert.
  */

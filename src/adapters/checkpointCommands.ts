@@ -18,7 +18,7 @@ import type { IssueDetails } from '../core/model';
 import { readOnlyWarning, type Project, type ProjectRegistry } from './projects';
 
 // Checkpoints in VS Code: the outbox of each beads project, the "Checkpoint Now" and "Retry
-// Pending Writes" commands, and the automatic checkpoints (V4) — before a recovery context, when
+// Pending Writes" commands, and the automatic checkpoints — before a recovery context, when
 // the focused issue changes, when the window closes — plus the recognition of checkpoints made
 // from a terminal.
 
@@ -182,7 +182,7 @@ async function checkpointsFor(deps: WorkDeps, project: Project): Promise<{ check
 }
 
 /**
- * Automatic checkpoints (V4). Only when there is something new since the last checkpoint; the
+ * Automatic checkpoints. Only when there is something new since the last checkpoint; the
  * write is keyed by the activity's fingerprint, so one state is never written twice.
  */
 export class AutoCheckpoints extends Disposable {

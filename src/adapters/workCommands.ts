@@ -11,7 +11,7 @@ import { readSettings } from './config';
 import { inject } from './inject';
 import { readOnlyWarning, type Project } from './projects';
 
-// Claim and close (seed V3, V5, V7). Both act at once through the backend and say plainly what
+// Claim and close. Both act at once through the backend and say plainly what
 // happened; a temporary failure queues them in the outbox, and the user is told so.
 
 /** How many ready issues the claim quick pick describes with parent and unblocks (one `show`). */
@@ -219,7 +219,7 @@ async function pickInProgress(project: Project): Promise<string | undefined> {
   return picked?.issueId;
 }
 
-/** V5: what the close unblocked and what is ready next, as one notification with its actions. */
+/** What the close unblocked and what is ready next, as one notification with its actions. */
 function offerNext(outcome: CloseOutcome): void {
   const next = outcome.next?.issue;
   const unblocked = outcome.unblocked.length > 0 ? ` Unblocked: ${outcome.unblocked.map(name).join(', ')}.` : '';

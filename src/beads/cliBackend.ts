@@ -18,7 +18,7 @@ export interface CliBackendOptions {
 }
 
 /**
- * The exact argument arrays per dialect (CONTRACT §1). Always `--json`; `--limit 0` on list and
+ * The exact argument arrays per dialect (docs/BEADS_CONTRACT.md §1). Always `--json`; `--limit 0` on list and
  * ready because both CLIs default to 50 or 100. Issue ids go after `--`, which both parsers
  * (cobra for bd, clap for br) read as the end of the flags, so an id that starts with `-` is
  * still an id. Free text is attached to its flag with `=` (br's comment, both close reasons) or,

@@ -269,7 +269,7 @@ async function holdsProject(beadsDir: string): Promise<boolean> {
   return entries.some((entry) => markers.includes(entry) || (entry.endsWith('.db') && entry !== 'vc.db'));
 }
 
-/** Which CLI's store this is, from its files (CONTRACT §0, §3): br keeps SQLite, bd v1 Dolt. */
+/** Which CLI's store this is, from its files (docs/BEADS_CONTRACT.md §0, §3): br keeps SQLite, bd v1 Dolt. */
 export async function dialectFromStore(beadsDir: string): Promise<Dialect | undefined> {
   let entries: string[];
   try {

@@ -23,7 +23,7 @@ export interface JsonlBackendOptions {
   now?: () => number;
 }
 
-/** bd keeps these infrastructure types out of `ready` (CONTRACT §1, ready_work.go). */
+/** bd keeps these infrastructure types out of `ready` (docs/BEADS_CONTRACT.md §1, ready_work.go). */
 const BD_NON_WORK_TYPES: ReadonlySet<string> = new Set(['merge-request', 'gate', 'molecule', 'message', 'agent', 'role', 'rig']);
 
 /**
@@ -123,7 +123,7 @@ function field(value: unknown, key: string): unknown {
 }
 
 /**
- * The CLIs' readiness (CONTRACT §1 "ready"): a status of the ready group (`open`, or br's
+ * The CLIs' readiness (docs/BEADS_CONTRACT.md §1 "ready"): a status of the ready group (`open`, or br's
  * `policy.yaml` group); no open blocker through `blocks`,
  * `conditional-blocks` or `waits-for`; no blocked or deferred parent (propagated up the
  * parent-child chain); not deferred into the future; not pinned, ephemeral, a template or a

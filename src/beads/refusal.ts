@@ -5,7 +5,7 @@ import { CliError } from './errors';
 export type RefusableWrite = 'claim' | 'close' | 'comment';
 
 /**
- * bd's refusals: plain text on stderr, exit 1 (CONTRACT C4, C9), or from bd 1.2 the same reasons
+ * bd's refusals: plain text on stderr, exit 1 (docs/BEADS_CONTRACT.md C4, C9), or from bd 1.2 the same reasons
  * in `failed[].error` (C6), which `parseCliOwnError` has already put into `cliMessage`.
  * "already claimed", "not claimable", "cannot close … blocked by …", "cannot close epic … open
  * child issue(s)" and the like.

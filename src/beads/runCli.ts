@@ -137,7 +137,7 @@ export async function runCli(command: string, args: readonly string[], options: 
   const okExitCodes = options.okExitCodes ?? [0];
   if (!okExitCodes.includes(result.exitCode)) {
     // bd prints some errors as JSON on stdout (`where`, `show`), the rest on stderr; br 0.2.15
-    // on stderr, later br on stdout (CONTRACT C5, C8).
+    // on stderr, later br on stdout (docs/BEADS_CONTRACT.md C5, C8).
     const own = parseCliOwnError(stderr) ?? parseCliOwnError(stdout);
     throw new CliError({
       ...base,

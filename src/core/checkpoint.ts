@@ -97,7 +97,7 @@ export function lastNextStep(comments: readonly Comment[]): string | undefined {
 /**
  * `Checkpoint: <text>`; a prefix the user typed is not doubled, and the text stays on one line.
  * When the text does not name every file changed since the last checkpoint, a `- Files:` line
- * follows: the ledger forgets its files at each checkpoint, and the closing file list (V3) is
+ * follows: the ledger forgets its files at each checkpoint, and the closing file list is
  * rebuilt from these lines.
  */
 export function checkpointComment(text: string, files: readonly string[] = []): string {
@@ -129,7 +129,7 @@ export function autoCheckpointComment(activity: CheckpointActivity, trigger: Aut
   return lines.join('\n');
 }
 
-/** `Files modified: a, b, c` (V3), or undefined when there is nothing to list. */
+/** `Files modified: a, b, c`, or undefined when there is nothing to list. */
 export function filesModifiedComment(files: readonly string[]): string | undefined {
   const list = sortedUnique(files);
   if (list.length === 0) return undefined;

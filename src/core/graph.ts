@@ -1,4 +1,4 @@
-// The dependency words of ARCHITECTURE §5, read from `show` output. A record {issue_id,
+// The dependency words of docs/ARCHITECTURE.md §5, read from `show` output. A record {issue_id,
 // depends_on_id, type} means issue_id depends on depends_on_id, so an issue's `dependencies`
 // hold its parent and its blockers, and its `dependents` hold its children and what it unblocks.
 // The data is untrusted and often partial: records can be duplicated, point at the issue itself,
@@ -29,7 +29,7 @@ export interface Unblocked extends LinkedIssue {
   wouldBecomeUnblocked?: boolean;
 }
 
-/** A ready issue with the context that helps choose it (seed V7). */
+/** A ready issue with the context that helps choose it. */
 export interface ReadyItem {
   issue: Issue;
   parent?: IssueSummary;

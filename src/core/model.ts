@@ -54,7 +54,7 @@ export interface IssueDetails extends Issue {
 }
 
 /** A raw dependency record: `issueId` depends on `dependsOnId`. */
-/** Dependency types that keep an issue from being ready (ARCHITECTURE §5, CONTRACT §2). */
+/** Dependency types that keep an issue from being ready (docs/ARCHITECTURE.md §5, docs/BEADS_CONTRACT.md §2). */
 export const BLOCKING_TYPES: ReadonlySet<string> = new Set(['blocks', 'conditional-blocks', 'waits-for']);
 export const PARENT_CHILD = 'parent-child';
 
@@ -66,14 +66,14 @@ export function isTerminal(status: string): boolean {
 }
 
 /**
- * Statuses that mean someone is working on the issue (CONTRACT C2): `in_progress`, and bd's
+ * Statuses that mean someone is working on the issue (docs/BEADS_CONTRACT.md C2): `in_progress`, and bd's
  * `hooked` (work an agent has picked up through a hook). br has no `hooked`; asking for it costs
  * nothing there.
  */
 export const IN_PROGRESS_STATUSES: readonly string[] = ['in_progress', 'hooked'];
 
 /**
- * Whether an issue counts as the user's work. Wisps do not (CONTRACT C3): they are ephemeral
+ * Whether an issue counts as the user's work. Wisps do not (docs/BEADS_CONTRACT.md C3): they are ephemeral
  * bookkeeping an agent framework creates and burns by the dozen, bd leaves them out of its
  * export and br out of its JSONL, and bd merges them into `list --json` only by accident of its
  * text-only filter. Leaving them out keeps the CLI and the read-only JSONL reader in agreement.

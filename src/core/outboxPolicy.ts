@@ -39,7 +39,7 @@ export type FailureDecision =
   | { action: 'retry'; reason: RetryReason; at: number; mayHaveLanded: boolean }
   | { action: 'park'; reason: ParkReason };
 
-/** br's exit codes (CONTRACT §1): 3 issue not found, 4 validation, 5 dependency. */
+/** br's exit codes (docs/BEADS_CONTRACT.md §1): 3 issue not found, 4 validation, 5 dependency. */
 const BR_NOT_FOUND_EXIT = 3;
 const BR_REFUSED_EXITS: ReadonlySet<number> = new Set([4, 5]);
 const NOT_FOUND_TEXT = /not[ _]found|no issue found|no such issue|does not exist/i;

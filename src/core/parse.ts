@@ -1,5 +1,5 @@
 // Tolerant readers from CLI JSON (already JSON.parse'd) and `.beads/issues.jsonl` text to the
-// normalized model. Both CLIs change shapes between versions (CONTRACT §6), so: unwrap any
+// normalized model. Both CLIs change shapes between versions (docs/BEADS_CONTRACT.md §6), so: unwrap any
 // envelope, ignore unknown keys, treat missing arrays as empty, keep statuses and types as the
 // strings they are, and never fail a whole answer because one element is odd.
 import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';

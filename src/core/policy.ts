@@ -1,5 +1,5 @@
-// When to ask for a checkpoint and when an in-progress issue looks stalled (slice V6 with edits
-// and minutes in place of turns). Pure: the ledger, the settings and the time come in; what to
+// When to ask for a checkpoint and when an in-progress issue looks stalled (counted in edits
+// and minutes, not in agent turns). Pure: the ledger, the settings and the time come in; what to
 // show and whether to notify come out, with a small memory so that each due period is announced
 // once and each stall is warned about once.
 

@@ -1,4 +1,4 @@
-// The recovery context (ARCHITECTURE §5, seed V1): what an agent that lost its memory needs to
+// The recovery context (docs/ARCHITECTURE.md §5): what an agent that lost its memory needs to
 // pick its work up again, as markdown within a byte budget. A pure function of its input: the
 // same input gives the same bytes, whatever order unordered data arrives in, so every surface
 // (clipboard, chat, tools, command line, hooks) prints the same text.

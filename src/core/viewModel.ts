@@ -229,7 +229,7 @@ const TRAIL_PREFIXES: readonly [RegExp, TrailKind][] = [
   [/^files modified\b:?\s*/i, 'files'],
 ];
 
-/** The kind of a comment by the prefix the extension (and the seed plans) write. */
+/** The kind of a comment by the prefix the extension (and the command line) write. */
 export function trailKind(commentText: string): { kind: TrailKind; rest: string } {
   const trimmed = commentText.trimStart();
   for (const [prefix, kind] of TRAIL_PREFIXES) {

@@ -1,6 +1,6 @@
 // Checkpoints: the ledger's activity written into the issue as a comment, through the outbox, and
 // the ledger's counters started again. Manual ones (`Checkpoint: …`), automatic ones
-// (`Auto-checkpoint (…): …`, V4) and the recognition of checkpoints made elsewhere (a comment
+// (`Auto-checkpoint (…): …`) and the recognition of checkpoints made elsewhere (a comment
 // written from a terminal or another tool). No vscode: the adapters decide when.
 
 import {

@@ -1,4 +1,4 @@
-// Claim and close, the two interactive writes (seed V3, V5). They run directly through the
+// Claim and close, the two interactive writes. They run directly through the
 // backend so the user hears at once whether they worked; a temporary failure (a locked database,
 // a CLI that timed out or went missing) queues them in the outbox instead, and the user is told.
 // Closing first says what would make the CLI refuse (open blockers, open children) and lets the
@@ -123,7 +123,7 @@ export interface CloseOutcome {
 const DEFAULT_READY_DETAILS = 5;
 
 /**
- * Close with the file list (V3) and the offer of what comes next (V5). Order on the issue: every
+ * Close with the file list and the offer of what comes next. Order on the issue: every
  * write already queued for it, then the close, then `Files modified: …`. If the earlier writes
  * cannot land now, the close is queued behind them, and the file list behind the close.
  */

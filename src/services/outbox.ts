@@ -1,4 +1,4 @@
-// The durable outbox every beads write goes through (ARCHITECTURE §4). A write is appended to a
+// The durable outbox every beads write goes through (docs/ARCHITECTURE.md §4). A write is appended to a
 // JSON file (a DurableJsonFile: atomic write, cross-process lock, damage recovered) before any CLI is spawned, and leaves the file only once the CLI
 // said it succeeded. Exactly once, across crashes, retries and windows:
 //

@@ -42,7 +42,7 @@ function dep(issue: string, target: string, type: string) {
   return { issue_id: issue, depends_on_id: target, type };
 }
 
-/** Each readiness rule of CONTRACT §1, one issue per rule. */
+/** Each readiness rule of docs/BEADS_CONTRACT.md §1, one issue per rule. */
 const READINESS: Line[] = [
   { id: 'r-free' },
   { id: 'r-blocked', dependencies: [dep('r-blocked', 'r-blocker', 'blocks')] },

@@ -14,7 +14,7 @@ import { Outbox } from '../../src/services/outbox';
 import { produceRecoveryContext } from '../../src/services/recovery';
 import { makeWorkspace, SCENARIO } from '../fixtures/make-workspace.mjs';
 
-// Every bd and br people run (CONTRACT §8), through the stand-ins' version switches: bd 1.0.4
+// Every bd and br people run (docs/BEADS_CONTRACT.md §8), through the stand-ins' version switches: bd 1.0.4
 // (no show --include-* flags), bd 1.0.5+, bd 1.2 (failed[] error JSON), br with errors on stderr
 // (0.2.15) and on stdout (later). Each must read issues in full and say no the way the CLI does.
 const BIN = resolve(__dirname, '..', 'fixtures', 'bin');

@@ -415,10 +415,10 @@ describe('bd stand-in against the bd fixtures and the Go structs', () => {
   }, TIMEOUT);
 });
 
-// The version differences of CONTRACT §8 that change what the extension must do: each behaviour
+// The version differences of docs/BEADS_CONTRACT.md §8 that change what the extension must do: each behaviour
 // sits behind a switch (BEADS_STANDIN_BD_VERSION, BEADS_STANDIN_BR_ERROR_STREAM) and is held here
 // to what the cited sources print.
-describe('version differences and refusals (CONTRACT §8: C1, C4, C6, C7, C8, C9)', () => {
+describe('version differences and refusals (docs/BEADS_CONTRACT.md §8: C1, C4, C6, C7, C8, C9)', () => {
   const at = '2026-03-01T10:00:00Z';
   const record = (id: string, fields: Json = {}) => ({ id, title: `Title ${id}`, status: 'open', priority: 2, issue_type: 'task', created_at: at, updated_at: at, ...fields });
   const dep = (from: string, to: string, type: string) => ({ issue_id: from, depends_on_id: to, type, created_at: at });

@@ -11,14 +11,12 @@
 //   close of a closed issue all count as done. (A comment of identical text that someone wrote
 //   independently is therefore taken for ours; checkpoint texts carry counts and times, so that
 //   is rare, and a duplicate would be worse.)
-// - Only one drainer at a time per file, across windows and the command line: a lease file next
+// - Only one drainer at a time per file, across windows and the command line (src/services/outboxLease.ts): a lease file next
 //   to the outbox, taken with O_EXCL and broken only when its owner is gone or its time is up.
 // - Writes to one issue are sent in the order they were queued: a later write waits while an
 //   earlier one for the same issue is pending (the file list lands before the close).
 
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError, ReadOnlyError } from '../beads/errors';
 import { killProcessTree, observeSpawns, processTreeIsAlive } from '../beads/runCli';
@@ -34,6 +32,7 @@ import {
   type WriteFailure,
 } from '../core/outboxPolicy';
 import { DurableJsonFile, type DamageReport } from './durableJson';
+import { DrainLease } from './outboxLease';
 import type { BeadsWrite, WriteQueue } from './writeQueue';
 
 export interface PendingWrite {
@@ -124,7 +123,6 @@ export class Outbox implements WriteQueue {
   private readonly now: () => number;
   private readonly policy: BackoffPolicy;
   private readonly doneLimit: number;
-  private readonly leaseStaleMs: number;
   private readonly log: NonNullable<OutboxOptions['log']>;
   /** Identifies this drainer in in-flight marks and the lease. */
   private readonly owner = `${process.pid}:${randomUUID()}`;
@@ -138,6 +136,7 @@ export class Outbox implements WriteQueue {
   private readonly parkListeners = new Set<Listener<FailedWrite>>();
 
   private readonly disk: DurableJsonFile<OutboxState>;
+  private readonly lease: DrainLease;
 
   constructor(options: OutboxOptions) {
     this.file = options.file;
@@ -156,7 +155,13 @@ export class Outbox implements WriteQueue {
     this.now = options.now ?? Date.now;
     this.policy = options.policy ?? DEFAULT_BACKOFF;
     this.doneLimit = options.doneLimit ?? DEFAULT_DONE_LIMIT;
-    this.leaseStaleMs = options.leaseStaleMs ?? DEFAULT_LEASE_STALE_MS;
+    this.lease = new DrainLease({
+      file: `${options.file}.drain`,
+      owner: this.owner,
+      staleMs: options.leaseStaleMs ?? DEFAULT_LEASE_STALE_MS,
+      now: this.now,
+      log: (message) => this.log('warn', `outbox: ${message}`),
+    });
     this.log = options.log ?? (() => undefined);
   }
 
@@ -367,7 +372,7 @@ export class Outbox implements WriteQueue {
     const backend = this.backend;
     if (!backend || backend.readOnly) return;
     if (!this.pending.some((entry) => entry.nextAttemptAt <= this.now())) return;
-    const lease = await this.acquireLease();
+    const lease = await this.lease.acquire();
     if (!lease) {
       await this.reload();
       return;
@@ -375,13 +380,13 @@ export class Outbox implements WriteQueue {
     try {
       let entry = await this.nextDue();
       while (entry && !this.disposed) {
-        await this.touchLease();
+        await this.lease.touch();
         const outcome = await this.attempt(backend, entry);
         if (outcome === 'stop') break;
         entry = await this.nextDue();
       }
     } finally {
-      await this.releaseLease();
+      await this.lease.release();
     }
   }
 
@@ -551,63 +556,6 @@ export class Outbox implements WriteQueue {
   private emitChange(): void {
     for (const listener of [...this.changeListeners]) listener();
   }
-
-  // --- the drain lease ----------------------------------------------------------------------
-
-  private get leaseFile(): string {
-    return `${this.file}.drain`;
-  }
-
-  private async acquireLease(): Promise<boolean> {
-    await fs.mkdir(dirname(this.file), { recursive: true });
-    for (let tries = 0; tries < 2; tries++) {
-      try {
-        const handle = await fs.open(this.leaseFile, 'wx');
-        await handle.writeFile(JSON.stringify({ owner: this.owner, pid: process.pid, at: this.now() }));
-        await handle.close();
-        return true;
-      } catch (error) {
-        if (!isExists(error)) throw error;
-      }
-      if (!(await this.leaseIsAbandoned())) return false;
-      this.log('warn', `outbox: taking over an abandoned drain lease (${this.leaseFile})`);
-      await fs.rm(this.leaseFile, { force: true });
-    }
-    return false;
-  }
-
-  private async leaseIsAbandoned(): Promise<boolean> {
-    let holder: { owner?: string; pid?: number } = {};
-    let modifiedAt: number;
-    try {
-      const [text, stat] = await Promise.all([fs.readFile(this.leaseFile, 'utf8'), fs.stat(this.leaseFile)]);
-      modifiedAt = stat.mtimeMs;
-      try {
-        holder = JSON.parse(text) as typeof holder;
-      } catch {
-        // Its writer died between creating and filling it: judge by age alone.
-      }
-    } catch (error) {
-      return isNoEntry(error);
-    }
-    if (holder.owner === this.owner) return true;
-    if (typeof holder.pid === 'number' && !processIsAlive(holder.pid)) return true;
-    return Date.now() - modifiedAt > this.leaseStaleMs;
-  }
-
-  private async touchLease(): Promise<void> {
-    const now = new Date();
-    await fs.utimes(this.leaseFile, now, now).catch(() => undefined);
-  }
-
-  private async releaseLease(): Promise<void> {
-    try {
-      const holder = JSON.parse(await fs.readFile(this.leaseFile, 'utf8')) as { owner?: string };
-      if (holder.owner === this.owner) await fs.rm(this.leaseFile, { force: true });
-    } catch {
-      // Already gone or taken over: nothing of ours to release.
-    }
-  }
 }
 
 /** Sends one write through the backend: one CLI process. */
@@ -745,15 +693,6 @@ function isBeadsWrite(write: unknown): write is BeadsWrite {
   }
 }
 
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The outbox's own name for a comment's text, kept in its record of sent writes: `<fnv1a>:<length>` of the trimmed text. */
 function textHash(text: string): string {
@@ -779,13 +718,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function isNoEntry(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-}
 
-function isExists(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === 'EEXIST';
-}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openBeadsView, treeItem } from './beadsView.mjs';
 
 export const workspace = { dialect: 'br', data: 'scenario' };
 export const settings = {
@@ -14,14 +15,9 @@ export const settings = {
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const standInBr = path.join(repoRoot, 'test/fixtures/bin/br');
-const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 
 function assert(condition, message) {
   if (!condition) throw new Error(message);
-}
-
-function treeItem(frame, key) {
-  return frame.locator(`[role="treeitem"][data-key="${key}"]`);
 }
 
 function issue(workspacePath, id) {
@@ -37,16 +33,6 @@ function commentWrites(helpers) {
   return helpers.standInCalls().filter((call) => call.args?.[0] === 'comments' && call.args?.[1] === 'add');
 }
 
-async function openBeadsView({ page, webviewFrame }) {
-  const button = page.locator('.activitybar .action-item [aria-label^="Beads"]').first();
-  await button.waitFor({ state: 'visible', timeout: 60_000 });
-  const checked = await button.evaluate((element) => element.closest('.action-item')?.classList.contains('checked') ?? false);
-  if (!checked) await button.click();
-  const frame = webviewFrame();
-  await frame.locator('[role="tree"]').waitFor({ state: 'attached', timeout: 60_000 });
-  return frame;
-}
-
 export const tests = {
   async 'first open says what the extension does and shows no stall warning'(helpers) {
     const { page } = helpers;
@@ -58,12 +44,9 @@ export const tests = {
     const shown = await toasts(page);
     assert(!shown.some((text) => /stalled|no activity/i.test(text)), `no stall warning on first open: ${JSON.stringify(shown)}`);
     assert(!shown.some((text) => /warning/i.test(text) && /beads/i.test(text) && !text.includes('Beads Recovery is keeping')), `no other Beads warning: ${JSON.stringify(shown)}`);
-    if (manifest.contributes?.walkthroughs?.length) {
-      await welcome.getByRole('button', { name: 'Get Started' }).click();
-      await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 30_000 });
-    } else {
-      assert((await welcome.getByRole('button', { name: 'Open the Beads View' }).count()) === 1, 'the welcome offers the view');
-    }
+    assert((await welcome.getByRole('button', { name: 'Open the Beads View' }).count()) === 1, 'the welcome offers the view');
+    await welcome.getByRole('button', { name: 'Get Started' }).click();
+    await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 30_000 });
     await helpers.screenshot('daily-first-open');
   },
 

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openBeadsView, treeItem } from './beadsView.mjs';
 
 export const workspace = { dialect: 'br', data: 'scenario' };
 // The chat side bar would take a third of every screenshot.
@@ -22,21 +23,6 @@ const HOSTILE_IMG = '<img src=x onerror=alert(1)>';
 const HOSTILE_SCRIPT = '</script><script>document.title="pwned"</script>';
 
 let dialogs = 0;
-
-function treeItem(frame, key) {
-  return frame.locator(`[role="treeitem"][data-key="${key}"]`);
-}
-
-async function openBeadsView({ page, webviewFrame }) {
-  const button = page.locator('.activitybar .action-item a[aria-label^="Beads"], .activitybar .action-item [aria-label^="Beads"]').first();
-  await button.waitFor({ state: 'visible', timeout: 60_000 });
-  // Clicking the icon of the container already shown would hide the side bar.
-  const checked = await button.evaluate((element) => element.closest('.action-item')?.classList.contains('checked') ?? false);
-  if (!checked) await button.click();
-  const frame = webviewFrame();
-  await frame.locator('[role="tree"]').waitFor({ state: 'attached', timeout: 60_000 });
-  return frame;
-}
 
 /** A wider side bar, as a user would drag it, so the screenshots show whole titles. */
 async function widenSideBar(page, by = 170) {

@@ -7,7 +7,7 @@ import { emptyLedgerState, markCheckpoint, recordCommit, recordFileChange, setFo
 import type { IssueDetails } from '../../src/core/model';
 import { Checkpoints, noticeExternalCheckpoint, type CheckpointLedger } from '../../src/services/checkpoints';
 import { Outbox } from '../../src/services/outbox';
-import { comments as numbered, issueDetails } from './fakeIssues';
+import { comments as numbered, issueDetails } from './support/fakeIssues';
 
 function details(id: string, entries: { text: string; createdAt: string }[]): IssueDetails {
   return issueDetails(id, { title: id, status: 'in_progress', comments: numbered(entries, 'x') });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
-import { CLI_SCRIPT, ensureCliBuilt } from './builtCli';
+import { CLI_SCRIPT, ensureCliBuilt } from './support/builtCli';
 
 const ITERATIONS = 5;
 const PROCESSES = 3;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointCommand } from '../../src/bin/checkpoint';
-import { CLI_SCRIPT, ensureCliBuilt } from './builtCli';
+import { CLI_SCRIPT, ensureCliBuilt } from './support/builtCli';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const standInBin = path.join(repoRoot, 'test', 'fixtures', 'bin');

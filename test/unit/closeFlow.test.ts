@@ -8,7 +8,7 @@ import { CliError } from '../../src/beads/errors';
 import type { Issue, IssueDetails, LinkedIssue } from '../../src/core/model';
 import { closeWithFiles, filesOfCommits, writeNowOrQueue, WorkRefusedError } from '../../src/services/closeFlow';
 import { Outbox } from '../../src/services/outbox';
-import { comments as numbered, issueDetails } from './fakeIssues';
+import { comments as numbered, issueDetails } from './support/fakeIssues';
 
 const ROOT = '/project';
 

@@ -9,7 +9,7 @@ import {
   unblocksOf,
 } from '../../src/core/graph';
 import type { IssueDetails, LinkedIssue } from '../../src/core/model';
-import { details, issue, link, parserDetails, rendererDetails, widgetTestsDetails } from './recoveryFixtures';
+import { details, issue, link, parserDetails, rendererDetails, widgetTestsDetails } from './support/recoveryFixtures';
 
 const ids = (issues: readonly { id: string }[]) => issues.map((entry) => entry.id);
 

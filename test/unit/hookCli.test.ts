@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_FORMATS, AGENTS, ourCommands, parseHookCommand, type AgentId } from '../../src/core/hookConfig';
 import { BD_HOOK_FILES } from '../fixtures/agentHookFiles';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
-import { CLI_SCRIPT, ensureCliBuilt } from './builtCli';
+import { CLI_SCRIPT, ensureCliBuilt } from './support/builtCli';
 
 const cli = CLI_SCRIPT;
 const scratch = mkdtempSync(path.join(tmpdir(), 'beads-hook-cli-'));

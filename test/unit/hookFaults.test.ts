@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
-import { CLI_SCRIPT, ensureCliBuilt } from './builtCli';
+import { CLI_SCRIPT, ensureCliBuilt } from './support/builtCli';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'beads-hook-faults-'));
 const standinEnv = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' };

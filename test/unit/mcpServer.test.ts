@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { EmptyResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
-import { CLI_SCRIPT as cli, ensureCliBuilt, REPO as repo } from './builtCli';
+import { CLI_SCRIPT as cli, ensureCliBuilt, REPO as repo } from './support/builtCli';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'beads-mcp-'));
 

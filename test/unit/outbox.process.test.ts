@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from
 import { createCliBackend } from '../../src/beads/cliBackend';
 import { Outbox } from '../../src/services/outbox';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
+import { waitFor } from './support/waitFor';
 
 const repo = path.resolve(__dirname, '../..');
 const scratch = mkdtempSync(path.join(tmpdir(), 'outbox-process-'));
@@ -75,14 +76,6 @@ function commentAdds(): { exit: number | null }[] {
     .filter((call) => call.args[0] === 'comments' && call.args[1] === 'add');
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Starts the drainer with the stand-in slowed down, and SIGKILLs it once br is running. */
 async function killDrainerMidWrite(text: string, options: { killCliToo: boolean }): Promise<void> {
   writeFileSync(faultFile, 'slow:1500 write\n');
@@ -93,7 +86,7 @@ async function killDrainerMidWrite(text: string, options: { killCliToo: boolean 
   });
   children.push(child);
   // The outbox marks the write in flight on disk before it spawns br, then notes br's pid.
-  await waitFor(() => existsSync(outboxFile) && readFileSync(outboxFile, 'utf8').includes('"cliPid"'), 'the in-flight mark');
+  await waitFor(() => existsSync(outboxFile) && readFileSync(outboxFile, 'utf8').includes('"cliPid"'), 'the in-flight mark', 20_000, 25);
   await new Promise((resolve) => setTimeout(resolve, 300));
   child.kill('SIGKILL');
   // br runs in a process group of its own, so it outlives its drainer unless killed too.
@@ -124,7 +117,7 @@ describe('an outbox drainer killed in the middle of a write', () => {
     const text = 'Checkpoint: landed while its drainer died';
     await killDrainerMidWrite(text, { killCliToo: false });
     // The orphaned br finishes its write after the drainer is gone.
-    await waitFor(() => comments().includes(text) && commentAdds().length === 1, 'the orphaned write to land and br to exit');
+    await waitFor(() => comments().includes(text) && commentAdds().length === 1, 'the orphaned write to land and br to exit', 20_000, 25);
 
     await drainWithNextOutbox();
     expect(comments().filter((comment) => comment === text)).toHaveLength(1);

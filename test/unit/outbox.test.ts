@@ -8,7 +8,8 @@ import type { Issue, IssueDetails } from '../../src/core/model';
 import type { BackoffPolicy } from '../../src/core/outboxPolicy';
 import type { DamageReport } from '../../src/services/durableJson';
 import { Outbox, type OutboxOptions } from '../../src/services/outbox';
-import { issueDetails } from './fakeIssues';
+import { issueDetails } from './support/fakeIssues';
+import { waitFor } from './support/waitFor';
 
 const ROOT = '/project';
 const FAST: BackoffPolicy = { baseMs: 20, maxMs: 80, maxUnrecognisedAttempts: 3 };
@@ -183,7 +184,7 @@ describe('Outbox', () => {
     const outbox = makeOutbox(beads, { policy: { baseMs: 200, maxMs: 200, maxUnrecognisedAttempts: 3 } });
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'first' });
     await outbox.enqueue({ key: 'b', kind: 'comment', issueId: 'demo-2', text: 'second' });
-    await waitFor(() => attemptedAt.length >= 4, 5_000);
+    await waitFor(() => attemptedAt.length >= 4, 'four attempts', 5_000);
     // A locked database fails every write: one attempt per backoff period for the whole queue,
     // not one per write, never sooner.
     const gaps = attemptedAt.slice(1).map((at, index) => at - (attemptedAt[index] as number));
@@ -198,7 +199,7 @@ describe('Outbox', () => {
     beads.failures = [locked()];
     const outbox = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'first' });
-    await waitFor(() => outbox.pending[0]?.attempts === 1);
+    await waitFor(() => outbox.pending[0]?.attempts === 1, 'the first attempt');
     await outbox.retryNow();
     await outbox.drain(bounded());
     expect(beads.comments('demo-1')).toEqual(['first']);
@@ -244,7 +245,7 @@ describe('Outbox', () => {
     beads.failures = [missing()];
     const first = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
     await first.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'queued while the CLI was missing' });
-    await waitFor(() => first.pending[0]?.attempts === 1);
+    await waitFor(() => first.pending[0]?.attempts === 1, 'the first attempt');
     expect(first.pendingCount).toBe(1);
     first.dispose();
 
@@ -260,7 +261,7 @@ describe('Outbox', () => {
     beads.hangAfterWriting = true;
     const dying = makeOutbox(beads, { leaseStaleMs: 50 });
     await dying.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: written once' });
-    await waitFor(() => beads.comments('demo-1').length === 1);
+    await waitFor(() => beads.comments('demo-1').length === 1, 'the comment');
     dying.dispose();
     const onDisk = JSON.parse(readFileSync(file, 'utf8'));
     expect(onDisk.pending[0].inFlight).toBeDefined();
@@ -279,7 +280,7 @@ describe('Outbox', () => {
     beads.hangBeforeWriting = true;
     const dying = makeOutbox(beads, { leaseStaleMs: 50 });
     await dying.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: not yet written' });
-    await waitFor(() => beads.calls.some((call) => call.op === 'comment'));
+    await waitFor(() => beads.calls.some((call) => call.op === 'comment'), 'a comment call');
     dying.dispose();
     await new Promise((resolve) => setTimeout(resolve, 80));
 
@@ -448,11 +449,3 @@ describe('Outbox', () => {
     expect(beads.comments('demo-1')).toEqual([]);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

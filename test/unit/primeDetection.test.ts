@@ -8,8 +8,8 @@ import { hookResponse } from '../../src/core/hookProtocol';
 import { bdPrimeReachesAgent, type AgentConfigFile } from '../../src/core/primeDetection';
 import { buildRecoveryContext } from '../../src/core/recovery';
 import { detectBdPrime } from '../../src/services/primeDetection';
-import { expectGolden } from './goldenFiles';
-import { resumeInput } from './recoveryFixtures';
+import { expectGolden } from './support/goldenFiles';
+import { resumeInput } from './support/recoveryFixtures';
 
 const sessionStart = (command: string) => JSON.stringify({ hooks: { SessionStart: [{ matcher: '', hooks: [{ type: 'command', command }] }] } });
 const file = (filePath: string, text: string, scope: 'project' | 'user' = 'project'): AgentConfigFile => ({ scope, path: filePath, text });

@@ -7,7 +7,7 @@ import { cutToUtf8Bytes, cutWithNotice, fitToBudget, utf8Length } from '../../sr
 import type { Comment, Issue, IssueDetails, LinkedIssue } from '../../src/core/model';
 import type { GitChange } from '../../src/core/porcelain';
 import { RECOVERY_DROP_ORDER, buildRecoveryContext, type RecoveryInput } from '../../src/core/recovery';
-import { NOW, cache, flaky, parser, readyDetails, readyQueue, resumeInput } from './recoveryFixtures';
+import { NOW, cache, flaky, parser, readyDetails, readyQueue, resumeInput } from './support/recoveryFixtures';
 
 const CUT = 'the end of the text (cut at the byte limit)';
 

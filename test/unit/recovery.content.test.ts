@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildRecoveryContext, type RecoveryInput } from '../../src/core/recovery';
 import { shellWord } from '../../src/core/markdown';
-import { expectGolden } from './goldenFiles';
-import { structureOf } from './markdownStructure';
-import { NOW, comment, details, issue, link, minutesAgo, resumeInput } from './recoveryFixtures';
+import { expectGolden } from './support/goldenFiles';
+import { structureOf } from './support/markdownStructure';
+import { NOW, comment, details, issue, link, minutesAgo, resumeInput } from './support/recoveryFixtures';
 
 function resumeOf(focused: ReturnType<typeof issue>, parts: Parameters<typeof details>[1] = {}, overrides: Partial<RecoveryInput> = {}) {
   return buildRecoveryContext(

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/core/model';
 import { readyItems } from '../../src/core/graph';
 import { buildContinuePrompt, buildRecoveryContext, type RecoveryResult } from '../../src/core/recovery';
-import { expectGolden } from './goldenFiles';
-import { structureOf } from './markdownStructure';
+import { expectGolden } from './support/goldenFiles';
+import { structureOf } from './support/markdownStructure';
 import {
   NOW,
   cache,
@@ -20,7 +20,7 @@ import {
   readyQueue,
   renderer,
   resumeInput,
-} from './recoveryFixtures';
+} from './support/recoveryFixtures';
 
 function expectWithinBudget(result: RecoveryResult, budget: number): void {
   expect(result.bytes).toBe(Buffer.byteLength(result.markdown, 'utf8'));

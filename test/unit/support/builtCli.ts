@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-export const REPO = path.resolve(__dirname, '../..');
+export const REPO = path.resolve(__dirname, '../../..');
 export const CLI_SCRIPT = path.join(REPO, 'dist', 'cli.js');
 
 /** Builds dist/cli.js when it is missing or older than any source file, so tests run what the sources say. */

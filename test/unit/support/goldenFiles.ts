@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
-const GOLDEN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), 'golden');
+const GOLDEN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 export function expectGolden(name: string, markdown: string): void {

@@ -1,4 +1,4 @@
-import type { Comment, IssueDetails } from '../../src/core/model';
+import type { Comment, IssueDetails } from '../../../src/core/model';
 
 /** An issue as `show` would return it, with no links and no comments unless `fields` say so. */
 export function issueDetails(id: string, fields: Partial<IssueDetails> = {}): IssueDetails {

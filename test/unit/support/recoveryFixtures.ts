@@ -2,9 +2,9 @@
 // fixed moment, with enough shape (parent, open and closed blockers, a deleted blocker,
 // dependents that would and would not become ready, a long trail) to exercise every line.
 
-import type { Comment, Issue, IssueDetails, LinkedIssue } from '../../src/core/model';
-import type { LedgerSummary, RecoveryInput } from '../../src/core/recovery';
-import type { GitChange } from '../../src/core/porcelain';
+import type { Comment, Issue, IssueDetails, LinkedIssue } from '../../../src/core/model';
+import type { LedgerSummary, RecoveryInput } from '../../../src/core/recovery';
+import type { GitChange } from '../../../src/core/porcelain';
 
 export const NOW = Date.parse('2026-02-19T12:00:00Z');
 

@@ -18,6 +18,7 @@ import { buildContinuePrompt } from '../core/recovery';
 import { runGit, type GitOptions } from '../git/runGit';
 import { toWriteFailure, type PendingWrite } from './outbox';
 import type { BeadsWrite } from './writeQueue';
+import { trackedPathFilter } from '../core/ledger';
 
 /** What claim and close need of the outbox. */
 export interface WorkQueue {
@@ -193,8 +194,10 @@ async function issueFiles(details: IssueDetails, request: CloseRequest): Promise
   const files = new Set([...request.ledgerFiles, ...filesFromComments(details.comments)]);
   const hashes = commitHashesFromComments(details.comments);
   if (hashes.length > 0 && request.commitFiles) {
+    // A commit also carries beads' own files and agent configuration: never the issue's work.
+    const isWork = trackedPathFilter([]);
     try {
-      for (const file of await request.commitFiles(hashes)) files.add(file);
+      for (const file of await request.commitFiles(hashes)) if (isWork(file)) files.add(file);
     } catch (error) {
       if (error instanceof CliError && error.kind === 'canceled') throw error;
       request.log?.(`close: could not list the files of ${details.id}'s commits: ${error instanceof Error ? error.message : String(error)}`);

@@ -121,7 +121,8 @@ function close(overrides: Partial<Parameters<typeof closeWithFiles>[0]> = {}) {
     reason: 'Verified: parser works',
     cli: 'br',
     ledgerFiles: ['src/parser.ts'],
-    commitFiles: async (hashes) => (hashes.includes('a1b2c3d') ? ['src/tokenizer.ts'] : []),
+    // A commit that also carried beads' own files and an agent's settings: those are not the issue's work.
+    commitFiles: async (hashes) => (hashes.includes('a1b2c3d') ? ['src/tokenizer.ts', '.beads/.gitignore', '.beads/issues.jsonl', '.claude/settings.local.json'] : []),
     flushTimeoutMs: 1_000,
     now: Date.parse('2026-03-01T12:00:00Z'),
     ...overrides,

@@ -50,6 +50,14 @@ export interface ActivityDeps {
   writeQueue: (project: Project) => WriteQueue | undefined;
 }
 
+/**
+ * Where a folder outside git keeps its ledger and its outbox: a folder of the extension's workspace
+ * storage named by the folder's URI. Undefined without workspace storage.
+ */
+export function ledgerFallbackDir(storageUri: vscode.Uri | undefined, folder: vscode.WorkspaceFolder): string | undefined {
+  return storageUri ? path.join(storageUri.fsPath, 'activity', fnv1a(folder.uri.toString())) : undefined;
+}
+
 /** One workspace folder with a beads project: its ledger, its watchers, its commit linker. */
 export class FolderActivity implements vscode.Disposable {
   private inProgress: Issue[] | undefined;
@@ -89,7 +97,7 @@ export class FolderActivity implements vscode.Disposable {
 
   static async open(folder: vscode.WorkspaceFolder, project: Project, deps: ActivityDeps): Promise<FolderActivity | undefined> {
     const settings = readSettings(folder.uri);
-    const fallback = deps.storageUri ? path.join(deps.storageUri.fsPath, 'activity', fnv1a(folder.uri.toString())) : undefined;
+    const fallback = ledgerFallbackDir(deps.storageUri, folder);
     const location = await locateLedger(folder.uri.fsPath, fallback, { timeoutMs: settings.cliTimeoutMs });
     if (!location) {
       deps.log.warn(`${folder.name}: no place to keep the activity ledger (not a git repository and no workspace storage); activity is not tracked`);

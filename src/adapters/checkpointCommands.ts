@@ -3,13 +3,12 @@ import * as vscode from 'vscode';
 import { CliError } from '../beads/errors';
 import { errorMessage } from '../core/errors';
 import { commentCommandIssueIds, lastNextStep, type AutoCheckpointTrigger } from '../core/checkpoint';
-import { fnv1a } from '../core/hash';
 import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints';
 import { describeDamage } from '../services/durableJson';
 import type { CloseOutcome } from '../services/closeFlow';
 import { locateLedger } from '../services/ledgerStore';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
-import type { ActivityTracker, FolderActivity } from './activity';
+import { ledgerFallbackDir, type ActivityTracker, type FolderActivity } from './activity';
 import { reportErrors, reportFailure } from './commandErrors';
 import { Disposable } from './disposable';
 import { Commands } from './commandIds';
@@ -113,7 +112,7 @@ export class Outboxes extends Disposable {
     const folder = project.folder;
     const settings = readSettings(folder.uri);
     // The same place FolderActivity keeps the ledger, so the two files sit side by side.
-    const fallback = this.storageUri ? path.join(this.storageUri.fsPath, 'activity', fnv1a(folder.uri.toString())) : undefined;
+    const fallback = ledgerFallbackDir(this.storageUri, folder);
     const location = await locateLedger(folder.uri.fsPath, fallback, { timeoutMs: settings.cliTimeoutMs });
     if (!location) {
       this.log.warn(`${folder.name}: no place to keep the outbox of beads writes; writes go straight to the CLI`);

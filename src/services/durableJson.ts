@@ -5,7 +5,7 @@
 // mtime its holder keeps fresh, broken once stale), and a damaged file is not thrown away: what
 // still parses of it is recovered, the file is kept beside it, and the damage is reported.
 
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
@@ -107,6 +107,7 @@ export class DurableJsonFile<T> {
     await mkdir(dirname(this.file), { recursive: true });
     const stale = Math.max(2_000, this.options.staleLockMs ?? DEFAULT_STALE_LOCK_MS);
     const waitMs = this.options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+    await this.removeStaleLegacyLock(stale);
     const release = await lockfile.lock(this.file, {
       realpath: false,
       stale,
@@ -119,6 +120,20 @@ export class DurableJsonFile<T> {
       return await work();
     } finally {
       await release().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Version 0.1.0 locked with an exclusive *file* at the same path, `<file>.lock`. proper-lockfile's
+   * lock is a directory there and can only break a stale directory, so a file left by a 0.1.0
+   * writer that died would block every write after an update. A stale one is removed, as 0.1.0
+   * itself would have done; a fresh one belongs to a 0.1.0 writer still at work and is left alone.
+   */
+  private async removeStaleLegacyLock(staleMs: number): Promise<void> {
+    const legacy = `${this.file}.lock`;
+    const info = await stat(legacy).catch(() => undefined);
+    if (info?.isFile() && (this.options.now ?? Date.now)() - info.mtimeMs > staleMs) {
+      await unlink(legacy).catch(() => undefined);
     }
   }
 

@@ -100,7 +100,14 @@ function makeHelpers(page, { workspace, userDataDir, BEADS_STANDIN_FAULT_FILE: f
         if (Date.now() > deadline) throw new Error(`"${title}" is not in the command palette after ${timeoutMs} ms`);
       }
       await page.keyboard.press('Enter');
-      await input.waitFor({ state: 'hidden' });
+      // The palette is done once its query is gone: the widget hides, or the command reuses it
+      // straight away for an input box or quick pick of its own.
+      const query = `>${title}`;
+      const closedBy = Date.now() + timeoutMs;
+      while ((await input.isVisible()) && (await input.inputValue()) === query) {
+        if (Date.now() > closedBy) throw new Error(`the command palette still shows "${query}" after ${timeoutMs} ms`);
+        await page.waitForTimeout(50);
+      }
     },
 
     /** The content of the visible webview (the nested iframe that holds the extension's page). */

@@ -94,12 +94,7 @@ export const tests = {
       execFileSync(standInBr, ['close', id, '--force', '--reason', 'done in the e2e test', '--json'], { cwd: helpers.workspace, env: process.env });
     }
     await helpers.waitFor(async () => (await frame.locator('[data-key^="focus:blockers:"]').count()) === 0, 'the blockers gone from the view', 30_000);
-    // Not runPalette: the command answers with an input box in the same widget.
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Beads: Close Issue');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Beads: Close Issue' }).first().waitFor({ state: 'visible', timeout: 20_000 });
-    await page.keyboard.press('Enter');
+    await helpers.runPalette('Beads: Close Issue');
     const reason = page.locator('.quick-input-widget input[aria-label="Close demo-1"]');
     await reason.waitFor({ state: 'visible', timeout: 20_000 });
     await reason.fill('Verified in the e2e test');

@@ -16,6 +16,7 @@ import { welcomeOnFirstOpen } from './adapters/welcome';
 import { toLedgerSummary } from './core/ledger';
 import { refuseGit } from './git/runGit';
 import type { CloseOutcome } from './services/closeFlow';
+import { errorMessage } from './core/errors';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they wish. */
 export interface BeadsRecoveryApi extends ActivityApi {
@@ -94,7 +95,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     vscode.workspace.onDidChangeWorkspaceFolders(() => projects.reset()),
   );
   outboxes.syncInBackground();
-  welcomeOnFirstOpen(context, projects).catch((error: unknown) => log.warn(`welcome: ${error instanceof Error ? error.message : String(error)}`));
+  welcomeOnFirstOpen(context, projects).catch((error: unknown) => log.warn(`welcome: ${errorMessage(error)}`));
   return {
     ...activity.api,
     recoveryContext: () => recovery.produce(),

@@ -14,6 +14,7 @@ import { reportFailure } from './commandErrors';
 import { readSettings } from './config';
 import { isOwnWrite } from '../services/ownWrites';
 import type { Project, ProjectRegistry } from './projects';
+import { errorMessage } from '../core/errors';
 
 // File tracking and commit linking for every workspace folder that holds a beads project. VS Code
 // events become ledger transitions here; the ledger, its store and the commit linker know nothing
@@ -417,7 +418,7 @@ export class FolderActivity implements vscode.Disposable {
     try {
       issues = await this.currentProject.backend.listInProgress();
     } catch (error) {
-      this.deps.log.warn(`${this.folder.name}: could not list the in-progress issues: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log.warn(`${this.folder.name}: could not list the in-progress issues: ${errorMessage(error)}`);
       return;
     }
     if (this.disposed) return;

@@ -4,6 +4,7 @@ import { parseWebviewMessage, type HostMessage, type SidebarAction, type ViewSta
 import { Commands } from './commandIds';
 import type { ProjectRegistry } from './projects';
 import { SidebarRefresh, type SidebarSources } from './sidebarRefresh';
+import { errorMessage } from '../core/errors';
 
 export const SIDEBAR_VIEW_ID = 'beadsRecovery.sidebar';
 
@@ -98,7 +99,7 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
       const argument = confirm && action === 'claim' ? [{ issueId, confirm }] : issueId === undefined ? [] : [issueId];
       await vscode.commands.executeCommand(ACTION_COMMANDS[action], ...argument);
     } catch (caught) {
-      error = caught instanceof Error ? caught.message : String(caught);
+      error = errorMessage(caught);
       this.log.error(`sidebar: ${action} failed: ${error}`);
       void vscode.window.showErrorMessage(`Beads: ${error}`);
     }

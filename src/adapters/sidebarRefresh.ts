@@ -12,6 +12,7 @@ import type { ProjectInfo, ViewState } from '../shared/protocol';
 import { readSettings } from './config';
 import { RefreshScheduler } from './refreshScheduler';
 import type { Project, ProjectRegistry } from './projects';
+import { errorMessage } from '../core/errors';
 
 /** What changed since the last refresh; each costs only its own queries. */
 export type Change = 'beads' | 'git' | 'local';
@@ -180,7 +181,7 @@ export class SidebarRefresh implements vscode.Disposable {
       this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input: this.input(snapshot, uncommitted, activity?.ledger, root) }));
     } catch (error) {
       if (error instanceof CliError && error.kind === 'canceled') return;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.log.error(`sidebar refresh failed: ${message}`);
       this.publish(nextViewState(this.state, { kind: 'failed', project: this.cache?.project, message }));
     }
@@ -190,7 +191,7 @@ export class SidebarRefresh implements vscode.Disposable {
     const focused = snapshot.details.ok ? snapshot.details.value.find((issue) => issue.id === snapshot.focusedId) : undefined;
     if (!focused || !this.sources.checkpoints) return;
     this.sources.checkpoints.noticeRefreshedIssue(project, focused).catch((error: unknown) => {
-      this.log.warn(`could not compare ${focused.id}'s comments with its ledger: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`could not compare ${focused.id}'s comments with its ledger: ${errorMessage(error)}`);
     });
   }
 
@@ -213,7 +214,7 @@ export class SidebarRefresh implements vscode.Disposable {
     } catch (error) {
       if (error instanceof NotGitRepositoryError) return undefined;
       if (error instanceof CliError && error.kind === 'canceled') throw error;
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      return { ok: false, error: errorMessage(error) };
     }
   }
 

@@ -8,6 +8,7 @@ import { createCliBackend } from './cliBackend';
 import { CliError } from './errors';
 import { createJsonlBackend } from './jsonlBackend';
 import { runCliJson } from './runCli';
+import { errorMessage } from '../core/errors';
 
 export interface DetectOptions {
   /** An executable named by the user. Honoured only when `trusted`. */
@@ -116,7 +117,7 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
       if (error instanceof CliError && error.kind === 'timeout') {
         return readOnly(choice.dialect, 'cli-timeout', `${error.message} (beadsRecovery.cliTimeoutMs).`);
       }
-      return readOnly(choice.dialect, 'cli-failed', `${error instanceof Error ? error.message : String(error)}.`);
+      return readOnly(choice.dialect, 'cli-failed', `${errorMessage(error)}.`);
     }
     if (!where) {
       return readOnly(choice.dialect, 'cli-failed', `'${basename(choice.command)} where --json' did not report a beads project.`);

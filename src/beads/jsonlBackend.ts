@@ -7,6 +7,7 @@ import { parseTimestamp } from '../core/time';
 import type { BeadsBackend } from './backend';
 import { CliError, ReadOnlyError } from './errors';
 import { byHybrid, byMostRecentlyUpdated, byPriorityThenNewest } from './order';
+import { errorMessage } from '../core/errors';
 
 export interface JsonlBackendOptions {
   /** The folder that holds `.beads`. */
@@ -201,7 +202,7 @@ function throwIfAborted(signal: AbortSignal | undefined, path: string): void {
 
 function missingFileMessage(path: string, dialect: Dialect, error: unknown): string {
   const code = (error as { code?: string }).code;
-  if (code !== 'ENOENT') return `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`;
+  if (code !== 'ENOENT') return `Cannot read ${path}: ${errorMessage(error)}`;
   const why =
     dialect === 'bd'
       ? 'bd writes it only with export.auto enabled, in no-db mode, or after `bd export -o .beads/issues.jsonl`'

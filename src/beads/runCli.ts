@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, execFileSync } from 'node:child_process';
 import { execa } from 'execa';
 import { CliError, meaningfulLine, parseCliOwnError } from './errors';
+import { errorMessage } from '../core/errors';
 
 export interface RunCliOptions {
   cwd: string;
@@ -234,7 +235,7 @@ function parseJsonOutput(stdout: string, command: string, args: readonly string[
   try {
     return JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new CliError({ kind: 'badJson', command, args, stderr, detail: `${reason}; output starts ${JSON.stringify(snippet(text))}` });
   }
 }

@@ -29,6 +29,7 @@ import { Outbox } from '../services/outbox';
 import { chooseFocus } from '../services/snapshot';
 import { guardHook, hookDeadlineMs } from './hookGuard';
 import { readHookInput } from './hookInput';
+import { errorMessage } from '../core/errors';
 
 export const CHECKPOINT_USAGE = `  beads-recovery checkpoint [--cwd DIR] [--message M] [--auto] [--pre-compact] [--issue ID]
 
@@ -173,7 +174,7 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
         outbox?.dispose();
       }
     } catch (error) {
-      return giveUp(`no checkpoint written: ${error instanceof Error ? error.message : String(error)}`, true);
+      return giveUp(`no checkpoint written: ${errorMessage(error)}`, true);
     } finally {
       ledger?.dispose();
     }
@@ -221,7 +222,7 @@ async function writeDirectly(backend: BeadsBackend, issueId: string, text: strin
     await backend.addComment(issueId, text, signal);
     return { state: 'written' };
   } catch (error) {
-    return { state: 'failed', why: error instanceof Error ? error.message : String(error) };
+    return { state: 'failed', why: errorMessage(error) };
   }
 }
 

@@ -8,6 +8,7 @@ import { runHookProcess } from './hookGuard';
 import { readHookInput } from './hookInput';
 import { HOOKS_USAGE, HookUsageError, hooksCommand } from './hooks';
 import { MCP_USAGE } from './mcpUsage';
+import { errorMessage } from '../core/errors';
 
 const USAGE = `Usage:
   beads-recovery context [--cwd DIR] [--json] [--budget N] [--format markdown|claude-hook]
@@ -93,7 +94,7 @@ async function serveMcp(args: string[]): Promise<number> {
 class UsageError extends Error {}
 
 main(process.argv.slice(2)).then(finish, (error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   process.stderr.write(`beads-recovery: ${message}\n`);
   const usage = error instanceof UsageError || error instanceof HookUsageError;
   if (usage || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`${USAGE}\n`);

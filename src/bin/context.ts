@@ -13,6 +13,7 @@ import { LEDGER_DIR, locateLedger, LedgerStore } from '../services/ledgerStore';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext } from '../services/recovery';
+import { errorMessage } from '../core/errors';
 
 export const DEFAULT_BUDGET_BYTES = 2048;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -90,7 +91,7 @@ async function readLedger(root: string, timeoutMs: number, warn: (line: string) 
     await store.load();
     return store;
   } catch (error) {
-    warn(`the ledger could not be read, so the context leaves it out: ${error instanceof Error ? error.message : String(error)}`);
+    warn(`the ledger could not be read, so the context leaves it out: ${errorMessage(error)}`);
     return undefined;
   }
 }

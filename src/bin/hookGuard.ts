@@ -7,6 +7,7 @@
 // answer on stdout, exit code 0, and no waiting for stray handles once the answer is out.
 
 import { clampTimeoutMs } from '../core/time';
+import { errorMessage } from '../core/errors';
 
 /**
  * Our hook installers give each hook 30 s (src/core/hookConfig.ts); Copilot's default is 30 s
@@ -52,7 +53,7 @@ export async function guardHook<T = string>(hook: GuardedHook<T>, options: HookG
   try {
     return await withinDeadline((signal) => hook.answer(signal), options.deadlineMs - reserve);
   } catch (error) {
-    reason = describe(error);
+    reason = errorMessage(error);
     warn(reason);
   }
   if (hook.fallback) {
@@ -62,7 +63,7 @@ export async function guardHook<T = string>(hook: GuardedHook<T>, options: HookG
       if (left <= 0) throw new HookDeadlineError(options.deadlineMs);
       return await withinDeadline((signal) => fallback(reason, signal), left);
     } catch (error) {
-      warn(`the fallback failed too: ${describe(error)}`);
+      warn(`the fallback failed too: ${errorMessage(error)}`);
     }
   }
   return hook.last(reason);
@@ -99,7 +100,7 @@ async function withinDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: 
  */
 export async function runHookProcess(produce: () => Promise<string>): Promise<never> {
   // An error thrown from a stray callback must not end the process before the answer is out.
-  const report = (error: unknown) => process.stderr.write(`beads-recovery: ${describe(error)}\n`);
+  const report = (error: unknown) => process.stderr.write(`beads-recovery: ${errorMessage(error)}\n`);
   process.on('uncaughtException', report);
   process.on('unhandledRejection', report);
   let output = '';
@@ -113,6 +114,3 @@ export async function runHookProcess(produce: () => Promise<string>): Promise<ne
   process.exit(0);
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

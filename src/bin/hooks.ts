@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_FORMATS, AGENTS, isAgentId, launcherFor, type AgentId, type HookLauncher } from '../core/hookConfig';
 import { applyChange, installedEntries, planSetup, type SetupPlan } from '../services/agentSetup';
+import { errorMessage } from '../core/errors';
 
 /** The launcher of this very script, as a hook command should call it. */
 export function currentLauncher(): HookLauncher {
@@ -76,7 +77,7 @@ export async function hooksCommand(
       await applyChange(root, change);
       out(describe(action, change));
     } catch (error) {
-      err(`beads-recovery: ${error instanceof Error ? error.message : String(error)}.\n`);
+      err(`beads-recovery: ${errorMessage(error)}.\n`);
       plan.problems.push({ agent: change.agent, relative: change.relative, error: String(error) });
     }
   }

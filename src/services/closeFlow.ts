@@ -19,6 +19,7 @@ import { runGit, type GitOptions } from '../git/runGit';
 import { toWriteFailure, type PendingWrite } from './outbox';
 import type { BeadsWrite } from './writeQueue';
 import { trackedPathFilter } from '../core/ledger';
+import { errorMessage } from '../core/errors';
 
 /** What claim and close need of the outbox. */
 export interface WorkQueue {
@@ -60,7 +61,7 @@ export async function writeNowOrQueue(backend: BeadsBackend, queue: WorkQueue, w
   } catch (error) {
     if (error instanceof CliError && error.kind === 'canceled') throw error;
     const decision = decideAfterFailure(toWriteFailure(error), 1, now);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (decision.action === 'park') throw new WorkRefusedError(message);
     // A write that may have landed is checked against beads before the outbox sends it again.
     await queue.enqueue(write);
@@ -182,7 +183,7 @@ async function writeFileList(backend: BeadsBackend, queue: WorkQueue, write: Bea
     if (outcome.state === 'queued') request.log?.(`close: ${request.issueId} is closed; its file list is queued (${outcome.why})`);
   } catch (error) {
     if (error instanceof CliError && error.kind === 'canceled') throw error;
-    request.log?.(`close: ${request.issueId} is closed, but its file list could not be written: ${error instanceof Error ? error.message : String(error)}`);
+    request.log?.(`close: ${request.issueId} is closed, but its file list could not be written: ${errorMessage(error)}`);
   }
 }
 
@@ -200,7 +201,7 @@ async function issueFiles(details: IssueDetails, request: CloseRequest): Promise
       for (const file of await request.commitFiles(hashes)) if (isWork(file)) files.add(file);
     } catch (error) {
       if (error instanceof CliError && error.kind === 'canceled') throw error;
-      request.log?.(`close: could not list the files of ${details.id}'s commits: ${error instanceof Error ? error.message : String(error)}`);
+      request.log?.(`close: could not list the files of ${details.id}'s commits: ${errorMessage(error)}`);
     }
   }
   return [...files];
@@ -221,7 +222,7 @@ async function whatComesNext(backend: BeadsBackend, closed: IssueDetails, reques
   } catch (error) {
     if (error instanceof CliError && error.kind === 'canceled') throw error;
     // The close itself worked; only the offer is poorer.
-    request.log?.(`close: could not load the ready queue: ${error instanceof Error ? error.message : String(error)}`);
+    request.log?.(`close: could not load the ready queue: ${errorMessage(error)}`);
     return { unblocked: [], ready: [] };
   }
 }

@@ -9,6 +9,7 @@ import { copyFile, mkdir, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
+import { errorMessage } from '../core/errors';
 
 /** What a read had to leave out or repair, for the user (a notification, a stderr line). */
 export interface DamageReport {
@@ -70,7 +71,7 @@ export class DurableJsonFile<T> {
       value = JSON.parse(text);
     } catch (error) {
       value = salvageJsonObject(text);
-      problems.push(`it is not valid JSON (${error instanceof Error ? error.message : String(error)}); the entries that could still be read were kept`);
+      problems.push(`it is not valid JSON (${errorMessage(error)}); the entries that could still be read were kept`);
     }
     const state = value === undefined ? this.options.empty() : this.options.parse(value, problems);
     // Once per damaged text: until the next write replaces it, every read finds the same damage.

@@ -34,6 +34,7 @@ import {
 import { DurableJsonFile, type DamageReport } from './durableJson';
 import { DrainLease } from './outboxLease';
 import type { BeadsWrite, WriteQueue } from './writeQueue';
+import { errorMessage } from '../core/errors';
 
 export interface PendingWrite {
   write: BeadsWrite;
@@ -720,6 +721,3 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

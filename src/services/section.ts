@@ -1,5 +1,6 @@
 import type { Section } from '../core/recovery';
 import { CliError } from '../beads/errors';
+import { errorMessage } from '../core/errors';
 
 /**
  * Runs one query of a refresh so that its failure empties only its own section.
@@ -10,6 +11,6 @@ export async function section<T>(query: () => Promise<T>): Promise<Section<T>> {
     return { ok: true, value: await query() };
   } catch (error) {
     if (error instanceof CliError && error.kind === 'canceled') throw error;
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
 }

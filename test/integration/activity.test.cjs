@@ -193,8 +193,9 @@ describeIn(['readonly'], 'activity tracking without a beads CLI', () => {
     await eventually(api, () => api.activityStatus().issueId === ISSUE, `${ISSUE} to be focused`);
     await watcherUp(api);
     fs.mkdirSync(path.join(run.workspace, 'agent'), { recursive: true });
-    fs.writeFileSync(path.join(run.workspace, 'agent', 'read-only.txt'), 'tracked without a CLI\n');
-    await eventually(api, () => api.ledger()?.files.includes('agent/read-only.txt'), 'the file in the ledger');
+    // About read-only tracking, not the watcher (strictly tested above): a file event code-server
+    // delivers late on a loaded machine is written again rather than failing this test.
+    await writeUntilRecorded(api, ['agent/read-only.txt']);
     const status = api.activityStatus();
     assert.match(status.text, /^\$\(beaker\) demo-1 · .*read-only$/);
     assert.match(status.accessibilityLabel, /read-only/);

@@ -1,7 +1,7 @@
 // Lint keeps the architecture's boundaries (docs/ARCHITECTURE.md §2): only src/adapters and
 // src/extension.ts may import `vscode`; src/core is pure (no I/O, no other layer, no clock);
 // src/beads, src/git and src/services never reach up into the adapters; the webview (media/)
-// shares only the message protocol in src/shared. test/unit/lint-rules.test.ts lints one probe
+// shares only the message protocol in src/shared. test/unit/project/lintRules.test.ts lints one probe
 // per rule, so a rule that stops biting fails a test.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';

@@ -1,0 +1,100 @@
+// The randomized fault test of the checkpoint path (issue 10): several `beads-recovery checkpoint`
+// processes at once, against a stand-in br that randomly hangs, is locked, fails, prints garbage
+// or runs behind a launcher whose child hangs, while some of the processes are SIGKILLed. After a
+// final run without faults, every checkpoint a process reported as written or queued has landed
+// exactly once, none has landed twice, and no write is left running.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
+
+const ITERATIONS = 5;
+const PROCESSES = 3;
+const FAULTS = ['', '', 'hang', 'locked', 'exit:1 write', 'garbage write', 'slow:400', 'launcher-hang'];
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'checkpoint-faults-'));
+beforeAll(() => ensureCliBuilt(), 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A seeded generator, so a failure can be replayed (the seed is in the test name). */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const SEED = Number(process.env.CHECKPOINT_FAULTS_SEED ?? Date.now() % 100_000);
+
+describe.skipIf(process.platform === 'win32')(`checkpoints under random faults and kills (seed ${SEED})`, () => {
+  it('lands every requested checkpoint exactly once and leaves no write running', async () => {
+    const next = random(SEED);
+    const dir = makeWorkspace({ dir: path.join(scratch, 'ws'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const faultFile = path.join(scratch, 'fault');
+    const callLog = path.join(scratch, 'calls.jsonl');
+    const env = (launcher: boolean) => ({
+      ...process.env,
+      PATH: `${launcher ? path.join(STANDIN_BIN_DIR, 'launcher') : STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
+      BEADS_RECOVERY_CLI: 'br',
+      BEADS_RECOVERY_TIMEOUT_MS: '1500',
+      BEADS_STANDIN_FAULT_FILE: faultFile,
+      BEADS_STANDIN_LOG: callLog,
+      BEADS_STANDIN_LOCK_TIMEOUT_MS: '500',
+    });
+    const reported: string[] = [];
+    const requested: string[] = [];
+
+    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+      const fault = FAULTS[Math.floor(next() * FAULTS.length)] as string;
+      const launcher = fault === 'launcher-hang';
+      writeFileSync(faultFile, launcher ? 'hang\n' : `${fault}\n`);
+      const runs = Array.from({ length: PROCESSES }, (_unused, index) => {
+        const message = `step ${iteration}.${index}`;
+        requested.push(message);
+        const child: ChildProcess = spawn(process.execPath, [CLI_SCRIPT, 'checkpoint', '--cwd', dir, '--message', message], { env: env(launcher), stdio: ['ignore', 'pipe', 'ignore'] });
+        let stdout = '';
+        child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+        const killAfter = next() < 0.3 ? 100 + Math.floor(next() * 1500) : undefined;
+        const timer = killAfter === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfter);
+        return new Promise<void>((resolve) =>
+          child.on('close', (code) => {
+            clearTimeout(timer);
+            // Written or queued: promised to land.
+            if (code === 0 && /written|queued/.test(stdout)) reported.push(message);
+            resolve();
+          }),
+        );
+      });
+      await Promise.all(runs);
+    }
+
+    // No faults: a last run sends whatever is still queued (a lease left by a killed process is broken).
+    writeFileSync(faultFile, '');
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    const last = spawnSync(process.execPath, [CLI_SCRIPT, 'checkpoint', '--cwd', dir, '--auto'], { env: env(false), encoding: 'utf8', timeout: 60_000 });
+    expect(last.status, last.stderr).toBe(0);
+
+    const issues = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] });
+    const landed = issues.flatMap((issue) => (issue.comments ?? []).map((comment) => comment.text.split('\n')[0] as string));
+    for (const message of requested) {
+      const copies = landed.filter((text) => text === `Checkpoint: ${message}`).length;
+      expect(copies, message).toBeLessThanOrEqual(1);
+      if (reported.includes(message)) expect(copies, `${message} was reported written or queued`).toBe(1);
+    }
+    expect(reported.length).toBeGreaterThan(0);
+
+    // No write is left running: a CLI writing for a killed process was ended by the next drainer
+    // (the outbox notes its pid). A read a SIGKILLed process left hanging has no one to end it
+    // (known limit, see the issue note); those are ended here so they do not outlive the test.
+    const leftovers = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((line) => line.includes(STANDIN_BIN_DIR))
+      .filter((line) => line.includes(`${path.sep}br `));
+    for (const line of leftovers) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    expect(leftovers.filter((line) => /comments add|update|close/.test(line))).toEqual([]);
+  }, 120_000);
+});

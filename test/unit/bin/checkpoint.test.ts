@@ -1,0 +1,285 @@
+// `beads-recovery checkpoint` against the stand-in `br` (real processes over a real JSONL store)
+// in a real git repository: what it writes, when it writes nothing, and how it keeps a write it
+// could not make.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkpointCommand } from '../../../src/bin/checkpoint';
+import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
+
+const repoRoot = path.resolve(__dirname, '../../..');
+const standInBin = path.join(repoRoot, 'test', 'fixtures', 'bin');
+
+let work: string;
+let scratch: string;
+let env: NodeJS.ProcessEnv;
+
+function git(...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=Agent', '-c', 'user.email=agent@example.com', ...args], { cwd: work, encoding: 'utf8', env: gitEnv }).trim();
+}
+
+let gitEnv: NodeJS.ProcessEnv = process.env;
+
+function issueLine(id: string, status: string, updatedAt: string, comments: { text: string; created_at: string }[] = []): string {
+  return JSON.stringify({
+    id,
+    title: `Issue ${id}`,
+    status,
+    priority: 2,
+    issue_type: 'task',
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: updatedAt,
+    compaction_level: 0,
+    ...(comments.length ? { comments: comments.map((comment, index) => ({ id: index + 1, issue_id: id, author: 'agent', ...comment })) } : {}),
+  });
+}
+
+function writeIssues(lines: string[]): void {
+  writeFileSync(path.join(work, '.beads', 'issues.jsonl'), `${lines.join('\n')}\n`);
+}
+
+function comments(id: string): string[] {
+  const text = readFileSync(path.join(work, '.beads', 'issues.jsonl'), 'utf8');
+  const issue = text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] })
+    .find((record) => record.id === id);
+  return (issue?.comments ?? []).map((comment) => comment.text);
+}
+
+async function run(args: string[], hook?: { event?: string; cwd?: string }) {
+  const lines: string[] = [];
+  const code = await checkpointCommand(args, { out: (line) => lines.push(line), env, readHook: async () => hook });
+  return { code, output: lines.join('\n') };
+}
+
+function ledgerFile(): string {
+  return path.join(work, '.git', 'beads-recovery', 'ledger.json');
+}
+
+beforeEach(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'cli-checkpoint-'));
+  scratch = mkdtempSync(path.join(tmpdir(), 'cli-checkpoint-scratch-'));
+  mkdirSync(path.join(work, '.beads'));
+  writeFileSync(path.join(work, '.beads', 'metadata.json'), JSON.stringify({ database: 'beads.db', jsonl_export: 'issues.jsonl' }));
+  // demo-1 was claimed an hour ago (br records no claim time: its last update is the claim).
+  writeIssues([issueLine('demo-1', 'in_progress', new Date(Date.now() - 3_600_000).toISOString()), issueLine('demo-2', 'open', '2026-01-01T00:00:00Z')]);
+  git('init', '-q');
+  writeFileSync(path.join(work, '.gitignore'), '.beads/\n');
+  writeFileSync(path.join(work, 'README.md'), 'hello\n');
+  git('add', '.');
+  // Before the claim of demo-1: not its work.
+  const threeHoursAgo = new Date(Date.now() - 3 * 3_600_000).toISOString();
+  gitEnv = { ...process.env, GIT_AUTHOR_DATE: threeHoursAgo, GIT_COMMITTER_DATE: threeHoursAgo };
+  git('commit', '-qm', 'initial');
+  gitEnv = process.env;
+  env = {
+    ...process.env,
+    PATH: `${standInBin}${path.delimiter}${process.env.PATH ?? ''}`,
+    BEADS_RECOVERY_CLI: 'br',
+    BEADS_STANDIN_FAULT_FILE: path.join(scratch, 'fault'),
+    BEADS_STANDIN_LOG: path.join(scratch, 'calls.jsonl'),
+    BEADS_RECOVERY_TIMEOUT_MS: '5000',
+  };
+});
+
+afterEach(() => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('beads-recovery checkpoint', () => {
+  it('writes Checkpoint: M with the files changed since the last checkpoint, and records the time in the ledger', async () => {
+    writeFileSync(path.join(work, 'parser.ts'), 'export {}\n');
+    const before = Date.now();
+    const { code, output } = await run(['--cwd', work, '--message', 'parser skeleton done']);
+    expect(output).toMatch(/checkpoint written on demo-1: Checkpoint: parser skeleton done/);
+    expect(code).toBe(0);
+    expect(comments('demo-1')).toEqual(['Checkpoint: parser skeleton done\n- Files: parser.ts']);
+    const ledger = JSON.parse(readFileSync(ledgerFile(), 'utf8'));
+    expect(ledger.ledgers['demo-1'].lastCheckpointAt).toBeGreaterThanOrEqual(before);
+  });
+
+  it('writes the pre-compaction auto-checkpoint from git: commits since the last checkpoint and their files', async () => {
+    // The last checkpoint is a comment from two hours ago; the commit below is newer.
+    writeIssues([issueLine('demo-1', 'in_progress', '2026-01-02T00:00:00Z', [{ text: 'Checkpoint: start', created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }])]);
+    writeFileSync(path.join(work, 'lexer.ts'), 'export const lexer = 1;\n');
+    git('add', 'lexer.ts');
+    git('commit', '-qm', 'feat: lexer\n\nwith a body line');
+    const hash = git('rev-parse', '--short=7', 'HEAD');
+    writeFileSync(path.join(work, 'README.md'), 'changed\n');
+
+    const { code, output } = await run(['--cwd', work, '--auto', '--pre-compact']);
+    expect(code).toBe(0);
+    expect(output).toMatch(/checkpoint written on demo-1: Auto-checkpoint \(pre-compaction\): 2 files, 1 commit in 2 h/);
+    expect(comments('demo-1')).toEqual([
+      'Checkpoint: start',
+      `Auto-checkpoint (pre-compaction): 2 files, 1 commit in 2 h\n- Files: lexer.ts, README.md\n- Commits: ${hash} feat: lexer`,
+    ]);
+
+    // Nothing happened since: a second hook run writes nothing and still exits 0.
+    const again = await run(['--cwd', work, '--auto', '--pre-compact']);
+    expect(again.code).toBe(0);
+    expect(again.output).toMatch(/nothing new on demo-1 since the last checkpoint/);
+    expect(comments('demo-1')).toHaveLength(2);
+  });
+
+  it('reads Claude Code hook JSON: PreCompact means pre-compaction, and its cwd is used', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    const { code } = await run([], { event: 'PreCompact', cwd: work });
+    expect(code).toBe(0);
+    expect(comments('demo-1')[0]).toMatch(/^Auto-checkpoint \(pre-compaction\): 1 file, 0 commits in 1 h\n- Files: a\.ts$/);
+  });
+
+  it('exits 0 with one line when nothing is in progress, or there is no beads project', async () => {
+    writeIssues([issueLine('demo-2', 'open', '2026-01-01T00:00:00Z')]);
+    expect(await run(['--cwd', work, '--auto'])).toEqual({ code: 0, output: 'beads-recovery: no issue is in progress; no checkpoint written.' });
+    const plain = mkdtempSync(path.join(tmpdir(), 'cli-checkpoint-plain-'));
+    try {
+      expect(await run(['--cwd', plain, '--pre-compact'])).toEqual({ code: 0, output: 'beads-recovery: not a beads project (no .beads directory); no checkpoint written.' });
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  });
+
+  it('with beads locked, keeps the checkpoint in the outbox (exit 0 as a hook) and the next run lands it exactly once', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'locked write\n');
+    const first = await run(['--cwd', work, '--auto']);
+    expect(first.code).toBe(0);
+    expect(first.output).toMatch(/queued .*locked/i);
+    expect(comments('demo-1')).toEqual([]);
+    const outbox = JSON.parse(readFileSync(path.join(work, '.git', 'beads-recovery', 'outbox.json'), 'utf8'));
+    expect(outbox.pending).toHaveLength(1);
+    expect(outbox.pending[0].write.text).toMatch(/^Auto-checkpoint \(agent hook\): 1 file/);
+
+    rmSync(path.join(scratch, 'fault'));
+    writeFileSync(path.join(work, 'b.ts'), 'b\n');
+    const second = await run(['--cwd', work, '--message', 'after the lock']);
+    expect(second.code).toBe(0);
+    const written = comments('demo-1');
+    expect(written.filter((text) => text.startsWith('Auto-checkpoint (agent hook)'))).toHaveLength(1);
+    expect(written.filter((text) => text.startsWith('Checkpoint: after the lock'))).toHaveLength(1);
+    expect(written).toHaveLength(2);
+  });
+
+  it('fails a manual checkpoint with exit 1 when beads refuses it, but never a hook', async () => {
+    writeFileSync(path.join(scratch, 'fault'), 'exit:4 write\n');
+    const manual = await run(['--cwd', work, '--issue', 'demo-1', '--message', 'x']);
+    expect(manual.code).toBe(1);
+    expect(manual.output).toMatch(/could not write the checkpoint on demo-1/);
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    const hook = await run(['--cwd', work, '--auto']);
+    expect(hook.code).toBe(0);
+  });
+});
+
+describe('nothing asked for is lost', () => {
+  it('queues a requested checkpoint when detection fails (CLI locked at `where`); the next run sends it, even when it has nothing new', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'locked\n');
+    const first = await run(['--cwd', work, '--message', 'lexer done']);
+    expect(first.output).toMatch(/checkpoint for demo-1 queued .*Checkpoint: lexer done/);
+    expect(first.code).toBe(0);
+    expect(comments('demo-1')).toEqual([]);
+    // Only counted once it lands: the ledger holds no checkpoint yet.
+    expect(existsSync(ledgerFile()) ? JSON.parse(readFileSync(ledgerFile(), 'utf8')).ledgers['demo-1']?.lastCheckpointAt : undefined).toBeUndefined();
+
+    rmSync(path.join(scratch, 'fault'));
+    rmSync(path.join(work, 'a.ts'));
+    const second = await run(['--cwd', work, '--auto']);
+    expect(second.code).toBe(0);
+    expect(second.output).toMatch(/Sent 1 queued write/);
+    expect(comments('demo-1')).toEqual(['Checkpoint: lexer done\n- Files: a.ts']);
+  });
+
+  it('lands a queued checkpoint on the next run instead of hiding it behind "nothing new"', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'locked write\n');
+    expect((await run(['--cwd', work, '--auto'])).output).toMatch(/queued/);
+    rmSync(path.join(scratch, 'fault'));
+    // The queued write lands first, once; then the same work is nothing new.
+    const again = await run(['--cwd', work, '--auto']);
+    expect(again.output).toMatch(/nothing new on demo-1 .* Sent 1 queued write/);
+    expect(comments('demo-1')).toEqual([expect.stringMatching(/^Auto-checkpoint \(agent hook\): 1 file/)]);
+  });
+});
+
+describe('a damaged outbox', () => {
+  beforeEach(() => ensureCliBuilt());
+
+  it('is recovered by the command line: the readable write is sent, the damage goes to stderr and a copy is kept', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'locked write\n');
+    expect((await run(['--cwd', work, '--message', 'survives damage'])).output).toMatch(/queued/);
+    rmSync(path.join(scratch, 'fault'));
+    const outboxFile = path.join(work, '.git', 'beads-recovery', 'outbox.json');
+    const text = readFileSync(outboxFile, 'utf8');
+    // Garbage appended after the entry, as a torn write might leave it.
+    writeFileSync(outboxFile, `${text.trimEnd().slice(0, -3)}]}, {"write": \u0000 torn`);
+    const result = spawnSync(process.execPath, [CLI_SCRIPT, 'checkpoint', '--cwd', work, '--auto'], { cwd: work, env, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toMatch(/queue of beads writes .* was damaged: it is not valid JSON.*kept as .*outbox\.json\.damaged-/);
+    expect(comments('demo-1')).toEqual(['Checkpoint: survives damage\n- Files: a.ts']);
+  }, 60_000);
+});
+
+describe('the window of a checkpoint', () => {
+  it("starts at the issue's claim: a commit made before it is another issue's work", async () => {
+    const beforeClaim = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    gitEnv = { ...process.env, GIT_AUTHOR_DATE: beforeClaim, GIT_COMMITTER_DATE: beforeClaim };
+    writeFileSync(path.join(work, 'previous.ts'), 'p\n');
+    git('add', 'previous.ts');
+    git('commit', '-qm', 'feat: the previous issue');
+    gitEnv = process.env;
+    writeFileSync(path.join(work, 'mine.ts'), 'm\n');
+    await run(['--cwd', work, '--auto']);
+    expect(comments('demo-1')).toEqual([expect.stringMatching(/^Auto-checkpoint \(agent hook\): 1 file, 0 commits in 1 h\n- Files: mine\.ts$/)]);
+  });
+
+  it('reads a checkpoint comment stamped ahead of the clock as skew: later work is not "nothing new"', async () => {
+    const claimed = new Date(Date.now() - 3_600_000).toISOString();
+    const ahead = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    writeIssues([issueLine('demo-1', 'in_progress', claimed, [{ text: 'Checkpoint: from a fast clock', created_at: ahead }])]);
+    writeFileSync(path.join(work, 'later.ts'), 'l\n');
+    const result = await run(['--cwd', work, '--auto']);
+    expect(result.output).toMatch(/checkpoint written on demo-1/);
+    expect(comments('demo-1')[1]).toMatch(/- Files: later\.ts/);
+  });
+});
+
+describe('the built command line as a PreCompact hook', () => {
+  beforeEach(() => ensureCliBuilt());
+
+  it('three hooks at once write one checkpoint', async () => {
+    writeFileSync(path.join(work, 'together.ts'), 'x\n');
+    const runs = [0, 1, 2].map(
+      () =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, [CLI_SCRIPT, 'checkpoint', '--auto', '--pre-compact'], { cwd: work, env, stdio: ['pipe', 'ignore', 'ignore'] });
+          child.stdin.end(JSON.stringify({ session_id: 's', hook_event_name: 'PreCompact', trigger: 'auto', cwd: work }));
+          child.on('exit', resolve);
+        }),
+    );
+    expect(await Promise.all(runs)).toEqual([0, 0, 0]);
+    expect(comments('demo-1')).toEqual([expect.stringMatching(/^Auto-checkpoint \(pre-compaction\): 1 file/)]);
+  }, 60_000);
+
+  it('reads the hook JSON from stdin and writes the checkpoint', () => {
+    const cli = CLI_SCRIPT;
+    writeFileSync(path.join(work, 'hooked.ts'), 'x\n');
+    const result = spawnSync(process.execPath, [cli, 'checkpoint', '--auto', '--pre-compact'], {
+      cwd: tmpdir(),
+      input: JSON.stringify({ session_id: 's', hook_event_name: 'PreCompact', trigger: 'auto', cwd: work, custom_instructions: '' }),
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.stdout).toMatch(/checkpoint written on demo-1/);
+    expect(result.status).toBe(0);
+    expect(comments('demo-1')[0]).toMatch(/^Auto-checkpoint \(pre-compaction\): 1 file, 0 commits/);
+  }, 60_000);
+});

@@ -1,0 +1,59 @@
+// Agent hooks under faults, as an agent runs them: the built dist/cli.js, a stand-in CLI that
+// misbehaves, a damaged ledger. Whatever happens, a hook answers valid output and exits 0 within
+// its deadline, and leaves no process behind.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'beads-hook-faults-'));
+const standinEnv = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' };
+
+beforeAll(() => ensureCliBuilt(), 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function workspace(name: string): string {
+  return makeWorkspace({ dir: path.join(scratch, name), dialect: 'br', data: 'scenario', git: true }).dir;
+}
+
+function sessionStart(dir: string, env: NodeJS.ProcessEnv) {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [CLI_SCRIPT, 'context', '--format', 'claude-hook'], {
+    cwd: dir,
+    input: JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'SessionStart', source: 'compact' }),
+    env: { ...process.env, ...standinEnv, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const output = JSON.parse(result.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  return { status: result.status, stderr: result.stderr, context: output.hookSpecificOutput.additionalContext, elapsed: Date.now() - started };
+}
+
+describe('SessionStart hook under faults', { timeout: 60_000 }, () => {
+  it('answers with the context and exit 0 when .git/beads-recovery/ledger.json is a directory', () => {
+    const dir = workspace('ledger-dir');
+    mkdirSync(path.join(dir, '.git', 'beads-recovery', 'ledger.json'), { recursive: true });
+    const hook = sessionStart(dir, {});
+    expect(hook.status).toBe(0);
+    expect(hook.context).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress}`, 'm'));
+    expect(hook.stderr).toMatch(/ledger could not be read.*EISDIR/);
+  });
+
+  it('answers from .beads/issues.jsonl within its deadline when the CLI hangs, and exits 0', () => {
+    const dir = workspace('hang');
+    const log = path.join(scratch, 'hang.log');
+    const hook = sessionStart(dir, { BEADS_STANDIN_FAULT: 'hang', BEADS_STANDIN_LOG: log, BEADS_RECOVERY_TIMEOUT_MS: '10000', BEADS_RECOVERY_HOOK_DEADLINE_MS: '2500' });
+    expect(hook.status).toBe(0);
+    expect(hook.elapsed).toBeLessThan(2500 + 1500);
+    // The read-only reading still knows the in-progress issue.
+    expect(hook.context).toContain(SCENARIO.inProgress);
+    expect(hook.stderr).toMatch(/ran out of time/);
+    // The hung stand-in was killed (it logs its signal as it dies).
+    const calls = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { signal?: string });
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((call) => call.signal === 'SIGTERM')).toBe(true);
+  });
+});

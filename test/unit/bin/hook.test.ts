@@ -1,0 +1,472 @@
+// The command line as the agents' hooks run it: the built dist/cli.js, installed into a project
+// by `beads-recovery hooks install --agent …` next to bd's own entries, then run through a shell
+// exactly as the agent's file says, with the JSON that agent writes to a hook's stdin.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_FORMATS, AGENTS, ourCommands, parseHookCommand, type AgentId } from '../../../src/core/hookConfig';
+import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles';
+import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
+
+const cli = CLI_SCRIPT;
+const scratch = mkdtempSync(path.join(tmpdir(), 'beads-hook-cli-'));
+
+function runCli(args: string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }) {
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    cwd: options.cwd,
+    input: options.input ?? '',
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs a hook command the way the agents do: through a shell, in the project, JSON (or anything) on stdin. */
+function runHook(command: string, cwd: string, input: object | string, env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync('/bin/sh', ['-c', command], {
+    cwd,
+    input: typeof input === 'string' ? input : JSON.stringify(input),
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function project(name: string): string {
+  const dir = path.join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+beforeAll(() => {
+  ensureCliBuilt();
+}, 120_000);
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('beads-recovery hooks', { timeout: 60_000 }, () => {
+  it('installs into .claude/settings.local.json next to other settings, twice without change, and uninstalls', () => {
+    const dir = project('install');
+    mkdirSync(path.join(dir, '.claude'));
+    const settings = path.join(dir, '.claude', 'settings.local.json');
+    const original = `${JSON.stringify({ permissions: { allow: ['Bash(ls)'] }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } }, null, 2)}\n`;
+    writeFileSync(settings, original);
+
+    const first = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toBe('Claude Code: wrote the beads-recovery entries into .claude/settings.local.json.\n');
+    const installed = JSON.parse(readFileSync(settings, 'utf8'));
+    expect(installed.permissions).toEqual({ allow: ['Bash(ls)'] });
+    expect(installed.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'echo bye' }] }]);
+    expect(installed.hooks.SessionStart[0].matcher).toBe('startup|resume|clear|compact');
+    expect(installed.hooks.PreCompact[0].matcher).toBe('auto|manual');
+    const [sessionStart, preCompact] = ourCommands(readFileSync(settings, 'utf8'));
+    expect(parseHookCommand(sessionStart!.command)).toEqual({ launcher: { runtime: process.execPath, script: cli, electron: false }, args: ['hook', 'claude', 'SessionStart'] });
+    expect(parseHookCommand(preCompact!.command)?.args).toEqual(['hook', 'claude', 'PreCompact']);
+
+    const afterFirst = readFileSync(settings, 'utf8');
+    const second = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    expect(second.stdout).toBe('Claude Code: the beads-recovery entries are already there.\n');
+    expect(readFileSync(settings, 'utf8')).toBe(afterFirst);
+
+    const status = runCli(['hooks', 'status', '--dir', dir], { cwd: dir });
+    expect(status.stdout.split('\n').filter(Boolean)).toEqual([
+      `Claude Code (.claude/settings.local.json) SessionStart: ${sessionStart!.command}`,
+      `Claude Code (.claude/settings.local.json) PreCompact: ${preCompact!.command}`,
+    ]);
+
+    const removed = runCli(['hooks', 'uninstall', '--dir', dir], { cwd: dir });
+    expect(removed.status).toBe(0);
+    expect(readFileSync(settings, 'utf8')).toBe(original);
+  });
+
+  it('writes .claude/settings.json with --shared, and prints without writing with --dry-run', () => {
+    const dir = project('shared');
+    const dry = runCli(['hooks', 'install', '--shared', '--dry-run', '--dir', dir], { cwd: dir });
+    expect(dry.status).toBe(0);
+    expect(dry.stdout.startsWith('--- .claude/settings.json\n')).toBe(true);
+    expect(ourCommands(dry.stdout.slice(dry.stdout.indexOf('\n') + 1))).toHaveLength(2);
+    expect(existsSync(path.join(dir, '.claude'))).toBe(false);
+    expect(runCli(['hooks', 'install', '--shared', '--dir', dir], { cwd: dir }).status).toBe(0);
+    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toHaveLength(2);
+  });
+
+  it('installs every agent with --agent all, tells about Codex\'s /hooks, and --mcp registers the server in each agent\'s file', () => {
+    const dir = project('all');
+    writeFileSync(path.join(dir, '.mcp.json'), '{\n  // mine\n  "mcpServers": {\n    "other": {\n      "command": "other-server"\n    }\n  }\n}\n');
+    mkdirSync(path.join(dir, '.codex'));
+    writeFileSync(path.join(dir, '.codex', 'config.toml'), '# my codex settings\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-server"\n');
+    const before = { mcp: readFileSync(path.join(dir, '.mcp.json'), 'utf8'), toml: readFileSync(path.join(dir, '.codex', 'config.toml'), 'utf8') };
+    const result = runCli(['hooks', 'install', '--agent', 'all', '--mcp', '--dir', dir], { cwd: dir });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('open /hooks in Codex and trust the beads-recovery entries');
+    for (const agent of AGENTS) expect(ourCommands(readFileSync(path.join(dir, AGENT_FORMATS[agent].file.local), 'utf8'))).toHaveLength(AGENT_FORMATS[agent].hooks.length);
+    const server = { command: process.execPath, args: [cli, 'mcp'] };
+    const mcpJson = readFileSync(path.join(dir, '.mcp.json'), 'utf8');
+    expect(mcpJson).toContain('// mine');
+    expect(JSON.parse(mcpJson.replace('// mine', '')).mcpServers).toEqual({ other: { command: 'other-server' }, 'beads-recovery': { type: 'stdio', ...server } });
+    expect(JSON.parse(readFileSync(path.join(dir, '.cursor', 'mcp.json'), 'utf8'))).toEqual({ mcpServers: { 'beads-recovery': server } });
+    expect(JSON.parse(readFileSync(path.join(dir, '.vscode', 'mcp.json'), 'utf8'))).toEqual({ servers: { 'beads-recovery': { type: 'stdio', ...server } } });
+    const toml = readFileSync(path.join(dir, '.codex', 'config.toml'), 'utf8');
+    expect(toml.startsWith(before.toml)).toBe(true);
+    expect(toml.slice(before.toml.length)).toBe(`\n[mcp_servers.beads-recovery]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [ ${JSON.stringify(cli)}, "mcp" ]\n`);
+
+    expect(runCli(['hooks', 'uninstall', '--agent', 'all', '--mcp', '--dir', dir], { cwd: dir }).status).toBe(0);
+    expect(readFileSync(path.join(dir, '.mcp.json'), 'utf8')).toBe(before.mcp);
+    expect(readFileSync(path.join(dir, '.codex', 'config.toml'), 'utf8')).toBe(before.toml);
+    for (const gone of ['.cursor/mcp.json', '.vscode/mcp.json', '.cursor/hooks.json', '.github/hooks/beads-recovery.json', '.codex/hooks.json']) expect(existsSync(path.join(dir, gone)), gone).toBe(false);
+  });
+
+  it('reports a malformed settings file and changes nothing', () => {
+    const dir = project('malformed');
+    mkdirSync(path.join(dir, '.claude'));
+    const settings = path.join(dir, '.claude', 'settings.local.json');
+    writeFileSync(settings, '{ "hooks": { "SessionStart": [ }');
+    const result = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/settings\.local\.json is not valid JSON .*nothing was changed/);
+    expect(readFileSync(settings, 'utf8')).toBe('{ "hooks": { "SessionStart": [ }');
+  });
+
+  it('refuses an agent file that is not JSON, and a Codex config that is not TOML, changing nothing of that agent', () => {
+    const dir = project('not-json');
+    mkdirSync(path.join(dir, '.codex'));
+    writeFileSync(path.join(dir, '.codex', 'hooks.json'), '[hooks]\nSessionStart = "x"\n');
+    const result = runCli(['hooks', 'install', '--agent', 'codex', '--dir', dir], { cwd: dir });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/\.codex\/hooks\.json is not valid JSON/);
+    expect(readFileSync(path.join(dir, '.codex', 'hooks.json'), 'utf8')).toBe('[hooks]\nSessionStart = "x"\n');
+
+    const other = project('not-toml');
+    mkdirSync(path.join(other, '.codex'));
+    writeFileSync(path.join(other, '.codex', 'config.toml'), '{"model": "o3"}\n');
+    const refused = runCli(['hooks', 'install', '--agent', 'codex', '--mcp', '--dir', other], { cwd: other });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/\.codex\/config\.toml is not valid TOML/);
+    expect(existsSync(path.join(other, '.codex', 'hooks.json'))).toBe(false);
+    expect(readFileSync(path.join(other, '.codex', 'config.toml'), 'utf8')).toBe('{"model": "o3"}\n');
+  });
+
+  it('never writes through a symlink that leads out of the project', () => {
+    const dir = project('symlinked');
+    const outside = project('outside-target');
+    writeFileSync(path.join(outside, 'hooks.json'), '{}\n');
+    mkdirSync(path.join(dir, '.cursor'));
+    symlinkSync(path.join(outside, 'hooks.json'), path.join(dir, '.cursor', 'hooks.json'));
+    symlinkSync(outside, path.join(dir, '.codex'));
+    const result = runCli(['hooks', 'install', '--agent', 'all', '--dir', dir], { cwd: dir });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/\.cursor\/hooks\.json leads out of the project/);
+    expect(result.stderr).toMatch(/\.codex\/hooks\.json leads out of the project/);
+    expect(readFileSync(path.join(outside, 'hooks.json'), 'utf8')).toBe('{}\n');
+    expect(readdirSync(outside)).toEqual(['hooks.json']);
+    // The agents whose files stay inside are installed all the same.
+    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'))).toHaveLength(2);
+  });
+
+  it('reports a read-only settings file and changes nothing', () => {
+    const dir = project('readonly');
+    mkdirSync(path.join(dir, '.claude'));
+    const settings = path.join(dir, '.claude', 'settings.local.json');
+    writeFileSync(settings, '{}\n');
+    chmodSync(settings, 0o444);
+    // Root may write any file, so as root the command runs as nobody, to whom the file is read-only.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) for (const entry of [scratch, dir, path.join(dir, '.claude')]) chmodSync(entry, 0o755);
+    const command = asRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath] : [process.execPath];
+    const result = spawnSync(command[0]!, [...command.slice(1), cli, 'hooks', 'install', '--dir', dir], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/cannot be written \(EACCES\); nothing was changed/);
+    expect(readFileSync(settings, 'utf8')).toBe('{}\n');
+  });
+
+  it('rejects an unknown action or agent with usage and exit code 2', () => {
+    const result = runCli(['hooks', 'reinstall'], { cwd: scratch });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('beads-recovery hooks install|uninstall|status');
+    expect(runCli(['hooks', 'install', '--agent', 'gemini'], { cwd: scratch }).stderr).toContain("unknown --agent 'gemini'");
+  });
+});
+
+describe('a hook outside a beads project, or with bad input', { timeout: 60_000 }, () => {
+  it('answers with hook JSON, taking the project from the stdin cwd', () => {
+    const dir = project('not-beads');
+    runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    const [sessionStart] = ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'));
+    const result = runHook(sessionStart!.command, scratch, { session_id: 's1', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Not a beads project: no .beads directory found here.' },
+    });
+  });
+
+  it.each([
+    ['not JSON', 'this is not json {'],
+    ['a JSON array', '[1,2,3]'],
+    ['no cwd', JSON.stringify({ session_id: 's', hook_event_name: 'SessionStart', source: 'compact' })],
+    ['oversized', JSON.stringify({ cwd: scratch, tool_output: 'x'.repeat(5 * 1024 * 1024) })],
+  ])('still gives valid output and exit 0 for stdin that is %s', (_name, input) => {
+    const result = spawnSync(process.execPath, [cli, 'hook', 'codex', 'SessionStart'], { cwd: scratch, input, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toMatch(/^Not a beads project/);
+  });
+
+  it('answers {} for an unknown agent or event, exit 0', () => {
+    for (const args of [['hook', 'gemini', 'SessionStart'], ['hook', 'cursor', 'stop'], ['hook']]) {
+      const result = runCli(args, { cwd: scratch });
+      expect(result.status, args.join(' ')).toBe(0);
+      expect(result.stdout).toBe('{}\n');
+    }
+  });
+
+  it('does not wait for a stdin that never closes', async () => {
+    const dir = project('open-stdin');
+    const started = Date.now();
+    // stdin stays an open pipe that nobody writes to or closes.
+    const child = spawn(process.execPath, [cli, 'hook', 'claude', 'SessionStart'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(JSON.parse(stdout).hookSpecificOutput.additionalContext).toMatch(/^Not a beads project/);
+  });
+});
+
+/** Each agent's stdin for the moments that matter, as that agent writes it. */
+const STDIN: Record<AgentId, (dir: string) => { sessionStart: object; preCompact: object; afterCompaction: object; toolCall?: object }> = {
+  claude: (dir) => {
+    const common = { session_id: 'c1', transcript_path: '/tmp/t.jsonl', cwd: dir, permission_mode: 'default' };
+    return {
+      sessionStart: { ...common, hook_event_name: 'SessionStart', source: 'startup', model: 'claude' },
+      preCompact: { ...common, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' },
+      afterCompaction: { ...common, hook_event_name: 'SessionStart', source: 'compact', model: 'claude' },
+    };
+  },
+  codex: (dir) => {
+    const common = { session_id: 'x1', transcript_path: null, cwd: dir, model: 'gpt-5.5' };
+    return {
+      sessionStart: { ...common, hook_event_name: 'SessionStart', source: 'startup', permission_mode: 'default' },
+      preCompact: { ...common, hook_event_name: 'PreCompact', turn_id: 't7', trigger: 'auto' },
+      afterCompaction: { ...common, hook_event_name: 'SessionStart', source: 'compact', permission_mode: 'default' },
+    };
+  },
+  copilot: (dir) => {
+    const common = { timestamp: '2026-11-23T10:00:00.000Z', cwd: dir, sessionId: 'v1', transcript_path: '/tmp/v.json' };
+    return {
+      sessionStart: { ...common, hookEventName: 'SessionStart', source: 'new' },
+      preCompact: { ...common, hookEventName: 'PreCompact', trigger: 'auto' },
+      afterCompaction: { ...common, hookEventName: 'PostToolUse', tool_name: 'readFile', tool_input: { path: 'a.ts' }, tool_use_id: 'u1', tool_response: 'text' },
+      toolCall: { ...common, hookEventName: 'PostToolUse', tool_name: 'readFile', tool_input: { path: 'b.ts' }, tool_use_id: 'u2', tool_response: 'text' },
+    };
+  },
+  cursor: (dir) => {
+    const common = { conversation_id: 'k1', generation_id: 'g1', model: 'auto', cursor_version: '2026.06.1', workspace_roots: [dir], user_email: null, transcript_path: null };
+    return {
+      sessionStart: { ...common, hook_event_name: 'sessionStart', session_id: 'k1', is_background_agent: false, composer_mode: 'agent' },
+      preCompact: { ...common, hook_event_name: 'preCompact', trigger: 'auto', context_usage_percent: 91, context_tokens: 180000, context_window_size: 200000, message_count: 80, messages_to_compact: 60, is_first_compaction: true },
+      afterCompaction: { ...common, hook_event_name: 'postToolUse', tool_name: 'Read', tool_input: { path: 'a.ts' }, tool_output: 'text', tool_use_id: 'u1', cwd: dir, duration: 12 },
+      toolCall: { ...common, hook_event_name: 'postToolUse', tool_name: 'Read', tool_input: { path: 'b.ts' }, tool_output: 'text', tool_use_id: 'u2', cwd: dir, duration: 9 },
+    };
+  },
+};
+
+/** The context an agent's output carries, in that agent's shape; undefined for `{}`. */
+function contextIn(agent: AgentId, stdout: string, event: string): string | undefined {
+  const output = JSON.parse(stdout) as Record<string, unknown>;
+  if (Object.keys(output).length === 0) return undefined;
+  if (agent === 'cursor') {
+    expect(Object.keys(output)).toEqual(['additional_context']);
+    return output.additional_context as string;
+  }
+  expect(output).toEqual({ hookSpecificOutput: { hookEventName: event, additionalContext: expect.any(String) } });
+  return (output.hookSpecificOutput as { additionalContext: string }).additionalContext;
+}
+
+describe.each(AGENTS)('%s hooks on a beads project that already has bd\'s (stand-in br on PATH)', { timeout: 90_000 }, (agent) => {
+  // HOME is a scratch folder: the user's own agent settings must not decide what the hook prints.
+  const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: project('home'), USERPROFILE: project('home') };
+  const format = AGENT_FORMATS[agent];
+  let dir: string;
+  let hookFileText: string;
+  let commands: Map<string, string>;
+
+  function comments(id: string): string[] {
+    const lines = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter((line) => line.trim());
+    const issue = lines.map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] }).find((record) => record.id === id);
+    return (issue?.comments ?? []).map((comment) => comment.text);
+  }
+
+  beforeAll(() => {
+    dir = makeWorkspace({ dir: path.join(scratch, `agent-${agent}`), dialect: 'br', data: 'scenario', git: true }).dir;
+    const bd = BD_HOOK_FILES[agent];
+    mkdirSync(path.dirname(path.join(dir, bd.file)), { recursive: true });
+    writeFileSync(path.join(dir, bd.file), bd.text);
+    const args = ['hooks', 'install', '--agent', agent, '--dir', dir, ...(agent === 'claude' ? ['--shared'] : [])];
+    const installed = runCli(args, { cwd: dir, env });
+    expect(installed.status, installed.stderr).toBe(0);
+    const file = agent === 'claude' ? format.file.shared! : format.file.local;
+    hookFileText = readFileSync(path.join(dir, file), 'utf8');
+    commands = new Map(ourCommands(hookFileText).map(({ event, command }) => [event, command]));
+  }, 60_000);
+
+  it('hands the context over at a new session, checkpoints before a compaction, and hands it over once after it', () => {
+    const stdin = STDIN[agent](dir);
+    const [startEvent, compactEvent] = [format.hooks[0]!.event, format.hooks[1]!.event];
+    const afterEvent = stdin.toolCall ? format.hooks.at(-1)!.event : startEvent;
+    const start = runHook(commands.get(startEvent)!, dir, stdin.sessionStart, env);
+    expect(start.status, start.stderr).toBe(0);
+    const atStart = contextIn(agent, start.stdout, startEvent);
+    expect(atStart).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — Parse widget config$`, 'm'));
+    expect(Buffer.byteLength(atStart!, 'utf8')).toBeLessThanOrEqual(2048);
+
+    writeFileSync(path.join(dir, `${agent}-work.ts`), 'export const done = true;\n');
+    const before = comments(SCENARIO.inProgress).length;
+    const compact = runHook(commands.get(compactEvent)!, dir, stdin.preCompact, env);
+    expect(compact.status, compact.stderr).toBe(0);
+    expect(JSON.parse(compact.stdout)).toEqual({});
+    const added = comments(SCENARIO.inProgress).slice(before);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(/^Auto-checkpoint \(pre-compaction\): /);
+    expect(added[0]).toContain(`${agent}-work.ts`);
+
+    // Claude Code and Codex start the session again with source compact; VS Code and Cursor call the next tool.
+    const after = runHook(commands.get(afterEvent)!, dir, stdin.afterCompaction, env);
+    expect(after.status, after.stderr).toBe(0);
+    const restored = contextIn(agent, after.stdout, afterEvent);
+    expect(restored).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — Parse widget config$`, 'm'));
+    expect(restored).toContain('Auto-checkpoint (pre-compaction)');
+    expect(Buffer.byteLength(restored!, 'utf8')).toBeLessThanOrEqual(2048);
+    if (stdin.toolCall) {
+      expect(restored!.startsWith('The conversation was compacted; this is the beads recovery context.\n\n')).toBe(true);
+      const next = runHook(commands.get(afterEvent)!, dir, stdin.toolCall, env);
+      expect(next.status, next.stderr).toBe(0);
+      expect(next.stdout).toBe('{}\n');
+    }
+  });
+
+  it('uninstalls to bd\'s file exactly as it was', () => {
+    const bd = BD_HOOK_FILES[agent];
+    const removed = runCli(['hooks', 'uninstall', '--agent', agent, '--dir', dir], { cwd: dir, env });
+    expect(removed.status, removed.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, bd.file), 'utf8')).toBe(bd.text);
+    // Copilot's hooks had a file of their own: it goes with them.
+    for (const ours of [format.file.local, format.file.shared].filter((file): file is string => file !== undefined && file !== bd.file)) {
+      expect(existsSync(path.join(dir, ours)), ours).toBe(false);
+    }
+  });
+});
+
+describe('the Claude Code SessionStart hook: rules and budget (stand-in br on PATH)', { timeout: 60_000 }, () => {
+  const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: project('home'), USERPROFILE: project('home') };
+  let dir: string;
+  let sessionStart: string;
+
+  beforeAll(() => {
+    dir = makeWorkspace({ dir: path.join(scratch, 'scenario'), dialect: 'br', data: 'scenario', git: true }).dir;
+    expect(runCli(['hooks', 'install', '--dir', dir], { cwd: dir, env }).status).toBe(0);
+    [sessionStart] = ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8')).map(({ command }) => command) as [string];
+  }, 60_000);
+
+  it('prints the same context as the command line, within the budget', () => {
+    const hook = runHook(sessionStart, dir, { session_id: 's2', cwd: dir, hook_event_name: 'SessionStart', source: 'compact' }, env);
+    expect(hook.status, hook.stderr).toBe(0);
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(2048);
+    expect(`${context}\n`).toBe(runCli(['context'], { cwd: dir, env }).stdout);
+  });
+
+  it("leaves the rules out when bd's own prime hook reaches Claude Code, and keeps them in the plain context", () => {
+    const shared = path.join(dir, '.claude', 'settings.json');
+    writeFileSync(shared, JSON.stringify({ hooks: { SessionStart: [{ matcher: '', hooks: [{ type: 'command', command: 'bd prime --hook-json' }] }] } }));
+    try {
+      const input = { session_id: 's4', cwd: dir, hook_event_name: 'SessionStart', source: 'compact' };
+      const hook = runHook(sessionStart, dir, input, env);
+      expect(hook.status, hook.stderr).toBe(0);
+      const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      expect(context).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — Parse widget config$`, 'm'));
+      expect(context).not.toContain('## Core Rules');
+      expect(context).not.toContain('## Essential Commands');
+      expect(hook.stderr).toContain('rules left out: a bd prime SessionStart hook in .claude/settings.json already gives them');
+      expect(runCli(['context'], { cwd: dir, env }).stdout).toContain('## Core Rules');
+    } finally {
+      rmSync(shared, { force: true });
+    }
+  });
+
+  it('cuts a huge context to the budget and says what it dropped', () => {
+    const huge = makeWorkspace({ dir: path.join(scratch, 'huge'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const issues = path.join(huge, '.beads', 'issues.jsonl');
+    const records = readFileSync(issues, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const focused = records.find((record) => record.id === SCENARIO.inProgress)!;
+    focused.description = 'A very long description. '.repeat(400);
+    focused.comments = Array.from({ length: 40 }, (_, index) => ({
+      id: 1000 + index,
+      issue_id: SCENARIO.inProgress,
+      author: 'agent',
+      text: `Checkpoint: step ${index} ${'with many words of detail '.repeat(20)}`,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+    }));
+    writeFileSync(issues, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    const hook = runHook(sessionStart, scratch, { session_id: 's3', cwd: huge, hook_event_name: 'SessionStart', source: 'resume' }, env);
+    expect(hook.status, hook.stderr).toBe(0);
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(2048);
+    expect(context).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — `, 'm'));
+    // The latest checkpoint is kept whole; the older trail goes before the description.
+    expect(context).toContain('### Latest Checkpoint');
+    expect(context).toContain('Checkpoint: step 39 with many words of detail');
+    expect(context).toMatch(/Trimmed to fit 2048 bytes; dropped .*trail entries/);
+  });
+});
+
+describe('one session start that runs our hook from two files (VS Code running Claude Code\'s hooks too)', { timeout: 60_000 }, () => {
+  it('hands the context over once, and again for the compaction that follows', () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'both-files'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: project('home'), USERPROFILE: project('home') };
+    const start = JSON.stringify({ timestamp: '2026-11-23T10:00:00.000Z', cwd: dir, sessionId: 'both-1', hookEventName: 'SessionStart', source: 'new' });
+    const run = (agent: string) => spawnSync(process.execPath, [cli, 'hook', agent, 'SessionStart'], { cwd: dir, input: start, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+    const first = run('copilot');
+    expect(contextIn('copilot', first.stdout, 'SessionStart')).toMatch(/^## Resuming: /m);
+    const second = run('claude');
+    expect(second.status).toBe(0);
+    expect(second.stdout).toBe('{}\n');
+    expect(second.stderr).toContain('already went to this session moments ago');
+    const compacted = spawnSync(process.execPath, [cli, 'hook', 'claude', 'SessionStart'], {
+      cwd: dir,
+      input: JSON.stringify({ session_id: 'both-1', cwd: dir, hook_event_name: 'SessionStart', source: 'compact' }),
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(contextIn('claude', compacted.stdout, 'SessionStart')).toMatch(/^## Resuming: /m);
+  });
+});
+
+describe('a hook whose beads CLI hangs', { timeout: 60_000 }, () => {
+  it('answers from .beads/issues.jsonl in its agent\'s shape within its deadline, and exits 0', () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'hanging'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', BEADS_STANDIN_FAULT: 'hang', BEADS_RECOVERY_HOOK_DEADLINE_MS: '2500' };
+    const started = Date.now();
+    const result = spawnSync(process.execPath, [cli, 'hook', 'copilot', 'SessionStart'], {
+      cwd: dir,
+      input: JSON.stringify({ cwd: dir, hookEventName: 'SessionStart', sessionId: 'h', source: 'new' }),
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2500 + 3000);
+    expect(result.stderr).toContain('ran out of time');
+    const context = contextIn('copilot', result.stdout, 'SessionStart');
+    expect(context).toContain('Read-only here');
+    expect(context).toContain(SCENARIO.inProgress);
+  });
+});

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activityFingerprint,
+  autoCheckpointComment,
+  checkpointComment,
+  commentCommandIssueIds,
+  commitHashesFromComments,
+  filesFromComments,
+  filesModifiedComment,
+  hasNewActivity,
+  isCheckpointLike,
+  checkpointWindowStart,
+  lastNextStep,
+  latestCheckpointAt,
+  newestForeignComment,
+  summarizeActivity,
+  type CheckpointActivity,
+} from '../../../src/core/checkpoint';
+import type { Comment } from '../../../src/core/model';
+
+const now = Date.parse('2026-03-01T12:00:00Z');
+const activity: CheckpointActivity = {
+  issueId: 'demo-1',
+  files: ['src/parser.ts', 'src/tokenizer.ts', 'test/parser.test.ts'],
+  commits: [
+    { hash: 'a1b2c3d4e5f6', subject: 'feat: add bracket tokenizer' },
+    { hash: '0badc0ffee11', subject: 'fix: escapes' },
+  ],
+  edits: 14,
+  lastCheckpointAt: now - 35 * 60_000,
+};
+
+function comment(text: string, createdAt: string, id = text): Comment {
+  return { id, author: 'agent', text, createdAt };
+}
+
+const LATER = Date.parse('2026-03-02T00:00:00Z');
+
+describe('summarizeActivity', () => {
+  it('says the commits by subject, then the edits, files and time, naming the latest file', () => {
+    expect(summarizeActivity(activity, now)).toBe('2 commits: feat: add bracket tokenizer; fix: escapes. 14 edits to 3 files in 35 min, latest src/parser.ts');
+  });
+
+  it('never lists the files (the comment\'s Files line does, once), and shortens long commit lists', () => {
+    const many = { ...activity, files: Array.from({ length: 12 }, (_, index) => `f${String(index).padStart(2, '0')}.ts`), commits: [], edits: 1 };
+    expect(summarizeActivity(many, now)).toBe('1 edit to 12 files in 35 min, latest f00.ts');
+    const commits = Array.from({ length: 5 }, (_, index) => ({ hash: `abc${index}def0`, subject: `step ${index}` }));
+    expect(summarizeActivity({ issueId: 'x', files: [], commits }, now)).toBe('5 commits: step 0; step 1; step 2; +2 more.');
+  });
+
+  it('starts a progress note from the last Next: when nothing was recorded', () => {
+    expect(summarizeActivity({ issueId: 'demo-1', files: [], commits: [] }, now)).toBe('Progress: …');
+    expect(summarizeActivity({ issueId: 'demo-1', files: [], commits: [], edits: 0 }, now, 'escape sequences')).toBe('Progress: …; Next: escape sequences');
+  });
+
+  it('gives long spans in hours', () => {
+    expect(summarizeActivity({ ...activity, lastCheckpointAt: now - 125 * 60_000 }, now)).toMatch(/in 2 h 5 min, latest/);
+    expect(summarizeActivity({ ...activity, lastCheckpointAt: now - 120 * 60_000 }, now)).toMatch(/in 2 h, latest/);
+  });
+
+  it('keeps hostile file names and subjects on one line', () => {
+    const hostile = { ...activity, files: ['a\nb.ts', 'c.ts'], commits: [{ hash: 'abcdef0123', subject: 'line one\nline two\u0007' }] };
+    const summary = summarizeActivity(hostile, now);
+    expect(summary.includes('\n') || summary.includes('\u0007')).toBe(false);
+    expect(summary).toContain('latest a b.ts');
+    expect(summary).toContain('1 commit: line one line two');
+  });
+});
+
+describe('lastNextStep', () => {
+  it('finds the newest comment that names a next step', () => {
+    const comments = [
+      comment('Checkpoint: parser skeleton; Next: nested sections', '2026-03-01T10:00:00Z'),
+      comment('Checkpoint: nested sections parse; next: validation errors with line numbers', '2026-03-01T11:00:00Z'),
+      comment('commit: abc1234 Parse widget config keys', '2026-03-01T11:30:00Z'),
+    ];
+    expect(lastNextStep(comments)).toBe('validation errors with line numbers');
+    expect(lastNextStep([...comments].reverse())).toBe('validation errors with line numbers');
+    expect(lastNextStep([comment('no plan here', '2026-03-01T10:00:00Z')])).toBeUndefined();
+  });
+});
+
+describe('comments', () => {
+  it('prefixes a manual checkpoint once', () => {
+    expect(checkpointComment('parser done, next escapes')).toBe('Checkpoint: parser done, next escapes');
+    expect(checkpointComment('Checkpoint: already prefixed')).toBe('Checkpoint: already prefixed');
+    expect(checkpointComment('  two\nlines ')).toBe('Checkpoint: two lines');
+  });
+
+  it('adds the files of the period unless the text already names them all', () => {
+    // Most recently touched first, as the ledger gives them.
+    expect(checkpointComment('parser done', ['src/b.ts', 'src/a.ts'])).toBe('Checkpoint: parser done\n- Files: src/b.ts, src/a.ts');
+    expect(checkpointComment('src/a.ts and src/b.ts done', ['src/b.ts', 'src/a.ts'])).toBe('Checkpoint: src/a.ts and src/b.ts done');
+  });
+
+  it('writes an automatic checkpoint with its reason, counts, files and commits', () => {
+    expect(autoCheckpointComment(activity, 'before-recovery', now)).toBe(
+      [
+        'Auto-checkpoint (before recovery): 14 edits, 3 files, 2 commits in 35 min',
+        '- Files: src/parser.ts, src/tokenizer.ts, test/parser.test.ts',
+        '- Commits: a1b2c3d feat: add bracket tokenizer; 0badc0f fix: escapes',
+      ].join('\n'),
+    );
+  });
+
+  it('writes the pre-compaction variant the command line uses, without edits it cannot know', () => {
+    const fromGit = { issueId: 'demo-1', files: ['b.ts', 'a.ts', 'a.ts'], commits: [], lastCheckpointAt: now - 60 * 60_000 };
+    expect(autoCheckpointComment(fromGit, 'pre-compaction', now)).toBe(
+      ['Auto-checkpoint (pre-compaction): 2 files, 0 commits in 1 h', '- Files: b.ts, a.ts'].join('\n'),
+    );
+  });
+
+  it('lists modified files sorted and unique, or nothing when there are none', () => {
+    expect(filesModifiedComment(['src/b.ts', 'src/a.ts', 'src/b.ts'])).toBe('Files modified: src/a.ts, src/b.ts');
+    expect(filesModifiedComment([])).toBeUndefined();
+  });
+});
+
+describe('hasNewActivity and activityFingerprint', () => {
+  it('sees nothing new in an empty ledger', () => {
+    expect(hasNewActivity({ issueId: 'x', files: [], commits: [], edits: 0 })).toBe(false);
+    expect(hasNewActivity({ issueId: 'x', files: [], commits: [], edits: 1 })).toBe(true);
+  });
+
+  it('gives the same state the same fingerprint whatever the file order, and a changed state a new one', () => {
+    const reordered = { ...activity, files: [...activity.files].reverse() };
+    expect(activityFingerprint(reordered)).toBe(activityFingerprint(activity));
+    expect(activityFingerprint({ ...activity, edits: 15 })).not.toBe(activityFingerprint(activity));
+    expect(activityFingerprint({ ...activity, issueId: 'demo-2' })).not.toBe(activityFingerprint(activity));
+    expect(activityFingerprint({ ...activity, lastCheckpointAt: now })).not.toBe(activityFingerprint(activity));
+  });
+});
+
+describe('reading comments back', () => {
+  const comments = [
+    comment('Started on the parser', '2026-03-01T09:00:00Z'),
+    comment('Checkpoint: parser skeleton', '2026-03-01T10:00:00Z'),
+    comment('commit: a1b2c3d feat: tokenizer', '2026-03-01T10:30:00.123456789Z'),
+    comment('Auto-checkpoint (issue switch): 3 edits, 2 files, 0 commits\n- Files: src/x.ts, src/y.ts', '2026-03-01T09:30:00Z'),
+    comment('Files modified: src/z.ts, +2 more', '2026-02-01T00:00:00Z'),
+  ];
+
+  it('recognises checkpoint-like comments', () => {
+    expect(comments.map((entry) => isCheckpointLike(entry.text))).toEqual([false, true, true, true, true]);
+  });
+
+  it('finds the newest checkpoint-like comment, comparing times not strings', () => {
+    expect(latestCheckpointAt(comments, Date.parse('2026-03-02T00:00:00Z'))).toBe(Date.parse('2026-03-01T10:30:00.123Z'));
+    expect(latestCheckpointAt([comment('just a note', '2026-03-01T10:00:00Z')], Date.parse('2026-03-02T00:00:00Z'))).toBeUndefined();
+  });
+
+  it('finds the newest comment after the last checkpoint that we did not write', () => {
+    const after = Date.parse('2026-03-01T09:45:00Z');
+    const own = (text: string) => text.startsWith('commit:');
+    expect(newestForeignComment(comments, after, own, LATER)?.comment.text).toBe('Checkpoint: parser skeleton');
+    expect(newestForeignComment(comments, Date.parse('2026-03-01T11:00:00Z'), own, LATER)).toBeUndefined();
+    expect(newestForeignComment([comment('late', '2026-03-01T11:00:00-02:00')], Date.parse('2026-03-01T12:00:00Z'), own, LATER)?.at).toBe(
+      Date.parse('2026-03-01T13:00:00Z'),
+    );
+  });
+
+  it('collects the hashes of commit links, once each', () => {
+    const links = [...comments, comment('commit: A1B2C3D again', '2026-03-01T11:00:00Z'), comment('commit: nothex subject', '2026-03-01T11:00:00Z')];
+    expect(commitHashesFromComments(links)).toEqual(['a1b2c3d']);
+  });
+
+  it('collects the files earlier comments listed, without the "+N more" marker', () => {
+    expect(filesFromComments(comments)).toEqual(['src/x.ts', 'src/y.ts', 'src/z.ts']);
+  });
+});
+
+describe('commentCommandIssueIds', () => {
+  it.each([
+    ['br comments add demo-1 "Checkpoint: parser done"', ['demo-1']],
+    ["bd comments add bd-5og.1 'done'", ['bd-5og.1']],
+    ['bd comment bd-a1b progress', ['bd-a1b']],
+    ['BD_ACTOR=agent /usr/local/bin/br --actor agent comments add demo-2 -m "x"', ['demo-2']],
+    ['git commit -m "x" && br comments add demo-3 "commit done"; echo ok', ['demo-3']],
+    ['br comments add --author me demo-4 text', ['demo-4']],
+    ['br comments demo-1', []],
+    ['br show demo-1', []],
+    ['echo br comments add demo-1', []],
+    ['sudo br comments add demo-5 x | tee log', ['demo-5']],
+    ['abr comments add demo-1 x', []],
+  ])('%s', (commandLine, expected) => {
+    expect(commentCommandIssueIds(commandLine)).toEqual(expected);
+  });
+});
+
+describe('comment times ahead of the clock (skew)', () => {
+  const now = Date.parse('2026-03-01T12:00:00Z');
+  const ahead = comment('Checkpoint: from a clock an hour fast', '2026-03-01T13:00:00Z');
+  const earlier = comment('Checkpoint: parser skeleton', '2026-03-01T11:00:00Z');
+
+  it('are not taken as the last checkpoint, so later work is not "nothing new"', () => {
+    expect(latestCheckpointAt([earlier, ahead], now)).toBe(Date.parse('2026-03-01T11:00:00Z'));
+    expect(newestForeignComment([ahead], undefined, () => false, now)).toBeUndefined();
+    expect(checkpointWindowStart({ comments: [earlier, ahead] }, now)).toBe(Date.parse('2026-03-01T11:00:00Z'));
+  });
+});
+
+describe('checkpointWindowStart', () => {
+  const now = Date.parse('2026-03-01T12:00:00Z');
+  it('starts at the later of the ledger and the comments, else the claim, never now', () => {
+    const comments = [comment('Checkpoint: a', '2026-03-01T10:00:00Z')];
+    expect(checkpointWindowStart({ ledgerCheckpointAt: Date.parse('2026-03-01T11:00:00Z'), comments }, now)).toBe(Date.parse('2026-03-01T11:00:00Z'));
+    expect(checkpointWindowStart({ ledgerCheckpointAt: Date.parse('2026-03-01T09:00:00Z'), comments }, now)).toBe(Date.parse('2026-03-01T10:00:00Z'));
+    expect(checkpointWindowStart({ comments: [], claimedAt: '2026-03-01T11:30:00Z', ledgerStartedAt: 1, updatedAt: '2026-03-01T11:45:00Z' }, now)).toBe(Date.parse('2026-03-01T11:30:00Z'));
+    expect(checkpointWindowStart({ comments: [], ledgerStartedAt: Date.parse('2026-03-01T11:40:00Z'), updatedAt: '2026-03-01T11:45:00Z' }, now)).toBe(Date.parse('2026-03-01T11:40:00Z'));
+    expect(checkpointWindowStart({ comments: [], updatedAt: '2026-03-01T11:45:00Z', createdAt: '2026-02-01T00:00:00Z' }, now)).toBe(Date.parse('2026-03-01T11:45:00Z'));
+    expect(checkpointWindowStart({ comments: [] }, now)).toBeUndefined();
+  });
+});

@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AGENT_FORMATS,
+  AGENTS,
+  hookCommandLine,
+  installHooks,
+  isOurCommand,
+  isSiblingVersion,
+  ourCommands,
+  parseHookCommand,
+  powershellCommandLine,
+  repairHooks,
+  uninstallHooks,
+  type ConfigEdit,
+  type HookLauncher,
+} from '../../../src/core/hookConfig';
+import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles';
+
+const launcher: HookLauncher = {
+  runtime: '/opt/VS Code/code',
+  script: '/home/dev/.vscode/extensions/beads-recovery.beads-recovery-0.1.0/dist/cli.js',
+  electron: true,
+};
+const updated: HookLauncher = { ...launcher, script: '/home/dev/.vscode/extensions/beads-recovery.beads-recovery-0.2.0/dist/cli.js' };
+
+function text(edit: ConfigEdit): string {
+  if (!edit.ok) throw new Error(edit.error);
+  return edit.text;
+}
+
+// A project's Claude settings with other keys, a comment, another SessionStart hook and a PreToolUse hook, 4-space indented.
+const CLAUDE_EXISTING = `{
+    // team settings
+    "permissions": {
+        "allow": ["Bash(npm test)"]
+    },
+    "hooks": {
+        "SessionStart": [
+            {
+                "matcher": "startup",
+                "hooks": [{ "type": "command", "command": "echo hello" }]
+            }
+        ],
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [{ "type": "command", "command": "./check.sh", "timeout": 5 }]
+            }
+        ]
+    },
+    "model": "opus",
+}
+`;
+
+describe('hook commands', () => {
+  it('quotes the paths for a POSIX shell, sets ELECTRON_RUN_AS_NODE for VS Code\'s runtime and ends with the marker', () => {
+    expect(hookCommandLine(launcher, ['hook', 'claude', 'SessionStart'])).toBe(
+      `ELECTRON_RUN_AS_NODE=1 '/opt/VS Code/code' '${launcher.script}' hook claude SessionStart # beads-recovery`,
+    );
+    expect(hookCommandLine({ ...launcher, electron: false, runtime: '/usr/bin/node' }, ['hook', 'codex', 'PreCompact'])).toBe(
+      `'/usr/bin/node' '${launcher.script}' hook codex PreCompact # beads-recovery`,
+    );
+  });
+
+  it('spells the PowerShell form with the call operator, doubled single quotes and $env', () => {
+    const windows: HookLauncher = { runtime: "C:/Program Files/Microsoft VS Code/Code.exe", script: "C:/Users/O'Neil/.vscode/extensions/x/dist/cli.js", electron: true };
+    expect(powershellCommandLine(windows, ['hook', 'copilot', 'PreCompact'])).toBe(
+      "$env:ELECTRON_RUN_AS_NODE=1; & 'C:/Program Files/Microsoft VS Code/Code.exe' 'C:/Users/O''Neil/.vscode/extensions/x/dist/cli.js' hook copilot PreCompact # beads-recovery",
+    );
+  });
+
+  it('keeps quotes, dollars and backslashes in paths literal, and reads them back', () => {
+    const odd: HookLauncher = { runtime: "/o'dd/$HOME/node", script: 'C:/Users/a b/cli.js', electron: false };
+    expect(parseHookCommand(hookCommandLine(odd, ['hook', 'cursor', 'preCompact']))).toEqual({ launcher: odd, args: ['hook', 'cursor', 'preCompact'] });
+  });
+
+  it('recognises only commands that end with the marker', () => {
+    expect(isOurCommand('bd prime --hook-json')).toBe(false);
+    expect(isOurCommand("'/x/node' '/y/cli.js' hook claude SessionStart # beads-recovery")).toBe(true);
+    expect(isOurCommand('echo "# beads-recovery" && rm -rf x')).toBe(false);
+  });
+});
+
+describe.each(AGENTS)('%s: install next to bd\'s entries', (agent) => {
+  const bd = BD_HOOK_FILES[agent];
+  // Copilot's hooks get a file of their own; the others share bd's file.
+  const before = AGENT_FORMATS[agent].file.local === bd.file || AGENT_FORMATS[agent].file.shared === bd.file ? bd.text : undefined;
+
+  it('adds one entry per event, keeps every byte of bd\'s, is idempotent, and uninstalls to the exact bytes', () => {
+    const installed = text(installHooks(before, launcher, agent));
+    const events = AGENT_FORMATS[agent].hooks.map((spec) => spec.event);
+    expect(ourCommands(installed).map(({ event }) => event).sort()).toEqual([...events].sort());
+    for (const { event, command } of ourCommands(installed)) expect(command).toContain(`hook ${agent} ${event} # beads-recovery`);
+    for (const line of (before ?? '').split('\n').filter((line) => line.includes('bd '))) expect(installed).toContain(line.trim());
+    expect(installHooks(installed, launcher, agent)).toEqual({ ok: true, text: installed, changed: false });
+    expect(uninstallHooks(installed, agent)).toEqual({ ok: true, text: before ?? '', changed: true });
+  });
+
+  it('writes the agent\'s own shape', () => {
+    const parsed = JSON.parse(text(installHooks(before, launcher, agent))) as { version?: number; hooks: Record<string, unknown[]> };
+    const first = parsed.hooks[AGENT_FORMATS[agent].hooks[0]!.event]!.at(-1) as Record<string, unknown>;
+    if (AGENT_FORMATS[agent].layout === 'nested') {
+      expect(first).toMatchObject({ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', timeout: 30 }] });
+    } else {
+      expect(first).toMatchObject({ type: 'command', timeout: 30 });
+      expect(first.command).toEqual(expect.stringContaining(`hook ${agent} `));
+    }
+    if (agent === 'cursor') expect(parsed.version).toBe(1);
+    if (agent === 'copilot') expect(first.windows).toMatch(/^\$env:ELECTRON_RUN_AS_NODE=1; & /);
+    if (agent === 'codex') expect((first.hooks as Record<string, unknown>[])[0]!.commandWindows).toMatch(/^\$env:/);
+  });
+});
+
+describe('installHooks', () => {
+  it('creates the file content when there is none', () => {
+    const created = text(installHooks(undefined, launcher, 'cursor'));
+    expect(JSON.parse(created)).toMatchObject({ version: 1, hooks: { sessionStart: [{}], preCompact: [{}], postToolUse: [{}] } });
+    expect(created.endsWith('}\n')).toBe(true);
+  });
+
+  it('keeps comments, trailing commas, other keys and the 4-space indent', () => {
+    const installed = text(installHooks(CLAUDE_EXISTING, launcher, 'claude'));
+    expect(installed).toContain('// team settings');
+    expect(installed).toContain('"model": "opus",\n}');
+    expect(installed).toContain('\n                "matcher": "startup|resume|clear|compact",');
+    expect(uninstallHooks(installed, 'claude')).toEqual({ ok: true, text: CLAUDE_EXISTING, changed: true });
+  });
+
+  it('keeps tabs, CRLF line ends and a missing final newline', () => {
+    const tabbed = '{\r\n\t"model": "opus"\r\n}';
+    const installed = text(installHooks(tabbed, launcher, 'claude'));
+    expect(installed).toMatch(/^\{\r\n\t"model": "opus",\r\n\t"hooks": \{\r\n\t\t"SessionStart"/);
+    expect(installed.endsWith('}')).toBe(true);
+    expect(uninstallHooks(installed, 'claude')).toEqual({ ok: true, text: tabbed, changed: true });
+  });
+
+  it('moves our entries to a new extension directory in place, without adding a second set', () => {
+    const installed = text(installHooks(BD_HOOK_FILES.codex.text, launcher, 'codex'));
+    const moved = text(installHooks(installed, updated, 'codex'));
+    expect(moved).toBe(installed.split(launcher.script).join(updated.script));
+  });
+
+  it('migrates the 0.1.0 Claude commands to the hook entry point where they stand', () => {
+    const old = (args: string) => `ELECTRON_RUN_AS_NODE=1 '/opt/VS Code/code' '${launcher.script}' ${args} # beads-recovery`;
+    const v010 = JSON.stringify({
+      hooks: {
+        SessionStart: [{ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: old('context --format claude-hook'), timeout: 30 }] }],
+        PreCompact: [{ matcher: 'auto|manual', hooks: [{ type: 'command', command: old('checkpoint --auto --pre-compact'), timeout: 30 }] }],
+      },
+    }, null, 2);
+    const migrated = text(installHooks(v010, launcher, 'claude'));
+    expect(ourCommands(migrated)).toEqual([
+      { event: 'SessionStart', command: old('hook claude SessionStart') },
+      { event: 'PreCompact', command: old('hook claude PreCompact') },
+    ]);
+  });
+
+  it('updates our hook inside a group the user shares with it, keeping the user\'s matcher', () => {
+    const shared = JSON.stringify({
+      hooks: { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo hi' }, { type: 'command', command: `'/old/node' '/old/cli.js' hook claude SessionStart # beads-recovery` }] }] },
+    }, null, 2);
+    const installed = JSON.parse(text(installHooks(shared, launcher, 'claude'))) as { hooks: { SessionStart: { matcher: string; hooks: { command: string }[] }[] } };
+    expect(installed.hooks.SessionStart).toHaveLength(1);
+    expect(installed.hooks.SessionStart[0]!.matcher).toBe('startup');
+    expect(installed.hooks.SessionStart[0]!.hooks.map((hook) => hook.command)).toEqual(['echo hi', hookCommandLine(launcher, ['hook', 'claude', 'SessionStart'])]);
+  });
+
+  it('drops duplicates of our entries and keeps one', () => {
+    const ours = { type: 'command', command: hookCommandLine(launcher, ['hook', 'cursor', 'sessionStart']), timeout: 30 };
+    const doubled = JSON.stringify({ version: 1, hooks: { sessionStart: [ours, { command: 'bd cursor-hook sessionStart' }, ours] } }, null, 2);
+    const fixed = JSON.parse(text(installHooks(doubled, launcher, 'cursor'))) as { hooks: { sessionStart: { command: string }[] } };
+    expect(fixed.hooks.sessionStart.map((hook) => hook.command)).toEqual([ours.command, 'bd cursor-hook sessionStart']);
+  });
+});
+
+describe('uninstallHooks and repairHooks', () => {
+  it('leaves a file without our hooks byte for byte', () => {
+    for (const agent of AGENTS) expect(uninstallHooks(BD_HOOK_FILES[agent].text, agent)).toEqual({ ok: true, text: BD_HOOK_FILES[agent].text, changed: false });
+  });
+
+  it('leaves the user\'s empty groups and unknown shapes alone', () => {
+    const odd = '{"hooks":{"SessionStart":[{"matcher":"x","hooks":[]},"a string",{"hooks":"not a list"}]}}';
+    expect(uninstallHooks(odd, 'claude')).toEqual({ ok: true, text: odd, changed: false });
+  });
+
+  it('repairs the paths of our entries, and does not install into a file without them', () => {
+    const installed = text(installHooks(BD_HOOK_FILES.claude.text, launcher, 'claude'));
+    expect(repairHooks(installed, updated, 'claude')).toEqual({ ok: true, changed: true, text: installed.split(launcher.script).join(updated.script) });
+    expect(repairHooks(BD_HOOK_FILES.claude.text, updated, 'claude')).toEqual({ ok: true, changed: false, text: BD_HOOK_FILES.claude.text });
+    expect(repairHooks(installed, launcher, 'claude')).toEqual({ ok: true, changed: false, text: installed });
+  });
+});
+
+describe('files we cannot edit safely', () => {
+  it('refuses broken JSON, a top level that is not an object, and hooks of the wrong shape', () => {
+    expect(installHooks('{"hooks": {', launcher, 'claude')).toEqual({ ok: false, error: expect.stringContaining('not valid JSON') });
+    expect(installHooks('[1, 2]', launcher, 'codex')).toEqual({ ok: false, error: 'the top level is not a JSON object' });
+    expect(installHooks('{"hooks": []}', launcher, 'cursor')).toEqual({ ok: false, error: '"hooks" is not an object' });
+    expect(installHooks('{"hooks": {"PostToolUse": {}}}', launcher, 'copilot')).toEqual({ ok: false, error: '"hooks.PostToolUse" is not a list' });
+    expect(uninstallHooks('model = "o3"\n', 'codex')).toEqual({ ok: false, error: expect.stringContaining('not valid JSON') });
+  });
+});
+
+describe('isSiblingVersion', () => {
+  const base = '/home/dev/.vscode/extensions';
+  it('recognises an older or newer version of the same extension in the same folder', () => {
+    expect(isSiblingVersion(`${base}/beads-recovery.beads-recovery-0.2.0/dist/cli.js`, `${base}/beads-recovery.beads-recovery-0.1.0/dist/cli.js`)).toBe(true);
+  });
+
+  it('leaves other installs alone: another extensions folder, a checkout, another extension, the same version', () => {
+    const current = `${base}/beads-recovery.beads-recovery-0.2.0/dist/cli.js`;
+    expect(isSiblingVersion(current, '/home/dev/.vscode-insiders/extensions/beads-recovery.beads-recovery-0.1.0/dist/cli.js')).toBe(false);
+    expect(isSiblingVersion(current, '/home/dev/src/beads-recovery/dist/cli.js')).toBe(false);
+    expect(isSiblingVersion(current, `${base}/other.ext-0.1.0/dist/cli.js`)).toBe(false);
+    expect(isSiblingVersion(current, current)).toBe(false);
+  });
+});

@@ -1,0 +1,111 @@
+// The architecture's boundaries are kept by lint (eslint.config.mjs). Each probe below breaks one
+// rule from inside the layer it guards and must be rejected by exactly that rule, so a rule that
+// stops matching (a renamed folder, a pattern that only sees one path depth, typed linting
+// switched off) fails here instead of rotting quietly. The clean probes show the rules are not
+// simply rejecting everything.
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const repoRoot = path.resolve(__dirname, '../../..');
+
+/** Where the probes pretend to live; none of these files exists. */
+const probeFiles = [
+  'src/core/lint-probe.ts',
+  'src/core/deep/lint-probe.ts',
+  'src/services/lint-probe.ts',
+  'src/beads/lint-probe.ts',
+  'src/git/lint-probe.ts',
+  'media/webview/lint-probe.ts',
+];
+
+interface Probe {
+  name: string;
+  file: (typeof probeFiles)[number];
+  code: string;
+  rule: string;
+}
+
+const rejected: Probe[] = [
+  { name: 'core importing beads', file: 'src/core/lint-probe.ts', code: "import { runCli } from '../beads/runCli';\nexport const probe = runCli;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing beads through src/ from deeper down', file: 'src/core/deep/lint-probe.ts', code: "import { runCli } from '../../../src/beads/runCli';\nexport const probe = runCli;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing git', file: 'src/core/lint-probe.ts', code: "import { runGit } from '../git/runGit';\nexport const probe = runGit;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing services', file: 'src/core/lint-probe.ts', code: "import * as services from '../services/outbox';\nexport const probe = services;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing adapters', file: 'src/core/lint-probe.ts', code: "import * as config from '../adapters/config';\nexport const probe = config;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing bin', file: 'src/core/lint-probe.ts', code: "import * as cli from '../bin/cli';\nexport const probe = cli;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing node:fs', file: 'src/core/lint-probe.ts', code: "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing fs', file: 'src/core/lint-probe.ts', code: "import { readFileSync } from 'fs';\nexport const probe = readFileSync;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing fs/promises', file: 'src/core/lint-probe.ts', code: "import { readFile } from 'fs/promises';\nexport const probe = readFile;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing node:crypto', file: 'src/core/lint-probe.ts', code: "import { createHash } from 'node:crypto';\nexport const probe = createHash;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing vscode', file: 'src/core/lint-probe.ts', code: "import * as vscode from 'vscode';\nexport const probe = vscode;\n", rule: 'no-restricted-imports' },
+  { name: 'core reading the clock with new Date()', file: 'src/core/lint-probe.ts', code: 'export const probe = (): Date => new Date();\n', rule: 'no-restricted-syntax' },
+  { name: 'core reading the clock with Date.now', file: 'src/core/lint-probe.ts', code: 'export const probe = (): number => Date.now();\n', rule: 'no-restricted-properties' },
+  { name: 'core reading the clock with performance.now', file: 'src/core/lint-probe.ts', code: 'export const probe = (): number => performance.now();\n', rule: 'no-restricted-properties' },
+  { name: 'services importing adapters', file: 'src/services/lint-probe.ts', code: "import * as config from '../adapters/config';\nexport const probe = config;\n", rule: 'no-restricted-imports' },
+  { name: 'beads importing adapters', file: 'src/beads/lint-probe.ts', code: "import * as log from '../adapters/log';\nexport const probe = log;\n", rule: 'no-restricted-imports' },
+  { name: 'git importing adapters', file: 'src/git/lint-probe.ts', code: "import * as log from '../adapters/log';\nexport const probe = log;\n", rule: 'no-restricted-imports' },
+  { name: 'services importing vscode', file: 'src/services/lint-probe.ts', code: "import * as vscode from 'vscode';\nexport const probe = vscode;\n", rule: 'no-restricted-imports' },
+  { name: 'the webview importing beads', file: 'media/webview/lint-probe.ts', code: "import { runCli } from '../../../src/beads/runCli';\nexport const probe = runCli;\n", rule: 'no-restricted-imports' },
+  { name: 'the webview importing core', file: 'media/webview/lint-probe.ts', code: "import { oneLine } from '../../../src/core/markdown';\nexport const probe = oneLine;\n", rule: 'no-restricted-imports' },
+  { name: 'the webview importing vscode', file: 'media/webview/lint-probe.ts', code: "import * as vscode from 'vscode';\nexport const probe = vscode;\n", rule: 'no-restricted-imports' },
+  {
+    name: 'a floating promise',
+    file: 'src/services/lint-probe.ts',
+    code: 'async function write(): Promise<void> {}\nexport function probe(): void {\n  write();\n}\n',
+    rule: '@typescript-eslint/no-floating-promises',
+  },
+];
+
+const clean: Probe[] = [
+  {
+    name: 'core using core, the shared protocol and a given time',
+    file: 'src/core/lint-probe.ts',
+    code: "import { oneLine } from './markdown';\nimport type { ViewState } from '../shared/protocol';\nexport const probe = (state: ViewState, nowMs: number): string => oneLine(`${new Date(nowMs).toISOString()} ${typeof state}`);\n",
+    rule: '',
+  },
+  {
+    name: 'services using core and beads, awaiting its promise',
+    file: 'src/services/lint-probe.ts',
+    code: "import { runCli } from '../beads/runCli';\nimport { oneLine } from '../core/markdown';\nexport async function probe(): Promise<string> {\n  await Promise.resolve(runCli);\n  return oneLine('x');\n}\n",
+    rule: '',
+  },
+  {
+    name: 'the webview using the shared protocol',
+    file: 'media/webview/lint-probe.ts',
+    code: "import type { ViewState } from '../../../src/shared/protocol';\nimport { el } from './dom';\nexport const probe = (state: ViewState): unknown => [el, state];\n",
+    rule: '',
+  },
+];
+
+describe('lint rules bite', () => {
+  let eslint: ESLint;
+  beforeAll(() => {
+    // The repository's own config and rules. The one addition: typed linting only knows files on
+    // disk, so the probes, which exist only as text, are typed against tsconfig.json's options.
+    eslint = new ESLint({
+      cwd: repoRoot,
+      overrideConfig: {
+        languageOptions: {
+          parserOptions: { projectService: { allowDefaultProject: probeFiles, defaultProject: 'tsconfig.json' } },
+        },
+      },
+    });
+  });
+
+  async function lint(probe: Probe): Promise<ESLint.LintResult> {
+    const [result] = await eslint.lintText(probe.code, { filePath: path.join(repoRoot, probe.file) });
+    const fatal = result.messages.filter((message) => message.fatal);
+    expect(fatal, `${probe.file} must parse`).toEqual([]);
+    return result;
+  }
+
+  it.each(rejected.map((probe) => [probe.name, probe] as const))('rejects %s', async (_name, probe) => {
+    const result = await lint(probe);
+    expect(result.messages.map((message) => message.ruleId)).toEqual([probe.rule]);
+  });
+
+  it.each(clean.map((probe) => [probe.name, probe] as const))('accepts %s', async (_name, probe) => {
+    const result = await lint(probe);
+    expect(result.messages).toEqual([]);
+  });
+});

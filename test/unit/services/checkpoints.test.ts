@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BeadsBackend } from '../../../src/beads/backend';
+import { emptyLedgerState, markCheckpoint, recordCommit, recordFileChange, setFocus, type LedgerState } from '../../../src/core/ledger';
+import type { IssueDetails } from '../../../src/core/model';
+import { Checkpoints, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
+import { Outbox } from '../../../src/services/outbox';
+import { comments as numbered, issueDetails } from '../support/fakeIssues';
+
+function details(id: string, entries: { text: string; createdAt: string }[]): IssueDetails {
+  return issueDetails(id, { title: id, status: 'in_progress', comments: numbered(entries, 'x') });
+}
+
+const T0 = Date.parse('2026-03-01T10:00:00Z');
+
+/** The ledger store's checkpoint surface over the pure ledger. */
+class MemoryLedger implements CheckpointLedger {
+  state: LedgerState = emptyLedgerState();
+  async markCheckpoint(issueId: string, now: number): Promise<void> {
+    this.state = markCheckpoint(this.state, issueId, now);
+  }
+}
+
+class CommentStore {
+  readonly comments = new Map<string, string[]>();
+  backend(): BeadsBackend {
+    const comments = this.comments;
+    return {
+      kind: 'br',
+      readOnly: false,
+      root: '/p',
+      listInProgress: async () => [],
+      listReady: async () => [],
+      show: async (ids) => ids.map((id) => details(id, (comments.get(id) ?? []).map((text) => ({ text, createdAt: new Date(T0).toISOString() })))),
+      addComment: async (id, text) => {
+        comments.set(id, [...(comments.get(id) ?? []), text]);
+      },
+      claim: async () => undefined,
+      close: async () => undefined,
+    };
+  }
+}
+
+let dir: string;
+let outbox: Outbox;
+let ledger: MemoryLedger;
+let store: CommentStore;
+let now: number;
+let checkpoints: Checkpoints;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'checkpoints-'));
+  store = new CommentStore();
+  outbox = new Outbox({ file: join(dir, 'outbox.json'), root: '/p', backend: store.backend() });
+  ledger = new MemoryLedger();
+  now = T0;
+  checkpoints = new Checkpoints({ queue: outbox, ledger, now: () => now });
+  ledger.state = ledgerBefore();
+  now = T0 + 25 * 60_000;
+});
+
+afterEach(() => {
+  outbox.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Checkpoints', () => {
+  it('suggests a summary of the ledger', () => {
+    expect(checkpoints.suggestion()).toBe('1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts');
+    expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts');
+  });
+
+  it('orders the files most recently touched first, whatever their names', () => {
+    ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/parser.ts', T0 + 240_000);
+    expect(checkpoints.activity()?.files).toEqual(['src/parser.ts', 'src/lexer.ts']);
+    expect(checkpoints.suggestion()).toMatch(/latest src\/parser\.ts$/);
+  });
+
+  it('writes Checkpoint: <text> through the outbox and starts the counters again', async () => {
+    const { comment } = await checkpoints.checkpoint('demo-1', checkpoints.suggestion());
+    await outbox.drain(AbortSignal.timeout(2_000));
+    expect(store.comments.get('demo-1')).toEqual([comment]);
+    expect(comment).toBe('Checkpoint: 1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts\n- Files: src/lexer.ts, src/parser.ts');
+    expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: [], edits: 0, commits: [], lastCheckpointAt: now });
+    expect(checkpoints.suggestion()).toBe('Progress: …');
+    expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('Progress: …; Next: escapes');
+  });
+
+  it('writes an automatic checkpoint only when something is new, and never twice for one state', async () => {
+    const first = await checkpoints.autoCheckpoint('issue-switch');
+    expect(first).toMatchObject({ written: true, issueId: 'demo-1' });
+    expect(await checkpoints.autoCheckpoint('issue-switch')).toEqual({ written: false, reason: 'nothing-new' });
+
+    // A process that died after queueing but before the ledger noted it comes back with the same state.
+    const restarted = new MemoryLedger();
+    restarted.state = ledgerBefore();
+    const again = new Checkpoints({ queue: outbox, ledger: restarted, now: () => now + 5_000 });
+    const second = await again.autoCheckpoint('issue-switch');
+    expect(second.written && second.key).toBe(first.written && first.key);
+    await outbox.drain(AbortSignal.timeout(2_000));
+    expect(store.comments.get('demo-1')).toHaveLength(1);
+    expect(store.comments.get('demo-1')?.[0]).toBe(
+      'Auto-checkpoint (issue switch): 2 edits, 2 files, 1 commit in 25 min\n- Files: src/lexer.ts, src/parser.ts\n- Commits: a1b2c3d feat: lexer',
+    );
+  });
+
+  it('says when there is no issue to checkpoint', async () => {
+    ledger.state = setFocus(ledger.state, undefined, now);
+    expect(await checkpoints.autoCheckpoint('shutdown')).toEqual({ written: false, reason: 'no-issue' });
+  });
+
+  it('flushes before recovery: the checkpoint has landed when it returns', async () => {
+    const outcome = await checkpoints.flushBeforeRecovery(AbortSignal.timeout(2_000));
+    expect(outcome.written).toBe(true);
+    expect(store.comments.get('demo-1')?.[0]).toMatch(/^Auto-checkpoint \(before recovery\)/);
+  });
+});
+
+describe('noticeExternalCheckpoint', () => {
+  it('resets the counters on a comment newer than the last checkpoint that we did not write', async () => {
+    const typed = details('demo-1', [{ text: 'Checkpoint: typed in a terminal', createdAt: new Date(T0 + 600_000).toISOString() }]);
+    expect(await checkpoints.noticeExternalCheckpoint(typed)).toBe(true);
+    expect(ledger.state.ledgers['demo-1']).toMatchObject({ edits: 0, files: [], lastCheckpointAt: T0 + 600_000 });
+    expect(await checkpoints.noticeExternalCheckpoint(typed)).toBe(false);
+  });
+
+  it('ignores comments older than the last checkpoint and comments the outbox wrote', async () => {
+    const { comment } = await checkpoints.checkpoint('demo-1', 'mine');
+    await outbox.drain(AbortSignal.timeout(2_000));
+    ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/after.ts', now + 1_000);
+    const seen = details('demo-1', [
+      { text: 'old note', createdAt: new Date(T0 - 60_000).toISOString() },
+      { text: comment, createdAt: new Date(now + 2_000).toISOString() },
+    ]);
+    expect(await checkpoints.noticeExternalCheckpoint(seen)).toBe(false);
+    expect(ledger.state.ledgers['demo-1']?.files).toEqual(['src/after.ts']);
+  });
+
+  it('does nothing for an issue without a ledger', async () => {
+    expect(await noticeExternalCheckpoint(details('demo-9', [{ text: 'x', createdAt: new Date(now).toISOString() }]), ledger, now)).toBe(false);
+  });
+});
+
+function ledgerBefore(): LedgerState {
+  let state = setFocus(emptyLedgerState(), 'demo-1', T0);
+  state = markCheckpoint(state, 'demo-1', T0);
+  state = recordFileChange(state, 'demo-1', 'src/parser.ts', T0 + 60_000);
+  state = recordFileChange(state, 'demo-1', 'src/lexer.ts', T0 + 120_000);
+  return recordCommit(state, 'demo-1', { hash: 'a1b2c3d4', subject: 'feat: lexer', at: T0 + 180_000 }, T0 + 180_000);
+}

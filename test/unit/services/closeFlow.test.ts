@@ -1,0 +1,291 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BeadsBackend, CloseOptions } from '../../../src/beads/backend';
+import { CliError } from '../../../src/beads/errors';
+import type { Issue, IssueDetails, LinkedIssue } from '../../../src/core/model';
+import { closeWithFiles, filesOfCommits, writeNowOrQueue, WorkRefusedError } from '../../../src/services/closeFlow';
+import { Outbox } from '../../../src/services/outbox';
+import { comments as numbered, issueDetails } from '../support/fakeIssues';
+
+const ROOT = '/project';
+
+/**
+ * A beads of five issues: demo-1 (in progress) blocks demo-2 and, with demo-4, demo-3; demo-5 is
+ * open and unblocked. Every write is logged in order, with a script of failures.
+ */
+class Beads implements BeadsBackend {
+  readonly kind = 'br' as const;
+  readonly readOnly = false;
+  readonly root = ROOT;
+  readonly log: string[] = [];
+  readonly issues = new Map<string, IssueDetails>();
+  failures: Error[] = [];
+
+  constructor() {
+    const add = (id: string, status: string, texts: string[] = []) =>
+      this.issues.set(id, issueDetails(id, { status, comments: numbered(texts.map((text) => ({ text, createdAt: '2026-01-01T01:00:00Z' })), 'a') }));
+    add('demo-1', 'in_progress', ['Auto-checkpoint (issue switch): 2 edits, 1 file, 0 commits\n- Files: src/old.ts']);
+    add('demo-2', 'open');
+    add('demo-3', 'open');
+    add('demo-4', 'open');
+    add('demo-5', 'open');
+    this.block('demo-1', 'demo-2');
+    this.block('demo-1', 'demo-3');
+    this.block('demo-4', 'demo-3');
+  }
+
+  private block(blocker: string, blocked: string): void {
+    const link = (issue: IssueDetails): LinkedIssue => ({ id: issue.id, title: issue.title, status: issue.status, priority: issue.priority, issueType: issue.issueType, dependencyType: 'blocks' });
+    const from = this.issues.get(blocker) as IssueDetails;
+    const to = this.issues.get(blocked) as IssueDetails;
+    from.dependents.push(link(to));
+    to.dependencies.push(link(from));
+  }
+
+  private refreshLinks(): void {
+    for (const issue of this.issues.values()) {
+      for (const link of [...issue.dependencies, ...issue.dependents]) link.status = this.issues.get(link.id)?.status ?? link.status;
+    }
+  }
+
+  async listInProgress(): Promise<Issue[]> {
+    return [...this.issues.values()].filter((issue) => issue.status === 'in_progress');
+  }
+
+  async listReady(): Promise<Issue[]> {
+    this.log.push('ready');
+    this.refreshLinks();
+    return [...this.issues.values()].filter(
+      (issue) => issue.status === 'open' && issue.dependencies.every((link) => link.dependencyType !== 'blocks' || link.status === 'closed'),
+    );
+  }
+
+  async show(ids: readonly string[]): Promise<IssueDetails[]> {
+    this.log.push(`show ${ids.join(',')}`);
+    this.refreshLinks();
+    return ids.flatMap((id) => (this.issues.has(id) ? [structuredClone(this.issues.get(id) as IssueDetails)] : []));
+  }
+
+  async addComment(id: string, text: string): Promise<void> {
+    this.fail(`comment ${id}`);
+    this.issues.get(id)?.comments.push({ id: 'n', author: 'me', text, createdAt: new Date().toISOString() });
+    this.log.push(`comment ${id}: ${text}`);
+  }
+
+  async claim(id: string): Promise<void> {
+    this.fail(`claim ${id}`);
+    (this.issues.get(id) as IssueDetails).status = 'in_progress';
+    this.log.push(`claim ${id}`);
+  }
+
+  async close(id: string, reason: string, _signal?: AbortSignal, options?: CloseOptions): Promise<void> {
+    this.fail(`close ${id}`);
+    (this.issues.get(id) as IssueDetails).status = 'closed';
+    this.log.push(`close ${id}${options?.force ? ' --force' : ''}: ${reason}`);
+  }
+
+  private fail(what: string): void {
+    const failure = this.failures.shift();
+    if (failure) {
+      this.log.push(`FAILED ${what}`);
+      throw failure;
+    }
+  }
+}
+
+const locked = () => new CliError({ kind: 'exit', command: 'br', args: [], exitCode: 2, cliMessage: 'database is locked' });
+
+let dir: string;
+let outbox: Outbox;
+let beads: Beads;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'close-'));
+  beads = new Beads();
+  outbox = new Outbox({ file: join(dir, 'outbox.json'), root: ROOT, backend: beads, policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
+});
+
+afterEach(() => {
+  outbox.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function close(overrides: Partial<Parameters<typeof closeWithFiles>[0]> = {}) {
+  return closeWithFiles({
+    backend: beads,
+    queue: outbox,
+    issueId: 'demo-1',
+    reason: 'Verified: parser works',
+    cli: 'br',
+    ledgerFiles: ['src/parser.ts'],
+    // A commit that also carried beads' own files and an agent's settings: those are not the issue's work.
+    commitFiles: async (hashes) => (hashes.includes('a1b2c3d') ? ['src/tokenizer.ts', '.beads/.gitignore', '.beads/issues.jsonl', '.claude/settings.local.json'] : []),
+    flushTimeoutMs: 1_000,
+    now: Date.parse('2026-03-01T12:00:00Z'),
+    ...overrides,
+  });
+}
+
+describe('closeWithFiles', () => {
+  it('lands queued writes, then closes, then writes the file list; and offers what that unblocked', async () => {
+    beads.issues.get('demo-1')?.comments.push({ id: 'c', author: 'a', text: 'commit: a1b2c3d feat: tokenizer', createdAt: '2026-01-01T02:00:00Z' });
+    await outbox.enqueue({ key: 'commit:ffff', kind: 'comment', issueId: 'demo-1', text: 'commit: ffff000 fix: last one' });
+    const outcome = await close({ onClosed: async () => void beads.log.push('counters reset') });
+
+    const writes = beads.log.filter((entry) => !entry.startsWith('show') && entry !== 'ready');
+    expect(writes).toEqual([
+      'comment demo-1: commit: ffff000 fix: last one',
+      'close demo-1: Verified: parser works',
+      'counters reset',
+      'comment demo-1: Files modified: src/old.ts, src/parser.ts, src/tokenizer.ts',
+    ]);
+    expect(outcome.state).toBe('closed');
+    expect(outcome.filesComment).toBe('Files modified: src/old.ts, src/parser.ts, src/tokenizer.ts');
+    // demo-2 had only demo-1 as blocker; demo-3 is still blocked by demo-4.
+    expect(outcome.unblocked.map((issue) => issue.id)).toEqual(['demo-2']);
+    expect(outcome.ready.map((item) => item.issue.id)).toEqual(['demo-2', 'demo-4', 'demo-5']);
+    expect(outcome.ready.find((item) => item.issue.id === 'demo-4')?.unblocks.map((issue) => issue.id)).toEqual(['demo-3']);
+    expect(outcome.continuePrompt).toContain('## Closed: demo-1');
+    expect(outcome.continuePrompt).toMatch(/\*\*Unblocked:\*\* .*demo-2/);
+    // The prompt, the notification and the sidebar name the same next issue: the one just unblocked.
+    expect(outcome.next).toEqual({ issue: expect.objectContaining({ id: 'demo-2' }), reason: 'unblocked' });
+    expect(outcome.continuePrompt).toContain('**Next:** demo-2 — Issue demo-2 (just unblocked). Claim it with `br update demo-2 --claim`');
+  });
+
+  it('writes no file list when there are no files', async () => {
+    beads.issues.get('demo-1')!.comments = [];
+    const outcome = await close({ ledgerFiles: [] });
+    expect(outcome.filesComment).toBeUndefined();
+    expect(beads.log.filter((entry) => entry.startsWith('comment'))).toEqual([]);
+    expect(outcome.state).toBe('closed');
+  });
+
+  it('queues the file list behind the close when beads is locked, and both land once, in order', async () => {
+    beads.failures = [locked()];
+    let reset = false;
+    const outcome = await close({ flushTimeoutMs: 200, onClosed: async () => void (reset = true) });
+    expect(outcome.state).toBe('queued');
+    expect(outcome.why).toMatch(/locked/);
+    expect(reset).toBe(false);
+    expect(beads.issues.get('demo-1')?.status).toBe('in_progress');
+    expect(outbox.pending.map((entry) => entry.write.kind)).toEqual(['close', 'comment']);
+
+    await outbox.drain(AbortSignal.timeout(2_000));
+    const writes = beads.log.filter((entry) => !entry.startsWith('show') && entry !== 'ready');
+    expect(writes).toEqual([
+      'FAILED close demo-1',
+      'close demo-1: Verified: parser works',
+      'comment demo-1: Files modified: src/old.ts, src/parser.ts',
+    ]);
+    expect(outbox.pendingCount).toBe(0);
+  });
+
+  it('queues the close itself when only the close meets a locked database', async () => {
+    beads.issues.get('demo-1')!.comments = [];
+    beads.failures = [locked()];
+    const outcome = await close({ ledgerFiles: [] });
+    expect(outcome.state).toBe('queued');
+    expect(outbox.pending.map((entry) => entry.write.kind)).toEqual(['close']);
+  });
+
+  it('refuses clearly: unknown issue, already closed, read-only', async () => {
+    await expect(close({ issueId: 'demo-404' })).rejects.toThrow(/demo-404 was not found/);
+    beads.issues.get('demo-5')!.status = 'closed';
+    await expect(close({ issueId: 'demo-5' })).rejects.toThrow(/already closed/);
+    const readOnly = Object.assign(Object.create(beads) as Beads, { readOnly: true });
+    await expect(close({ backend: readOnly })).rejects.toBeInstanceOf(WorkRefusedError);
+  });
+
+  it('gives the CLI own words when it refuses the close (open blockers), and queues nothing', async () => {
+    beads.issues.get('demo-1')!.comments = [];
+    beads.failures = [new CliError({ kind: 'exit', command: 'br', args: ['close'], exitCode: 5, cliMessage: 'Cannot close demo-1: it has open blockers' })];
+    await expect(close({ ledgerFiles: [] })).rejects.toThrow(/open blockers/);
+    expect(outbox.pendingCount).toBe(0);
+  });
+
+  it('on a refusal writes no file list, leaves the counters alone and keeps nothing queued', async () => {
+    const reason = 'epic has 1/1 open children (use --force to close anyway)';
+    beads.failures = [new CliError({ kind: 'refused', command: 'br', args: ['close', '--', 'demo-1'], exitCode: 3, cliMessage: reason })];
+    let reset = false;
+    const error = await close({ onClosed: async () => void (reset = true) }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WorkRefusedError);
+    expect((error as Error).message).toContain(reason);
+    expect(beads.log.filter((entry) => entry.startsWith('comment'))).toEqual([]);
+    expect(beads.issues.get('demo-1')?.status).toBe('in_progress');
+    expect(reset).toBe(false);
+    expect(outbox.pendingCount).toBe(0);
+    expect(outbox.failedCount).toBe(0);
+  });
+
+  it('says what blocks the close before asking the CLI, and stops when the user cancels', async () => {
+    const asked: string[] = [];
+    const outcome = close({
+      issueId: 'demo-3',
+      ledgerFiles: [],
+      confirmObstacles: async (obstacles) => {
+        asked.push(...obstacles.blockers.map((blocker) => blocker.id));
+        return false;
+      },
+    });
+    await expect(outcome).rejects.toMatchObject({ kind: 'canceled' });
+    expect(asked).toEqual(['demo-1', 'demo-4']);
+    expect(beads.log.filter((entry) => !entry.startsWith('show'))).toEqual([]);
+  });
+
+  it('closes anyway with --force when the user says so, or when asked to force', async () => {
+    const outcome = await close({ issueId: 'demo-3', ledgerFiles: [], confirmObstacles: async () => true });
+    expect(outcome.state).toBe('closed');
+    expect(beads.log).toContain('close demo-3 --force: Verified: parser works');
+    const forced = await close({ issueId: 'demo-2', ledgerFiles: [], force: true, confirmObstacles: async () => expect.fail('not asked') });
+    expect(forced.state).toBe('closed');
+    expect(beads.log).toContain('close demo-2 --force: Verified: parser works');
+  });
+
+  it('asks nothing when nothing stands in the way', async () => {
+    const outcome = await close({ ledgerFiles: [], confirmObstacles: async () => expect.fail('not asked') });
+    expect(outcome.state).toBe('closed');
+    expect(beads.log).toContain('close demo-1: Verified: parser works');
+  });
+});
+
+describe('writeNowOrQueue', () => {
+  it('claims directly', async () => {
+    expect(await writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' }, 1)).toEqual({ state: 'written' });
+    expect(beads.issues.get('demo-5')?.status).toBe('in_progress');
+  });
+
+  it('queues a claim that meets a locked database and says so; it lands once later', async () => {
+    beads.failures = [locked()];
+    const outcome = await writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' }, 1);
+    expect(outcome).toMatchObject({ state: 'queued' });
+    expect(outcome.state === 'queued' && outcome.why).toMatch(/locked/);
+    await outbox.drain(AbortSignal.timeout(2_000));
+    expect(beads.log.filter((entry) => entry.includes('claim'))).toEqual(['FAILED claim demo-5', 'claim demo-5']);
+  });
+});
+
+describe('filesOfCommits', () => {
+  let repo: string;
+  beforeEach(() => {
+    repo = mkdtempSync(join(tmpdir(), 'close-git-'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    writeFileSync(join(repo, 'a.ts'), 'a');
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    writeFileSync(join(repo, 'b.ts'), 'b');
+    writeFileSync(join(repo, 'c d.ts'), 'c');
+    git('add', '.');
+    git('commit', '-qm', 'two');
+  });
+  afterEach(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('lists the files of several commits in one process, skipping hashes git does not know', async () => {
+    const hashes = execFileSync('git', ['log', '--format=%h'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+    const files = await filesOfCommits(repo, [...hashes, 'deadbee'], { timeoutMs: 5_000 });
+    expect(files.sort()).toEqual(['a.ts', 'b.ts', 'c d.ts']);
+  });
+});

@@ -1,0 +1,15 @@
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectOwnWrite, isOwnWrite } from '../../../src/services/ownWrites';
+
+describe('own writes', () => {
+  it('are the extension\'s for a moment after it writes them, then the user\'s again', () => {
+    const file = path.join('workspace', 'AGENTS.md');
+    const now = 1_000_000;
+    expect(isOwnWrite(file, now)).toBe(false);
+    expectOwnWrite(file, now);
+    expect(isOwnWrite(path.resolve(file), now + 500)).toBe(true);
+    expect(isOwnWrite(path.join('workspace', 'other.md'), now + 500)).toBe(false);
+    expect(isOwnWrite(file, now + 60_000)).toBe(false);
+  });
+});

@@ -1,0 +1,148 @@
+// The snapshot behind the sidebar and the recovery context, over a fake backend that counts its
+// processes and the dependent steps they form: a constant number of calls whatever the depth of
+// the chain or the size of the queue, and at most two steps.
+import { describe, expect, it } from 'vitest';
+import type { BeadsBackend } from '../../../src/beads/backend';
+import type { Issue, IssueDetails } from '../../../src/core/model';
+import { parseJsonl } from '../../../src/core/parse';
+import { buildSidebarModel } from '../../../src/core/viewModel';
+import { loadSnapshot } from '../../../src/services/snapshot';
+
+const NOW = Date.parse('2026-02-19T12:00:00Z');
+
+function store(records: { id: string; status?: string; parent?: string; blockedBy?: string[] }[]): IssueDetails[] {
+  const lines = records.map((record) =>
+    JSON.stringify({
+      id: record.id,
+      title: `Title of ${record.id}`,
+      status: record.status ?? 'open',
+      priority: 2,
+      issue_type: 'task',
+      created_at: '2026-02-01T00:00:00Z',
+      updated_at: '2026-02-01T00:00:00Z',
+      dependencies: [
+        ...(record.parent ? [{ issue_id: record.id, depends_on_id: record.parent, type: 'parent-child' }] : []),
+        ...(record.blockedBy ?? []).map((target) => ({ issue_id: record.id, depends_on_id: target, type: 'blocks' })),
+      ],
+    }),
+  );
+  return parseJsonl(lines.join('\n')).issues;
+}
+
+function fakeBackend(issues: IssueDetails[]): { backend: BeadsBackend; calls: string[]; steps(): number } {
+  const calls: string[] = [];
+  // Each call notes how many calls had finished when it started: calls started together share a
+  // number, and each new number is one more dependent step.
+  const startedAfter: number[] = [];
+  let finished = 0;
+  const call = async <T>(name: string, result: () => T): Promise<T> => {
+    calls.push(name);
+    startedAfter.push(finished);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    finished++;
+    return result();
+  };
+  const byId = new Map(issues.map((issue) => [issue.id, issue]));
+  const summary = (issue: IssueDetails): Issue => ({ ...issue });
+  const backend: BeadsBackend = {
+    kind: 'br',
+    readOnly: false,
+    root: '/project',
+    listInProgress: () => call('list', () => issues.filter((issue) => issue.status === 'in_progress').map(summary)),
+    listReady: () => call('ready', () => {
+      // As br: open, no open blocker, and no children (an epic waits for its open children).
+      const ready = (issue: IssueDetails) =>
+        issue.status === 'open' &&
+        issue.dependencies.every((dep) => dep.dependencyType !== 'blocks' || dep.status === 'closed') &&
+        issue.dependents.every((dep) => dep.dependencyType !== 'parent-child');
+      return issues.filter(ready).map(summary);
+    }),
+    show: (ids) => call(`show ${ids.join(' ')}`, () => ids.map((id) => byId.get(id)).filter((issue): issue is IssueDetails => issue !== undefined)),
+    addComment: async () => undefined,
+    claim: async () => undefined,
+    close: async () => undefined,
+  };
+  return { backend, calls, steps: () => new Set(startedAfter).size };
+}
+
+describe('loadSnapshot with the parent chain', () => {
+  const chain = store([
+    { id: 'c-root', parent: 'c-top' },
+    { id: 'c-top' },
+    { id: 'c-epic', parent: 'c-root' },
+    { id: 'c-feature', parent: 'c-epic' },
+    { id: 'c-1', status: 'in_progress', parent: 'c-feature' },
+    { id: 'c-next', blockedBy: ['c-1'] },
+  ]);
+
+  it('without hints: the lists, then one show; the chain and the dependents wait for the next refresh', async () => {
+    const { backend, calls, steps } = fakeBackend(chain);
+    const snapshot = await loadSnapshot(backend, { alwaysReady: true, readyDetails: 50, ancestors: true });
+    expect(calls).toEqual(['list', 'ready', 'show c-1']);
+    expect(steps()).toBe(2);
+    expect(snapshot.incomplete).toBe(true);
+    expect(snapshot.contextIds).toEqual(['c-1', 'c-next', 'c-feature']);
+  });
+
+  it('with the last snapshot as hints: everything known alongside the lists, the next ancestor in a second step', async () => {
+    const { backend: first } = fakeBackend(chain);
+    let snapshot = await loadSnapshot(first, { alwaysReady: true, readyDetails: 50, ancestors: true });
+    const { backend, calls, steps } = fakeBackend(chain);
+    snapshot = await loadSnapshot(backend, { focusedId: 'c-1', hints: snapshot.contextIds, alwaysReady: true, readyDetails: 50, ancestors: true });
+    expect(calls).toEqual(['list', 'ready', 'show c-1 c-next c-feature', 'show c-epic']);
+    expect(steps()).toBe(2);
+    const model = buildSidebarModel({ ...snapshot, now: NOW });
+    expect(model.focused?.unblocks).toEqual([expect.objectContaining({ id: 'c-next', wouldBecomeReady: true })]);
+    // c-root is named by c-epic's own record; its parent (c-top) comes with the next refresh.
+    expect(model.focused?.ancestors.map((issue) => issue.id)).toEqual(['c-root', 'c-epic', 'c-feature']);
+    expect(snapshot.incomplete).toBe(true);
+    const { backend: third, calls: thirdCalls } = fakeBackend(chain);
+    snapshot = await loadSnapshot(third, { focusedId: 'c-1', hints: snapshot.contextIds, alwaysReady: true, readyDetails: 50, ancestors: true });
+    expect(thirdCalls).toEqual(['list', 'ready', 'show c-1 c-next c-feature c-epic c-root', 'show c-top']);
+    const { backend: settled, calls: settledCalls, steps: settledSteps } = fakeBackend(chain);
+    snapshot = await loadSnapshot(settled, { focusedId: 'c-1', hints: snapshot.contextIds, alwaysReady: true, readyDetails: 50, ancestors: true });
+    expect(settledCalls).toHaveLength(3);
+    expect(settledSteps()).toBe(1);
+    expect(snapshot.incomplete).toBe(false);
+  });
+
+  it('for a recovery context with the expected focus: three processes in two steps, the dependents included', async () => {
+    const { backend, calls, steps } = fakeBackend(chain);
+    const snapshot = await loadSnapshot(backend, { focusedId: 'c-1', alwaysReady: false, readyDetails: 5 });
+    expect(calls).toEqual(['list', 'show c-1', 'show c-next']);
+    expect(steps()).toBe(2);
+    expect(snapshot.incomplete).toBe(false);
+  });
+
+  it('keeps the number of calls constant for a thousand ready issues', async () => {
+    const many = store([{ id: 'm-1', status: 'in_progress' }, ...Array.from({ length: 1000 }, (_, index) => ({ id: `m-r${index}` }))]);
+    const { backend, calls } = fakeBackend(many);
+    await loadSnapshot(backend, { alwaysReady: true, readyDetails: 50, ancestors: true });
+    expect(calls).toHaveLength(3);
+    expect(calls[2]?.split(' ')).toHaveLength(1 + 1 + 50);
+  });
+
+  it('with nothing in progress: the ready queue comes with the in-progress list', async () => {
+    const open = store([{ id: 'o-1' }, { id: 'o-2', blockedBy: ['o-1'] }]);
+    const { backend, calls, steps } = fakeBackend(open);
+    const snapshot = await loadSnapshot(backend, { alwaysReady: false, readyDetails: 5 });
+    expect(calls).toEqual(['list', 'ready', 'show o-1']);
+    expect(steps()).toBe(2);
+    expect(snapshot.focusedId).toBeUndefined();
+  });
+});
+
+describe('loadSnapshot for a one-shot context on a cold start', () => {
+  it('spends a third step on the focus’s dependents only when nothing told it the focus in advance', async () => {
+    const chain = store([{ id: 'f-1', status: 'in_progress' }, { id: 'f-next', blockedBy: ['f-1'] }]);
+    const cold = fakeBackend(chain);
+    const snapshot = await loadSnapshot(cold.backend, { alwaysReady: false, readyDetails: 5, completeInThirdStep: true });
+    expect(cold.calls).toEqual(['list', 'ready', 'show f-1', 'show f-next']);
+    expect(cold.steps()).toBe(3);
+    expect(snapshot.incomplete).toBe(false);
+    const warm = fakeBackend(chain);
+    await loadSnapshot(warm.backend, { focusedId: 'f-1', hints: snapshot.contextIds, alwaysReady: false, readyDetails: 5, completeInThirdStep: true });
+    expect(warm.calls).toEqual(['list', 'show f-1 f-next']);
+    expect(warm.steps()).toBe(1);
+  });
+});

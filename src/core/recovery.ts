@@ -22,7 +22,7 @@ import {
   type Unblocked,
 } from './graph';
 import { cutBytes, inlineCode, isMultiLine, shellWord, verbatimBlock, verbatimLine } from './markdown';
-import { isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue } from './model';
+import { IN_PROGRESS_STATUSES, isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue } from './model';
 import { nextAfterClose, pickNext } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
@@ -488,9 +488,11 @@ function childrenPart(details: IssueDetails): Listing | undefined {
   const children = childrenOf(details);
   if (children.length === 0) return undefined;
   const open = children.filter((child) => !isTerminal(child.status));
-  const inProgressFirst = [...open].sort((a, b) => Number(b.status === 'in_progress') - Number(a.status === 'in_progress'));
+  // bd's `hooked` (an agent holds it) is work in progress as much as `in_progress` is (C2).
+  const inProgress = (child: LinkedIssue) => IN_PROGRESS_STATUSES.includes(child.status);
+  const inProgressFirst = [...open].sort((a, b) => Number(inProgress(b)) - Number(inProgress(a)));
   const entries = inProgressFirst.slice(0, CHILDREN_LISTED).map((child) => {
-    const mark = child.status === 'in_progress' ? ' ← in progress' : '';
+    const mark = inProgress(child) ? ' ← in progress' : '';
     return `- ${issueName(child, LINK_TITLE_BYTES)} (${word(child.status)})${mark}`;
   });
   const closed = children.length - open.length;

@@ -110,10 +110,12 @@ describe('what resuming needs', () => {
       issue('bd-ep.3', 'Renderer', { status: 'open' }),
       issue('bd-ep.4', 'Docs', { status: 'blocked' }),
       issue('bd-ep.5', 'Old spike', { status: 'closed' }),
+      issue('bd-ep.6', 'Linter', { status: 'hooked' }),
     ].map((child) => link(child, 'parent-child'));
     const result = resumeOf(epic, { dependents: children }, { budget: 4096 });
+    // bd's `hooked` (an agent holds the child) is in progress too: listed first and marked.
     expect(result.markdown).toContain(
-      '### Open Children (3 open, 2 closed)\n- bd-ep.2 — Parser (in_progress) ← in progress\n- bd-ep.3 — Renderer (open)\n- bd-ep.4 — Docs (blocked)',
+      '### Open Children (4 open, 2 closed)\n- bd-ep.2 — Parser (in_progress) ← in progress\n- bd-ep.6 — Linter (hooked) ← in progress\n- bd-ep.3 — Renderer (open)\n- bd-ep.4 — Docs (blocked)',
     );
     expect(result.markdown).toContain('| claimed 3h ago by alice');
     expectGolden('epic', result.markdown);

@@ -6,11 +6,15 @@
 //   claude   .claude/settings.json (or the user's ~/.claude/settings.json): SessionStart
 //            `bd prime --hook-json` (or `--stealth`); the beads Claude plugin, enabled through
 //            `enabledPlugins: {"beads@…": true}`, runs `bd prime` on SessionStart itself
-//   codex    .codex/hooks.json: SessionStart `bd codex-hook SessionStart`, which injects prime
+//   codex    .codex/hooks.json: SessionStart `bd codex-hook SessionStart`, which injects prime;
+//            beads' Codex plugin, enabled in `.codex/config.toml` (project or $CODEX_HOME) as
+//            `[plugins."beads@…"] enabled = true`, ships the same hooks (bd setup codex then
+//            writes no hooks.json)
 //   cursor   .cursor/hooks.json: sessionStart `bd cursor-hook sessionStart`
 //   copilot  .github/hooks/*.json: sessionStart `{"bash": "bd prime", "powershell": "bd prime"}`
 //
 // Pure: the caller reads the files (src/services/primeDetection.ts) and passes their text.
+import { parse as parseToml } from 'smol-toml';
 
 export type PrimeAgent = 'claude' | 'codex' | 'cursor' | 'copilot';
 
@@ -31,6 +35,8 @@ export interface PrimeConfigLocation {
   path: string;
 }
 
+const CODEX_CONFIG = '.codex/config.toml';
+
 /** The files that can show bd's prime reaching each agent. */
 export const PRIME_CONFIG_LOCATIONS: Readonly<Record<PrimeAgent, readonly PrimeConfigLocation[]>> = {
   claude: [
@@ -41,6 +47,8 @@ export const PRIME_CONFIG_LOCATIONS: Readonly<Record<PrimeAgent, readonly PrimeC
   codex: [
     { scope: 'project', path: '.codex/hooks.json' },
     { scope: 'user', path: '.codex/hooks.json' },
+    { scope: 'project', path: CODEX_CONFIG },
+    { scope: 'user', path: CODEX_CONFIG },
   ],
   cursor: [
     { scope: 'project', path: '.cursor/hooks.json' },
@@ -60,18 +68,57 @@ const SESSION_START = 'sessionstart';
 /**
  * Whether bd's prime already reaches `agent` when a session starts, judged from the agent's
  * configuration files (any of PRIME_CONFIG_LOCATIONS[agent]; others are ignored). A file that is
- * not valid JSON shows nothing, so our rules stay in: a doubled rule costs less than a missing one.
+ * not valid JSON (or TOML) shows nothing, so our rules stay in: a doubled rule costs less than a missing one.
  */
 export function bdPrimeReachesAgent(agent: PrimeAgent, files: readonly AgentConfigFile[]): PrimePresence {
-  for (const file of files) {
-    if (!PRIME_CONFIG_LOCATIONS[agent].some((location) => matches(location, file))) continue;
+  const ours = files.filter((file) => PRIME_CONFIG_LOCATIONS[agent].some((location) => matches(location, file)));
+  if (agent === 'codex') {
+    const plugin = codexBeadsPlugin(ours.filter((file) => file.path === CODEX_CONFIG));
+    if (plugin) return { present: true, reason: `beads' Codex plugin, enabled in ${plugin}` };
+  }
+  for (const file of ours) {
+    if (file.path === CODEX_CONFIG) continue;
     const json = parseJson(file.text);
     if (!isObject(json)) continue;
-    const where = `${file.scope === 'user' ? '~/' : ''}${file.path}`;
+    const where = displayPath(file);
     if (sessionStartRunsPrime(json.hooks)) return { present: true, reason: `a bd prime SessionStart hook in ${where}` };
     if (agent === 'claude' && beadsPluginEnabled(json.enabledPlugins)) return { present: true, reason: `the beads Claude plugin, enabled in ${where}` };
   }
   return { present: false };
+}
+
+function displayPath(file: AgentConfigFile): string {
+  return `${file.scope === 'user' ? '~/' : ''}${file.path}`;
+}
+
+/**
+ * Where beads' Codex plugin is enabled, or undefined when it is not. Codex layers its config.toml
+ * files, the project's over the user's, so the project's word on a key wins. The plugin's hooks
+ * run only while plugins and hooks are on (`[features] plugins`, `hooks`, or the older
+ * `codex_hooks`, set false). A file that is not TOML says nothing, as Codex would refuse it.
+ */
+function codexBeadsPlugin(configs: readonly AgentConfigFile[]): string | undefined {
+  const layers = [...configs.filter((file) => file.scope === 'user'), ...configs.filter((file) => file.scope === 'project')];
+  const plugins = new Map<string, { enabled: boolean; where: string }>();
+  const features = new Map<string, unknown>();
+  for (const file of layers) {
+    const toml = parseTomlTable(file.text);
+    if (!toml) continue;
+    for (const [name, value] of Object.entries(isObject(toml.plugins) ? toml.plugins : {})) {
+      if (/^beads@/i.test(name) && isObject(value) && typeof value.enabled === 'boolean') plugins.set(name, { enabled: value.enabled, where: displayPath(file) });
+    }
+    for (const [name, value] of Object.entries(isObject(toml.features) ? toml.features : {})) features.set(name, value);
+  }
+  if (['plugins', 'hooks', 'codex_hooks'].some((feature) => features.get(feature) === false)) return undefined;
+  return [...plugins.values()].find((plugin) => plugin.enabled)?.where;
+}
+
+function parseTomlTable(text: string): Record<string, unknown> | undefined {
+  try {
+    return parseToml(text.replace(/^\ufeff/, '')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
 function matches(location: PrimeConfigLocation, file: AgentConfigFile): boolean {

@@ -39,6 +39,30 @@ describe('bdPrimeReachesAgent', () => {
     expect(bdPrimeReachesAgent('copilot', [file('.github/hooks/beads.json', copilot)])).toEqual({ present: true, reason: 'a bd prime SessionStart hook in .github/hooks/beads.json' });
   });
 
+  it("sees beads' Codex plugin enabled in config.toml, the project's layer over the user's, while plugins and hooks are on", () => {
+    const plugin = (enabled: boolean) => `[plugins."beads@beads-marketplace"]\nenabled = ${enabled}\n`;
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', plugin(true), 'user')])).toEqual({
+      present: true,
+      reason: "beads' Codex plugin, enabled in ~/.codex/config.toml",
+    });
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', `[features]\nhooks = true\n\n${plugin(true)}`)])).toEqual({
+      present: true,
+      reason: "beads' Codex plugin, enabled in .codex/config.toml",
+    });
+    // The project disables what the user enabled; the user's file cannot re-enable the project's choice.
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', plugin(false)), file('.codex/config.toml', plugin(true), 'user')]).present).toBe(false);
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', plugin(false), 'user'), file('.codex/config.toml', plugin(true))]).present).toBe(true);
+    // Installed but not enabled, another plugin, plugins or hooks switched off, a file that is not TOML.
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', '[plugins."beads@beads-marketplace"]\n')]).present).toBe(false);
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', '[plugins."beadsish@x"]\nenabled = true\n')]).present).toBe(false);
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', `[features]\nplugins = false\n\n${plugin(true)}`)]).present).toBe(false);
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', '[features]\nhooks = false\n'), file('.codex/config.toml', plugin(true), 'user')]).present).toBe(false);
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', `[features]\ncodex_hooks = false\n${plugin(true)}`)]).present).toBe(false);
+    expect(bdPrimeReachesAgent('codex', [file('.codex/config.toml', `${plugin(true)}[[[`)]).present).toBe(false);
+    // Only Codex reads it.
+    expect(bdPrimeReachesAgent('claude', [file('.codex/config.toml', plugin(true))]).present).toBe(false);
+  });
+
   it('ignores other events, other commands, other agents’ files, and files that are not JSON', () => {
     const preCompactOnly = JSON.stringify({ hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'bd prime' }] }] } });
     expect(bdPrimeReachesAgent('claude', [file('.claude/settings.json', preCompactOnly)]).present).toBe(false);
@@ -76,6 +100,15 @@ describe('detectBdPrime reads the agent files of the project and the home folder
     const codexHome = folder('codex-home', { 'hooks.json': sessionStart('bd codex-hook SessionStart') });
     expect((await detectBdPrime('codex', { projectFolders: [project], home, codexHome })).present).toBe(true);
     expect((await detectBdPrime('codex', { projectFolders: [project], home: folder('empty-home') })).present).toBe(false);
+  });
+
+  it("reads Codex's config.toml in the project and in the moved Codex home", async () => {
+    const plugin = '[plugins."beads@beads-marketplace"]\nenabled = true\n';
+    const project = folder('codex-project', { '.codex/config.toml': plugin });
+    expect(await detectBdPrime('codex', { projectFolders: [project], home: folder('empty-home') })).toEqual({ present: true, reason: "beads' Codex plugin, enabled in .codex/config.toml" });
+    const codexHome = folder('codex-home-plugin', { 'config.toml': plugin });
+    expect((await detectBdPrime('codex', { projectFolders: [folder('empty')], home: folder('empty-home'), codexHome })).present).toBe(true);
+    expect((await detectBdPrime('codex', { projectFolders: [folder('empty')], home: folder('home-with-codex', { '.codex/config.toml': plugin }) })).present).toBe(true);
   });
 });
 

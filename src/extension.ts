@@ -75,7 +75,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
-    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints, work: { onDidClose: closes.event, onDidClaim: claims.event } }),
+    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints, work: { onDidClose: closes.event, onDidClaim: claims.event }, watchers: activity.tracker.watchers }),
     closes,
     claims,
     outboxes,

@@ -10,7 +10,7 @@ import { locateLedger } from '../services/ledgerStore';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import { ledgerFallbackDir, type ActivityTracker, type FolderActivity } from './activity';
 import { reportErrors, reportFailure } from './commandErrors';
-import { Disposable } from './disposable';
+import { Disposable } from '../services/disposable';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import type { IssueDetails } from '../core/model';
@@ -240,7 +240,7 @@ export class AutoCheckpoints extends Disposable {
   /** The focused issue changed: the one left behind gets a checkpoint of what was done on it. */
   private async noticeFocusChanges(): Promise<void> {
     for (const folder of this.deps.activity.all()) {
-      const key = folder.folder.uri.toString();
+      const key = folder.project.folder.uri.toString();
       const now = folder.focusedIssue();
       const before = this.focused.get(key);
       this.focused.set(key, now);
@@ -251,7 +251,7 @@ export class AutoCheckpoints extends Disposable {
         const outcome = await new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('issue-switch', before);
         this.logOutcome(folder.project, 'issue-switch', outcome);
       } catch (error) {
-        this.deps.log.warn(`${folder.folder.name}: automatic checkpoint of ${before} failed: ${errorMessage(error)}`);
+        this.deps.log.warn(`${folder.name}: automatic checkpoint of ${before} failed: ${errorMessage(error)}`);
       }
     }
   }
@@ -274,11 +274,11 @@ export class AutoCheckpoints extends Disposable {
       try {
         for (const details of await folder.project.backend.show(ids)) {
           if (await found.checkpoints.noticeExternalCheckpoint(details)) {
-            this.deps.log.info(`${folder.folder.name}: a comment on ${details.id} from a terminal counts as a checkpoint`);
+            this.deps.log.info(`${folder.name}: a comment on ${details.id} from a terminal counts as a checkpoint`);
           }
         }
       } catch (error) {
-        if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${folder.folder.name}: could not read ${ids.join(', ')} after a terminal comment: ${errorMessage(error)}`);
+        if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${folder.name}: could not read ${ids.join(', ')} after a terminal comment: ${errorMessage(error)}`);
       }
     }
   }

@@ -6,7 +6,7 @@ import type { Dialect } from '../core/model';
 import { increaseCliTimeout } from './cliSettings';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
-import { Disposable } from './disposable';
+import { Disposable } from '../services/disposable';
 
 /** A workspace folder that holds a beads project, with the backend chosen for it. */
 export interface Project {

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CliError } from '../beads/errors';
 import type { CheckpointActivity } from '../core/checkpoint';
@@ -6,6 +7,8 @@ import type { Section } from '../core/recovery';
 import { markRefreshing, nextViewState, DEFAULT_LIMITS, type SidebarInput } from '../core/viewModel';
 import { NotGitRepositoryError } from '../git/runGit';
 import { gitStatus } from '../git/status';
+import { Disposable, type Subscription } from '../services/disposable';
+import { VOLATILE_BEADS_FILE, type FileWatchers } from '../services/folderActivity';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
 import type { IssueDetails, IssueSummary } from '../core/model';
 import type { ProjectInfo, ViewState } from '../shared/protocol';
@@ -23,6 +26,8 @@ export interface SidebarSources {
   outbox?: OutboxSource;
   checkpoints?: CheckpointSource;
   work?: WorkSource;
+  /** The extension's file watchers (the activity tracker's): the view follows `.beads/` and git through them. */
+  watchers?: FileWatchers;
 }
 
 /** Closes and claims, as far as the sidebar follows them: the after-close offer lives between the two. */
@@ -54,9 +59,6 @@ const BEADS_DEBOUNCE_MS = 300;
 const LOCAL_DEBOUNCE_MS = 1000;
 /** Relative times ("5m ago") are recomputed from the cached data this often while the view is visible. */
 const CLOCK_TICK_MS = 60_000;
-// Files under .beads/ that change without the issues changing (locks, sockets, logs, temp files):
-// a refresh's own reads may touch them, and refreshing on them would loop.
-const VOLATILE_BEADS_FILE = /(?:^|\/)(?:[^/]*\.lock|[^/]*\.sock|[^/]*\.pid|[^/]*\.log|[^/]*\.tmp|daemon[^/]*|last-touched|\.br_history\/.*|\.br_recovery\/.*)$/;
 
 /**
  * Keeps the sidebar's ViewState current. Events only mark what changed (RefreshScheduler decides
@@ -64,27 +66,28 @@ const VOLATILE_BEADS_FILE = /(?:^|\/)(?:[^/]*\.lock|[^/]*\.sock|[^/]*\.pid|[^/]*
  * constant set of CLI calls only when beads data changed, `git status` only when the work tree
  * may have, and neither for ledger or outbox changes or the clock.
  */
-export class SidebarRefresh implements vscode.Disposable {
+export class SidebarRefresh extends Disposable {
   private state: ViewState = { kind: 'loading' };
-  private readonly stateChanged = new vscode.EventEmitter<ViewState>();
+  private readonly stateChanged = this.register(new vscode.EventEmitter<ViewState>());
   readonly onDidChangeState = this.stateChanged.event;
-  private readonly scheduler = new RefreshScheduler<Change>((changes) => this.refreshOnce(changes));
-  private clock: ReturnType<typeof setInterval> | undefined;
+  private readonly scheduler = this.register(new RefreshScheduler<Change>((changes) => this.refreshOnce(changes)));
+  private clock: Subscription | undefined;
   private readonly controller = new AbortController();
   private cache: { root: string; project: ProjectInfo; snapshot: ProjectSnapshot; uncommitted?: Section<GitChange[]> } | undefined;
   private focusRequest: string | undefined;
   /** The last close and what it unblocked, offered until dismissed or until something is claimed. */
   private lastClose: { closed: IssueSummary; unblocked: string[] } | undefined;
-  private watched: { root: string; disposables: vscode.Disposable[] } | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private watched: { root: string; watches: Subscription } | undefined;
 
   constructor(
     private readonly projects: ProjectRegistry,
     private readonly log: vscode.LogOutputChannel,
     private readonly sources: SidebarSources = {},
   ) {
+    super();
+    this.register({ dispose: () => this.controller.abort() });
     this.scheduler.invalidate(['beads', 'git', 'local'], 0);
-    this.subscriptions.push(
+    this.registerAll(
       projects.onDidChange(() => this.invalidate(['beads', 'git', 'local'], 0)),
       vscode.workspace.onDidSaveTextDocument((document) => {
         if (this.cache && isInside(document.uri, this.cache.root)) this.invalidate(['git'], LOCAL_DEBOUNCE_MS);
@@ -93,9 +96,9 @@ export class SidebarRefresh implements vscode.Disposable {
         if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.invalidate(['beads', 'git', 'local'], BEADS_DEBOUNCE_MS);
       }),
     );
-    if (sources.activity) this.subscriptions.push(sources.activity.onDidChange(() => this.invalidate(['git', 'local'], LOCAL_DEBOUNCE_MS)));
+    if (sources.activity) this.register(sources.activity.onDidChange(() => this.invalidate(['git', 'local'], LOCAL_DEBOUNCE_MS)));
     if (sources.work) {
-      this.subscriptions.push(
+      this.registerAll(
         sources.work.onDidClose(({ closed, unblocked }) => {
           this.lastClose = { closed, unblocked: unblocked.map((issue) => issue.id) };
           this.invalidate(['beads'], 0);
@@ -103,7 +106,7 @@ export class SidebarRefresh implements vscode.Disposable {
         sources.work.onDidClaim(() => this.dismissNext()),
       );
     }
-    if (sources.outbox) this.subscriptions.push(sources.outbox.onDidChange(() => this.invalidate(['local'], LOCAL_DEBOUNCE_MS)));
+    if (sources.outbox) this.register(sources.outbox.onDidChange(() => this.invalidate(['local'], LOCAL_DEBOUNCE_MS)));
   }
 
   get current(): ViewState {
@@ -118,9 +121,9 @@ export class SidebarRefresh implements vscode.Disposable {
   setVisible(visible: boolean): void {
     this.scheduler.setActive(visible);
     if (visible) {
-      this.clock ??= setInterval(() => this.invalidate(['local'], 0), CLOCK_TICK_MS);
+      this.clock ??= this.setInterval(() => this.invalidate(['local'], 0), CLOCK_TICK_MS);
     } else {
-      clearInterval(this.clock);
+      this.release(this.clock);
       this.clock = undefined;
     }
   }
@@ -238,28 +241,22 @@ export class SidebarRefresh implements vscode.Disposable {
   private watch(project: Project | undefined): void {
     const root = project?.backend.root;
     if (this.watched?.root === root) return;
-    for (const disposable of this.watched?.disposables ?? []) disposable.dispose();
+    this.release(this.watched?.watches);
     this.watched = undefined;
-    if (!root) return;
-    const rootUri = vscode.Uri.file(root);
-    const beads = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(rootUri, '.beads/**'));
-    const onBeads = (uri: vscode.Uri) => {
-      const relative = uri.path.slice(rootUri.path.length + '/.beads/'.length);
-      if (!VOLATILE_BEADS_FILE.test(relative)) this.invalidate(['beads'], BEADS_DEBOUNCE_MS);
+    const watchers = this.sources.watchers;
+    if (!root || !watchers) return;
+    const beadsDir = path.join(root, '.beads');
+    const onBeads = (file: string) => {
+      if (!VOLATILE_BEADS_FILE.test(path.relative(beadsDir, file).replace(/\\/g, '/'))) this.invalidate(['beads'], BEADS_DEBOUNCE_MS);
     };
     // Simple patterns in the git dir are watched without recursion (and without files.watcherExclude).
-    const gitIndex = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(rootUri, '.git'), '{index,HEAD}'));
-    const gitLog = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(rootUri, '.git', 'logs'), 'HEAD'));
     const onGit = () => this.invalidate(['git'], LOCAL_DEBOUNCE_MS);
-    this.watched = {
-      root,
-      disposables: [
-        beads, gitIndex, gitLog,
-        beads.onDidCreate(onBeads), beads.onDidChange(onBeads), beads.onDidDelete(onBeads),
-        gitIndex.onDidCreate(onGit), gitIndex.onDidChange(onGit), gitIndex.onDidDelete(onGit),
-        gitLog.onDidCreate(onGit), gitLog.onDidChange(onGit),
-      ],
-    };
+    const watches = [
+      watchers.watch(beadsDir, '**/*', { created: onBeads, changed: onBeads, deleted: onBeads }),
+      watchers.watch(path.join(root, '.git'), '{index,HEAD}', { created: onGit, changed: onGit, deleted: onGit }),
+      watchers.watch(path.join(root, '.git', 'logs'), 'HEAD', { created: onGit, changed: onGit }),
+    ];
+    this.watched = { root, watches: this.register({ dispose: () => watches.forEach((watch) => watch.dispose()) }) };
   }
 
   private publish(state: ViewState): void {
@@ -268,12 +265,8 @@ export class SidebarRefresh implements vscode.Disposable {
     this.stateChanged.fire(state);
   }
 
-  dispose(): void {
-    this.controller.abort();
-    this.scheduler.dispose();
-    clearInterval(this.clock);
-    for (const disposable of [...this.subscriptions, ...(this.watched?.disposables ?? [])]) disposable.dispose();
-    this.stateChanged.dispose();
+  private registerAll(...items: Subscription[]): void {
+    for (const item of items) this.register(item);
   }
 }
 

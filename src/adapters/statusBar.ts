@@ -17,6 +17,7 @@ import {
   type Stall,
 } from '../core/policy';
 import { formatAge, parseTimestamp } from '../core/time';
+import { Disposable } from '../services/disposable';
 import type { ActivityTracker, FolderActivity } from './activity';
 import { Commands } from './commandIds';
 import { readSettings, SECTION } from './config';
@@ -51,10 +52,8 @@ const HIDDEN: ActivityStatus = { visible: false, text: '', tooltip: '', accessib
  * in warning colour when a checkpoint is due; a click checkpoints. Asks once per due period
  * (Checkpoint, Copy Recovery Context, Snooze) and warns once per stall. Hidden outside beads projects.
  */
-export class ActivityStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('beadsRecovery.activity', vscode.StatusBarAlignment.Left, 50);
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly ticker: ReturnType<typeof setInterval>;
+export class ActivityStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('beadsRecovery.activity', vscode.StatusBarAlignment.Left, 50));
   private memory: NudgeMemory;
   private current: ActivityStatus = HIDDEN;
   private readonly shown = { due: 0, stalled: 0 };
@@ -66,19 +65,19 @@ export class ActivityStatusBar implements vscode.Disposable {
     private readonly workspaceState: vscode.Memento,
     private readonly writes?: PendingWrites,
   ) {
+    super();
     this.item.name = 'Beads Activity';
     this.memory = workspaceState.get<NudgeMemory>(MEMORY_KEY) ?? EMPTY_NUDGE_MEMORY;
-    this.disposables.push(
-      this.item,
-      tracker.onDidChange(() => this.render()),
-      vscode.window.onDidChangeActiveTextEditor(() => this.render()),
+    this.register(tracker.onDidChange(() => this.render()));
+    this.register(vscode.window.onDidChangeActiveTextEditor(() => this.render()));
+    this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(SECTION)) this.render();
       }),
     );
-    if (writes?.onDidChange) this.disposables.push(writes.onDidChange(() => this.render()));
+    if (writes?.onDidChange) this.register(writes.onDidChange(() => this.render()));
     // Minutes pass without events: the duration, the due-by-time check and stalls need a clock.
-    this.ticker = setInterval(() => {
+    this.setInterval(() => {
       this.render();
       for (const folder of tracker.all()) folder.scheduleLink(0);
     }, TICK_MS);
@@ -96,7 +95,7 @@ export class ActivityStatusBar implements vscode.Disposable {
       this.current = { ...HIDDEN, notifications: { ...this.shown } };
       return;
     }
-    const policy = readSettings(folder.folder.uri).checkpointPolicy;
+    const policy = readSettings(folder.project.folder.uri).checkpointPolicy;
     const issueId = folder.focusedIssue();
     const ledger = folder.focusedLedger();
     const due = checkpointDue(ledger, now, policy);
@@ -124,11 +123,6 @@ export class ActivityStatusBar implements vscode.Disposable {
     const stalls = unwarnedStalls(this.stalls(folder, policy, now), this.memory);
     if (stalls.length > 0) this.warnStalled(stalls);
     this.current = { visible: true, text, tooltip: tooltip.value, accessibilityLabel, warning: due.due, issueId, due, notifications: { ...this.shown } };
-  }
-
-  dispose(): void {
-    clearInterval(this.ticker);
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 
   private spoken(issueId: string | undefined, due: DueState, readOnly: boolean, loading: boolean): string {

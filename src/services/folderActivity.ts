@@ -1,0 +1,460 @@
+import { readdir, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { BeadsBackend } from '../beads/backend';
+import { errorMessage } from '../core/errors';
+import { reconcileFocus, recordFileChange, setFocus, trackedPathFilter, type Ledger, type LedgerState } from '../core/ledger';
+import type { Issue } from '../core/model';
+import { CommitLinker, type CommitFocus } from './commitLinker';
+import { Disposable, type Subscription, type Timers } from './disposable';
+import { describeDamage } from './durableJson';
+import { LedgerStore, locateLedger } from './ledgerStore';
+import { isOwnWrite } from './ownWrites';
+import type { WriteQueue } from './writeQueue';
+
+// File tracking and commit linking for one workspace folder that holds a beads project. File
+// events become ledger transitions here; where the events come from (VS Code's file watchers) and
+// what the time is are handed in, so that this runs, and is tested, without VS Code.
+
+/** A burst of `.beads/` events (one CLI write touches several files) becomes one in-progress query. */
+const IN_PROGRESS_DEBOUNCE_MS = 500;
+/**
+ * Hints (reflog watcher, terminal, git extension) arrive in clusters for one commit. The wait also
+ * lets the watcher deliver the events of the files written just before the commit, so that the
+ * commit's checkpoint resets them rather than leaving them counted for the next period.
+ */
+const LINK_DEBOUNCE_MS = 750;
+const LEDGER_RELOAD_DEBOUNCE_MS = 100;
+/** Created paths are looked at in batches: a new folder's files may have no events of their own. */
+const CREATED_SETTLE_MS = 100;
+/** Files listed from one batch of new folders, at most. */
+const NEW_FOLDER_FILES_LIMIT = 1_000;
+/** Files changed while nothing is focused wait this long for a claim to attribute them to. */
+const UNFOCUSED_KEEP_MS = 5 * 60_000;
+const UNFOCUSED_LIMIT = 500;
+// Files under .beads/ that change without the issues changing (locks, sockets, logs, temporary
+// files); a query's own reads may touch them, and re-querying on them would loop.
+export const VOLATILE_BEADS_FILE = /(?:^|\/)(?:[^/]*\.lock|[^/]*\.sock|[^/]*\.pid|[^/]*\.log|[^/]*\.tmp|daemon[^/]*|last-touched|\.br_history\/.*|\.br_recovery\/.*)$/;
+
+/** What a file watcher reports, as absolute paths in the platform's form. */
+export interface FileEvents {
+  created?(file: string): void;
+  changed?(file: string): void;
+  deleted?(file: string): void;
+}
+
+/** Watches files; the adapter implements it with VS Code's file watchers. */
+export interface FileWatchers {
+  /** Reports events of the files under the absolute folder `base` that match the glob `pattern`. */
+  watch(base: string, pattern: string, events: FileEvents): Subscription;
+}
+
+/** The time, and timers: the system's, or a test's. */
+export interface Clock extends Timers {
+  now(): number;
+}
+
+/** What a folder's project must offer: the backend that serves it. The adapter's Project carries more. */
+export interface ActivityProject {
+  readonly backend: BeadsBackend;
+}
+
+export interface FolderActivityOptions<P extends ActivityProject> {
+  /** The workspace folder's name, for messages. */
+  name: string;
+  /** The workspace folder's path. */
+  root: string;
+  project: P;
+  watchers: FileWatchers;
+  clock: Clock;
+  /** `files.watcherExclude`'s enabled globs when the folder opens (see `setWatcherExcludes`). */
+  watcherExcludes: readonly string[];
+  /** Where the ledger lives outside git (the extension's workspace storage); undefined: nowhere. */
+  fallbackDir: string | undefined;
+  /** For git. */
+  timeoutMs: number;
+  /** The outbox of a project's beads writes; undefined while there is none (commits then wait). */
+  writeQueue: (project: P) => WriteQueue | undefined;
+  log: { info(message: string): void; warn(message: string): void };
+  /** A damaged ledger file was read: what was kept, in words for the user. */
+  onDamage: (message: string) => void;
+}
+
+/** One workspace folder with a beads project: its ledger, its watchers, its commit linker. */
+export class FolderActivity<P extends ActivityProject = ActivityProject> extends Disposable {
+  private inProgress: Issue[] | undefined;
+  private readonly unfocused = new Map<string, number>();
+  /** Paths created since the last batch, with when: files or folders, not known until looked at. */
+  private readonly created = new Map<string, number>();
+  private classifying: Promise<void> = Promise.resolve();
+  private readonly listeners = new Set<() => void>();
+  private readonly rootPrefix: string;
+  private readonly ignoredPrefix: string | undefined;
+  private isTracked: (relativePath: string) => boolean;
+  private refreshTimer: Subscription | undefined;
+  private linkTimer: Subscription | undefined;
+  private reloadTimer: Subscription | undefined;
+  private createdTimer: Subscription | undefined;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private currentProject: P;
+  protected override readonly timers: Clock;
+
+  /** Undefined outside git: files are tracked, commits are not linked. */
+  readonly linker: CommitLinker | undefined;
+
+  private constructor(
+    private readonly options: FolderActivityOptions<P>,
+    readonly store: LedgerStore,
+    linkerFor: ((activity: FolderActivity<P>) => CommitLinker) | undefined,
+  ) {
+    super();
+    this.timers = options.clock;
+    this.currentProject = options.project;
+    this.isTracked = trackedPathFilter([...options.watcherExcludes]);
+    this.linker = linkerFor?.(this);
+    this.rootPrefix = options.root.endsWith(path.sep) ? options.root : `${options.root}${path.sep}`;
+    // Outside git the ledger lives in workspace storage, which a user may have put in the folder.
+    this.ignoredPrefix = this.linker ? undefined : path.dirname(store.file) + path.sep;
+  }
+
+  /** Opens the folder's ledger and starts watching; undefined when the ledger has no place to live. */
+  static async open<P extends ActivityProject>(options: FolderActivityOptions<P>): Promise<FolderActivity<P> | undefined> {
+    const { name, log } = options;
+    const location = await locateLedger(options.root, options.fallbackDir, { timeoutMs: options.timeoutMs });
+    if (!location) {
+      log.warn(`${name}: no place to keep the activity ledger (not a git repository and no workspace storage); activity is not tracked`);
+      return undefined;
+    }
+    const store = new LedgerStore(location.file, {
+      log: (message) => log.warn(`${name}: ${message}`),
+      onDamage: (report) => options.onDamage(describeDamage('activity ledger', report)),
+    });
+    await store.load();
+    const repository = location.repository;
+    const linkerFor = repository
+      ? (activity: FolderActivity<P>) =>
+          new CommitLinker({
+            store,
+            repository,
+            focus: () => activity.commitFocus(),
+            queue: () => options.writeQueue(activity.project),
+            now: () => options.clock.now(),
+            git: { timeoutMs: options.timeoutMs },
+            log: (message) => log.warn(`${name}: ${message}`),
+          })
+      : undefined;
+    const activity = new FolderActivity(options, store, linkerFor);
+    activity.start();
+    const linking = activity.linker ? `; commits linked from ${activity.linker.reflogFile}` : '; not a git repository, commits are not linked';
+    log.info(`${name}: activity ledger at ${location.file}${linking}`);
+    return activity;
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** The workspace folder's path. */
+  get root(): string {
+    return this.options.root;
+  }
+
+  get project(): P {
+    return this.currentProject;
+  }
+
+  /** Detection ran again (settings, trust, PATH): the same folder, maybe another backend. */
+  setProject(project: P): void {
+    this.currentProject = project;
+    this.scheduleInProgressRefresh(0);
+  }
+
+  /** `files.watcherExclude`'s enabled globs: excluded paths are not the user's work. */
+  setWatcherExcludes(globs: readonly string[]): void {
+    this.isTracked = trackedPathFilter([...globs]);
+  }
+
+  /** In-progress issues, most recently updated first; undefined until the first query answered. */
+  get inProgressIssues(): readonly Issue[] | undefined {
+    return this.inProgress;
+  }
+
+  /**
+   * The issue work is attributed to. Until the first in-progress query answers it is the focus the
+   * ledger file remembers, so that a reloaded window carries on where it was; the query then
+   * corrects it if that issue is no longer in progress.
+   */
+  focusedIssue(): string | undefined {
+    return this.store.state.focusedId;
+  }
+
+  focusedLedger(): Ledger | undefined {
+    const id = this.focusedIssue();
+    return id === undefined ? undefined : this.store.state.ledgers[id];
+  }
+
+  get state(): LedgerState {
+    return this.store.state;
+  }
+
+  onDidChange(listener: () => void): Subscription {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The user picked the issue to attribute work to (or, with `pinned` false, let it follow the most recently updated). */
+  async focus(issueId: string | undefined, pinned = true): Promise<void> {
+    await this.store.update((state) => {
+      const now = this.timers.now();
+      const chosen = setFocus(state, issueId, now, pinned);
+      return pinned ? chosen : reconcileFocus(chosen, (this.inProgress ?? []).map((issue) => issue.id), now);
+    });
+    this.attributeUnfocused();
+    this.fireChanged();
+  }
+
+  /** Queries the in-progress issues now (coalesced with a query already running). */
+  refreshInProgress(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = this.queryInProgress().finally(() => {
+      this.refreshing = undefined;
+      if (this.refreshAgain && !this.disposed) {
+        this.refreshAgain = false;
+        void this.refreshInProgress();
+      }
+    });
+    return this.refreshing;
+  }
+
+  /** Everything gathered in memory written, the reflog read, the in-progress issues current: for tests and before shutdown. */
+  async flush(): Promise<void> {
+    if (this.createdTimer !== undefined) {
+      this.createdTimer = this.cancel(this.createdTimer);
+      await this.classifyCreated();
+    }
+    await this.classifying;
+    if (this.refreshTimer !== undefined || this.refreshing) {
+      this.refreshTimer = this.cancel(this.refreshTimer);
+      await this.refreshInProgress();
+    }
+    if (this.linker) {
+      this.linkTimer = this.cancel(this.linkTimer);
+      await this.linker.check();
+    }
+    await this.store.flush();
+  }
+
+  /** Reads the reflog soon; hints from anywhere end here. */
+  scheduleLink(delayMs = LINK_DEBOUNCE_MS): void {
+    if (!this.linker) return;
+    this.cancel(this.linkTimer);
+    this.linkTimer = this.setTimeout(() => {
+      this.linkTimer = undefined;
+      this.linker?.check().then(
+        (outcome) => {
+          if (outcome.linked.length > 0) this.options.log.info(`${this.name}: ${outcome.linked.join('; ')}`);
+        },
+        (error: unknown) => this.options.log.warn(`${this.name}: reading the reflog failed: ${String(error)}`),
+      );
+    }, delayMs);
+  }
+
+  /** The ledger file changed on disk (another window, the command line): read it soon. */
+  scheduleReload(): void {
+    this.cancel(this.reloadTimer);
+    this.reloadTimer = this.setTimeout(() => {
+      this.reloadTimer = undefined;
+      void this.store.reload().then(
+        () => this.attributeUnfocused(),
+        (error: unknown) => this.options.log.warn(`${this.name}: reading the ledger failed: ${String(error)}`),
+      );
+    }, LEDGER_RELOAD_DEBOUNCE_MS);
+  }
+
+  /**
+   * A file event or a save, by absolute path. The hot path: string work and an in-memory
+   * transition only; a created path waits a moment in a batch, to be told apart from a new folder.
+   */
+  noticeFile(fsPath: string, created = false): void {
+    if (!fsPath.startsWith(this.rootPrefix)) return;
+    const relative = path.sep === '/' ? fsPath.slice(this.rootPrefix.length) : fsPath.slice(this.rootPrefix.length).replace(/\\/g, '/');
+    if (relative.startsWith('.beads/')) {
+      if (this.beadsInFolder && !VOLATILE_BEADS_FILE.test(relative)) this.scheduleInProgressRefresh();
+      return;
+    }
+    const now = this.timers.now();
+    if (!this.isTracked(relative) || (this.ignoredPrefix !== undefined && fsPath.startsWith(this.ignoredPrefix)) || isOwnWrite(fsPath, now)) return;
+    if (!created) {
+      this.recordPath(relative, now);
+      return;
+    }
+    this.created.set(relative, now);
+    this.createdTimer ??= this.setTimeout(() => {
+      this.createdTimer = undefined;
+      void this.classifyCreated();
+    }, CREATED_SETTLE_MS);
+  }
+
+  /** Commits wait for the in-progress issues to be known: a comment on the wrong issue cannot be taken back. */
+  commitFocus(): CommitFocus {
+    return this.inProgress === undefined ? { known: false } : { known: true, issueId: this.store.state.focusedId };
+  }
+
+  override dispose(): void {
+    // Best effort on shutdown: what the last burst gathered is written before the store lets go.
+    void this.close();
+  }
+
+  /** Stops watching and writes what the store still holds. */
+  async close(): Promise<void> {
+    if (this.disposed) return;
+    super.dispose();
+    this.listeners.clear();
+    try {
+      await this.store.flush();
+    } finally {
+      this.store.dispose();
+    }
+  }
+
+  private get beadsInFolder(): boolean {
+    return path.resolve(this.currentProject.backend.root) === path.resolve(this.options.root);
+  }
+
+  private start(): void {
+    const { watchers } = this.options;
+    this.register(
+      watchers.watch(this.options.root, '**/*', {
+        created: (file) => this.noticeFile(file, true),
+        changed: (file) => this.noticeFile(file),
+        deleted: (file) => this.noticeFile(file),
+      }),
+    );
+    this.register(this.store.onDidChange(() => this.fireChanged()));
+    if (!this.beadsInFolder) {
+      const notice = (file: string) => {
+        if (!VOLATILE_BEADS_FILE.test(file.replace(/\\/g, '/'))) this.scheduleInProgressRefresh();
+      };
+      this.register(watchers.watch(path.join(this.currentProject.backend.root, '.beads'), '**/*', { created: notice, changed: notice, deleted: notice }));
+    }
+    if (this.linker) {
+      // Not subject to files.watcherExclude, and works for a git dir outside the folder (worktrees).
+      const reflog = this.linker.reflogFile;
+      const hint = () => this.scheduleLink();
+      this.register(watchers.watch(path.dirname(reflog), path.basename(reflog), { created: hint, changed: hint }));
+    }
+    const reload = () => this.scheduleReload();
+    this.register(watchers.watch(path.dirname(this.store.file), path.basename(this.store.file), { created: reload, changed: reload }));
+    void this.refreshInProgress();
+  }
+
+  private recordPath(relative: string, now: number): void {
+    const issueId = this.focusedIssue();
+    if (issueId === undefined) {
+      this.unfocused.delete(relative);
+      this.unfocused.set(relative, now);
+      if (this.unfocused.size > UNFOCUSED_LIMIT) this.unfocused.delete(this.unfocused.keys().next().value as string);
+      return;
+    }
+    this.store.record((state) => recordFileChange(state, issueId, relative, now));
+  }
+
+  /**
+   * Files changed while nothing was focused go to the issue focused now, if they are recent: the
+   * agent that edits and then claims does not lose its first edits. Older ones are dropped.
+   */
+  private attributeUnfocused(): void {
+    const issueId = this.focusedIssue();
+    if (issueId === undefined || this.unfocused.size === 0) return;
+    const since = this.timers.now() - UNFOCUSED_KEEP_MS;
+    const recent = [...this.unfocused].filter(([, time]) => time >= since);
+    this.unfocused.clear();
+    if (recent.length === 0) return;
+    this.store.record((state) => recent.reduce((current, [relative, time]) => recordFileChange(current, issueId, relative, time), state));
+  }
+
+  /**
+   * Created paths, looked at: a file is recorded; a new folder is listed, because the watcher may
+   * report only the folder when files are written into it right after it was made (an agent's
+   * `mkdir -p a/b && write a/b/c`). A path gone already was a temporary file: its delete event
+   * says what there is to say.
+   */
+  private classifyCreated(): Promise<void> {
+    const batch = [...this.created];
+    this.created.clear();
+    this.classifying = this.classifying.then(async () => {
+      let budget = NEW_FOLDER_FILES_LIMIT;
+      for (const [relative, time] of batch) {
+        if (this.disposed) return;
+        const info = await stat(path.join(this.rootPrefix, relative)).catch(() => undefined);
+        if (!info) continue;
+        if (!info.isDirectory()) {
+          this.recordPath(relative, time);
+          continue;
+        }
+        for (const file of await this.listFolder(relative, budget)) {
+          budget -= 1;
+          this.recordPath(file, time);
+        }
+      }
+    }).catch((error: unknown) => this.options.log.warn(`${this.name}: looking at created files failed: ${String(error)}`));
+    return this.classifying;
+  }
+
+  /** Tracked files under a folder (relative paths), breadth first, at most `limit`. */
+  private async listFolder(relative: string, limit: number): Promise<string[]> {
+    const files: string[] = [];
+    const folders = [relative];
+    while (folders.length > 0 && files.length < limit) {
+      const folder = folders.shift() as string;
+      const entries = await readdir(path.join(this.rootPrefix, folder), { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const child = `${folder}/${entry.name}`;
+        if (!this.isTracked(child)) continue;
+        if (entry.isDirectory()) folders.push(child);
+        else if (files.length < limit) files.push(child);
+      }
+    }
+    return files;
+  }
+
+  private scheduleInProgressRefresh(delayMs = IN_PROGRESS_DEBOUNCE_MS): void {
+    this.cancel(this.refreshTimer);
+    this.refreshTimer = this.setTimeout(() => {
+      this.refreshTimer = undefined;
+      void this.refreshInProgress();
+    }, delayMs);
+  }
+
+  private async queryInProgress(): Promise<void> {
+    let issues: Issue[];
+    try {
+      issues = await this.currentProject.backend.listInProgress();
+    } catch (error) {
+      this.options.log.warn(`${this.name}: could not list the in-progress issues: ${errorMessage(error)}`);
+      return;
+    }
+    if (this.disposed) return;
+    this.inProgress = issues;
+    const ids = issues.map((issue) => issue.id);
+    if (reconcileFocus(this.store.state, ids, this.timers.now()) !== this.store.state) {
+      await this.store.update((state) => reconcileFocus(state, ids, this.timers.now()));
+    }
+    this.attributeUnfocused();
+    this.fireChanged();
+    this.scheduleLink(0);
+  }
+
+  private fireChanged(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** Cancels a pending timer; returns undefined for the slot that held it. */
+  private cancel(timer: Subscription | undefined): undefined {
+    this.release(timer);
+    return undefined;
+  }
+}

@@ -1,0 +1,194 @@
+// The activity of one workspace folder, without VS Code: file events handed in through fake
+// watchers, time through a hand-driven clock, beads through the fake backend. The folder is a
+// real temporary folder outside git, so the ledger lives in the "workspace storage" folder.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FolderActivity } from '../../src/services/folderActivity';
+import { expectOwnWrite } from '../../src/services/ownWrites';
+import { FakeBackend } from './support/fakeBackend';
+import { FakeWatchers } from './support/fakeWatchers';
+import { issueDetails } from './support/fakeIssues';
+import { ManualClock } from './support/manualClock';
+
+let dir: string;
+let root: string;
+let storage: string;
+let beads: FakeBackend;
+let watchers: FakeWatchers;
+let clock: ManualClock;
+const warnings: string[] = [];
+const opened: FolderActivity[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'folder-activity-'));
+  root = join(dir, 'work');
+  storage = join(dir, 'storage');
+  mkdirSync(root);
+  beads = new FakeBackend([issueDetails('demo-1', { status: 'in_progress' }), 'demo-2'], { root });
+  watchers = new FakeWatchers();
+  clock = new ManualClock();
+  warnings.length = 0;
+});
+
+afterEach(async () => {
+  for (const activity of opened.splice(0)) await activity.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(excludes: string[] = []): Promise<FolderActivity> {
+  const activity = await FolderActivity.open({
+    name: 'work',
+    root,
+    project: { backend: beads },
+    watchers,
+    clock,
+    watcherExcludes: excludes,
+    fallbackDir: storage,
+    timeoutMs: 5_000,
+    writeQueue: () => undefined,
+    log: { info: () => undefined, warn: (message) => warnings.push(message) },
+    onDamage: (message) => warnings.push(message),
+  });
+  if (!activity) throw new Error('the folder did not open');
+  opened.push(activity);
+  await activity.flush();
+  return activity;
+}
+
+const lists = () => beads.calls.filter((call) => call === 'list').length;
+const file = (relative: string) => join(root, ...relative.split('/'));
+
+describe('FolderActivity', () => {
+  it('watches the folder and its ledger file, and focuses the in-progress issue', async () => {
+    const activity = await open();
+    expect(watchers.watched()).toEqual([`${root}|**/*`, `${storage}|ledger.json`]);
+    expect(activity.inProgressIssues?.map((issue) => issue.id)).toEqual(['demo-1']);
+    expect(activity.focusedIssue()).toBe('demo-1');
+    expect(activity.commitFocus()).toEqual({ known: true, issueId: 'demo-1' });
+    expect(activity.linker).toBeUndefined();
+  });
+
+  it('records changed and deleted files against the focused issue, at the clock\'s time', async () => {
+    const activity = await open();
+    watchers.fire('changed', file('src/a.ts'));
+    clock.advance(5_000);
+    watchers.fire('deleted', file('src/b.ts'));
+    expect(activity.focusedLedger()?.files).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(activity.focusedLedger()?.touched).toEqual([clock.now() - 5_000, clock.now()]);
+    expect(activity.focusedLedger()?.edits).toBe(2);
+  });
+
+  it('skips .git, node_modules, agent settings, excluded globs and the extension\'s own writes', async () => {
+    const activity = await open(['**/dist/**']);
+    for (const skipped of ['.git/index', 'node_modules/x/index.js', '.claude/settings.local.json', 'app/dist/out.js', 'AGENTS.md']) {
+      if (skipped === 'AGENTS.md') expectOwnWrite(file(skipped), clock.now());
+      watchers.fire('changed', file(skipped));
+    }
+    expect(activity.focusedLedger()?.files ?? []).toEqual([]);
+    activity.setWatcherExcludes([]);
+    watchers.fire('changed', file('app/dist/out.js'));
+    expect(activity.focusedLedger()?.files).toEqual(['app/dist/out.js']);
+  });
+
+  it('lists a new folder whose files had no events of their own', async () => {
+    const activity = await open();
+    mkdirSync(file('gen/deep'), { recursive: true });
+    writeFileSync(file('gen/deep/one.ts'), '1');
+    writeFileSync(file('gen/two.ts'), '2');
+    watchers.fire('created', file('gen'));
+    watchers.fire('created', file('gone.tmp'));
+    expect(activity.focusedLedger()?.files ?? []).toEqual([]);
+    clock.advance(100);
+    await activity.flush();
+    expect(activity.focusedLedger()?.files).toEqual(['gen/deep/one.ts', 'gen/two.ts']);
+  });
+
+  it('gives edits made while nothing was in progress to the issue claimed within five minutes', async () => {
+    beads.issues.get('demo-1')!.status = 'open';
+    const activity = await open();
+    expect(activity.focusedIssue()).toBeUndefined();
+    watchers.fire('changed', file('early.ts'));
+    clock.advance(60_000);
+    await beads.claim('demo-2');
+    const before = lists();
+    watchers.fire('changed', file('.beads/issues.jsonl'));
+    clock.advance(499);
+    expect(lists()).toBe(before);
+    clock.advance(1);
+    expect(lists()).toBe(before + 1);
+    await activity.flush();
+    expect(activity.focusedIssue()).toBe('demo-2');
+    expect(activity.focusedLedger()?.files).toEqual(['early.ts']);
+  });
+
+  it('drops edits made while nothing was in progress once five minutes have passed', async () => {
+    beads.issues.get('demo-1')!.status = 'open';
+    const activity = await open();
+    watchers.fire('changed', file('stale.ts'));
+    clock.advance(5 * 60_000 + 1);
+    await beads.claim('demo-2');
+    await activity.refreshInProgress();
+    expect(activity.focusedIssue()).toBe('demo-2');
+    expect(activity.focusedLedger()).toBeUndefined();
+  });
+
+  it('ignores lock and log files under .beads/ (a query\'s own reads touch them)', async () => {
+    await open();
+    const before = lists();
+    watchers.fire('changed', file('.beads/beads.db.lock'));
+    watchers.fire('changed', file('.beads/daemon.log'));
+    clock.advance(1_000);
+    expect(lists()).toBe(before);
+  });
+
+  it('keeps the user\'s pick while it is in progress and follows the most recent one otherwise', async () => {
+    await beads.claim('demo-2');
+    const activity = await open();
+    await activity.focus('demo-2');
+    expect(activity.state.focusPinned).toBe(true);
+    await activity.refreshInProgress();
+    expect(activity.focusedIssue()).toBe('demo-2');
+    await beads.close('demo-2', 'done');
+    await activity.refreshInProgress();
+    expect(activity.focusedIssue()).toBe('demo-1');
+  });
+
+  it('tells its listeners when the ledger or the in-progress issues change', async () => {
+    const activity = await open();
+    let changes = 0;
+    const listening = activity.onDidChange(() => changes++);
+    await activity.refreshInProgress();
+    expect(changes).toBeGreaterThan(0);
+    listening.dispose();
+    const before = changes;
+    await activity.refreshInProgress();
+    expect(changes).toBe(before);
+  });
+
+  it('lets go of its watchers and timers when closed, and writes what it gathered', async () => {
+    const activity = await open();
+    watchers.fire('changed', file('last.ts'));
+    watchers.fire('created', file('pending.ts'));
+    watchers.fire('changed', file('.beads/issues.jsonl'));
+    expect(clock.timers).toBeGreaterThan(0);
+    await activity.close();
+    expect(watchers.watched()).toEqual([]);
+    expect(clock.timers).toBe(0);
+    const reopened = await open();
+    expect(reopened.focusedLedger()?.files).toEqual(['last.ts']);
+  });
+
+  it('watches a .beads folder outside the workspace folder', async () => {
+    const elsewhere = join(dir, 'elsewhere');
+    beads = new FakeBackend([issueDetails('demo-1', { status: 'in_progress' })], { root: elsewhere });
+    await open();
+    expect(watchers.watched()).toContain(`${join(elsewhere, '.beads')}|**/*`);
+    const before = lists();
+    watchers.fire('changed', join(elsewhere, '.beads', 'beads.db.lock'));
+    watchers.fire('changed', join(elsewhere, '.beads', 'issues.jsonl'));
+    clock.advance(500);
+    expect(lists()).toBe(before + 1);
+  });
+});

@@ -5,12 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FolderActivity } from '../../src/services/folderActivity';
-import { expectOwnWrite } from '../../src/services/ownWrites';
-import { FakeBackend } from './support/fakeBackend';
-import { FakeWatchers } from './support/fakeWatchers';
-import { issueDetails } from './support/fakeIssues';
-import { ManualClock } from './support/manualClock';
+import { FolderActivity } from '../../../src/services/folderActivity';
+import { expectOwnWrite } from '../../../src/services/ownWrites';
+import { FakeBackend } from '../support/fakeBackend';
+import { FakeWatchers } from '../support/fakeWatchers';
+import { issueDetails } from '../support/fakeIssues';
+import { ManualClock } from '../support/manualClock';
 
 let dir: string;
 let root: string;

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BeadsBackend } from '../../../src/beads/backend';
 import { FolderActivity } from '../../../src/services/folderActivity';
 import { expectOwnWrite } from '../../../src/services/ownWrites';
 import { FakeBackend } from '../support/fakeBackend';
@@ -41,7 +42,7 @@ async function open(excludes: string[] = []): Promise<FolderActivity> {
   const activity = await FolderActivity.open({
     name: 'work',
     root,
-    project: { backend: beads },
+    project: { backend: beads as BeadsBackend },
     watchers,
     clock,
     watcherExcludes: excludes,

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { filesByEdits } from '../core/ledger';
 import { inlineCode, inlineText } from '../core/markdown';
 import {
   EMPTY_NUDGE_MEMORY,
@@ -147,10 +148,12 @@ export class ActivityStatusBar extends Disposable {
       const since = ledger?.lastCheckpointAt !== undefined ? `last checkpoint ${formatAge(ledger.lastCheckpointAt, now)}` : 'no checkpoint yet';
       const work = due.edits === 0 ? 'No edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${formatDuration(due.minutesWithChanges)}`;
       lines.push(`${work} since the last checkpoint (${since})${due.due ? ' — **checkpoint due**' : ''}`);
-      const files = ledger?.files ?? [];
+      // In the checkpoint text's order: the most edited first.
+      const files = ledger ? filesByEdits(ledger) : [];
       if (files.length > 0) {
         const more = files.length - FILES_IN_TOOLTIP + (ledger?.moreFiles ?? 0);
-        const listed = files.slice(0, FILES_IN_TOOLTIP).map((file) => inlineCode(file, 120)).join(', ');
+        const listed = files
+          .slice(0, FILES_IN_TOOLTIP).map((file) => inlineCode(file, 120)).join(', ');
         lines.push(`Files (${files.length + (ledger?.moreFiles ?? 0)}): ${listed}${more > 0 ? ` and ${more} more` : ''}`);
       }
       const commits = ledger?.commits ?? [];

@@ -142,6 +142,8 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
           // The ledger's files first: they come most recently touched first.
           files: [...new Set([...(fromLedger?.files ?? []), ...fromGit.files])],
           commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
+          // Index for index with the ledger's files, which lead the list.
+          fileEdits: fromLedger?.fileEdits,
           edits: fromLedger?.edits,
           lastCheckpointAt: since,
         };

@@ -17,8 +17,10 @@ export interface CommitRef {
 /** Work on one issue since its last checkpoint. */
 export interface CheckpointActivity {
   issueId: string;
-  /** Paths relative to the workspace folder, the most recently touched first. */
+  /** Paths relative to the workspace folder: the most edited first, then the most recently touched. */
   files: readonly string[];
+  /** Edits of each of `files`, index for index, when known (the ledger counts them; git does not). */
+  fileEdits?: readonly number[];
   commits: readonly CommitRef[];
   /** Saves and file events; undefined when unknown (the command line only sees git). */
   edits?: number;
@@ -70,13 +72,23 @@ export function summarizeActivity(activity: CheckpointActivity, now: number, las
   const edits = activity.edits !== undefined && activity.edits > 0 ? `${plural(activity.edits, 'edit')} to ` : 'Changed ';
   const span = elapsedPhrase(activity.lastCheckpointAt, now);
   if (files.length > 0) {
-    const latest = files.length > 1 ? `, latest ${cleanPath(files[0] as string)}` : ` (${cleanPath(files[0] as string)})`;
-    parts.push(`${edits}${plural(files.length, 'file')}${span ? ` ${span}` : ''}${latest}`);
+    const lead = files.length > 1 ? `, ${leadingFileWord(activity)} ${cleanPath(files[0] as string)}` : ` (${cleanPath(files[0] as string)})`;
+    parts.push(`${edits}${plural(files.length, 'file')}${span ? ` ${span}` : ''}${lead}`);
   } else if (activity.edits !== undefined && activity.edits > 0) {
     parts.push(`${plural(activity.edits, 'edit')}${span ? ` ${span}` : ''}`);
   }
   if (parts.length === 0) return truncate(`Progress: …${lastNext ? `; Next: ${oneLine(lastNext)}` : ''}`, SUMMARY_CHARS);
   return truncate(parts.join(' '), SUMMARY_CHARS);
+}
+
+/**
+ * How the summary names its first file: "most edits in" when it was edited more than some other
+ * file, else "latest" (equal counts, or none known, leave recency to order the list).
+ */
+function leadingFileWord(activity: CheckpointActivity): string {
+  const counts = activity.fileEdits?.slice(0, activity.files.length) ?? [];
+  const first = counts[0];
+  return first !== undefined && counts.some((count) => count < first) ? 'most edits in' : 'latest';
 }
 
 /**

@@ -27,6 +27,12 @@ export interface Ledger {
    * keep the hot path to two array copies.
    */
   touched: number[];
+  /**
+   * How many edits each file of `files` had since the last checkpoint, index for index (repeats
+   * within EDIT_COALESCE_MS count once, as in `edits`): checkpoint text names the files worked on
+   * most first. A ledger written before the counts existed loads with 1 per file.
+   */
+  editCounts: number[];
   /** Commits recorded since the last checkpoint, oldest first. */
   commits: LedgerCommit[];
   /** File changes and saves since the last checkpoint (repeats of one file within EDIT_COALESCE_MS count once). */
@@ -75,7 +81,7 @@ export function emptyLedgerState(): LedgerState {
 }
 
 function emptyLedger(issueId: string, now: number): Ledger {
-  return { issueId, files: [], moreFiles: 0, touched: [], commits: [], edits: 0, startedAt: now };
+  return { issueId, files: [], moreFiles: 0, touched: [], editCounts: [], commits: [], edits: 0, startedAt: now };
 }
 
 /**
@@ -95,7 +101,9 @@ export function recordFileChange(state: LedgerState, issueId: string, path: stri
     const files = listed ? ledger.files : [...ledger.files.slice(0, index), path, ...ledger.files.slice(index)];
     const touched = listed ? ledger.touched.slice() : [...ledger.touched.slice(0, index), now, ...ledger.touched.slice(index)];
     touched[index] = now;
-    next = { ...ledger, files, touched, edits: ledger.edits + 1, lastActivityAt: now, changesSince: ledger.changesSince ?? now };
+    const editCounts = listed ? ledger.editCounts.slice() : [...ledger.editCounts.slice(0, index), 0, ...ledger.editCounts.slice(index)];
+    editCounts[index] = (editCounts[index] ?? 0) + 1;
+    next = { ...ledger, files, touched, editCounts, edits: ledger.edits + 1, lastActivityAt: now, changesSince: ledger.changesSince ?? now };
     if (!listed) next = dropFolders(next, path);
     if (next.files.length > MAX_FILES) next = capFiles(next);
   }
@@ -119,6 +127,7 @@ function dropFolders(ledger: Ledger, path: string): Ledger {
       ...result,
       files: result.files.filter((_, position) => position !== index),
       touched: result.touched.filter((_, position) => position !== index),
+      editCounts: result.editCounts.filter((_, position) => position !== index),
     };
   }
   return result;
@@ -171,6 +180,7 @@ export function markCheckpoint(state: LedgerState, issueId: string, now: number)
     files: [],
     moreFiles: 0,
     touched: [],
+    editCounts: [],
     commits: [],
     edits: 0,
     startedAt: ledger.startedAt,
@@ -206,6 +216,7 @@ export function toLedgerSummary(ledger: Ledger): LedgerSummary {
     issueId: ledger.issueId,
     files: ledger.files,
     touched: ledger.touched,
+    fileEdits: ledger.editCounts,
     moreFiles: ledger.moreFiles,
     commits: ledger.commits.map(({ hash, subject }) => ({ hash, subject })),
     edits: ledger.edits,
@@ -270,12 +281,13 @@ function mergeLedgers(a: Ledger, b: Ledger): Ledger {
  */
 function absorbLater(newer: Ledger, older: Ledger): Ledger {
   const epoch = newer.lastCheckpointAt ?? -Infinity;
-  const { files, touched } = uniteFiles(newer, older, epoch);
+  const { files, touched, editCounts } = uniteFiles(newer, older, epoch);
   const laterCommits = older.commits.filter((commit) => commit.at > epoch);
   return capFiles({
     ...newer,
     files,
     touched,
+    editCounts,
     commits: uniteCommits(newer.commits, laterCommits),
     startedAt: Math.min(newer.startedAt, older.startedAt),
     lastActivityAt: maxDefined(newer.lastActivityAt, older.lastActivityAt),
@@ -283,16 +295,36 @@ function absorbLater(newer: Ledger, older: Ledger): Ledger {
   });
 }
 
-/** The files of both ledgers (of `other`, only those touched after `after`), each with its latest time, sorted. */
-function uniteFiles(base: Ledger, other: Ledger, after: number): { files: string[]; touched: number[] } {
+/**
+ * The files of both ledgers (of `other`, only those touched after `after`), each with its latest
+ * time and the larger edit count (both windows watched the same disk), sorted.
+ */
+function uniteFiles(base: Ledger, other: Ledger, after: number): { files: string[]; touched: number[]; editCounts: number[] } {
   const times = new Map<string, number>();
-  base.files.forEach((path, index) => times.set(path, base.touched[index] ?? 0));
+  const counts = new Map<string, number>();
+  base.files.forEach((path, index) => {
+    times.set(path, base.touched[index] ?? 0);
+    counts.set(path, base.editCounts[index] ?? 1);
+  });
   other.files.forEach((path, index) => {
     const time = other.touched[index] ?? 0;
-    if (time > after) times.set(path, Math.max(time, times.get(path) ?? time));
+    if (time <= after) return;
+    times.set(path, Math.max(time, times.get(path) ?? time));
+    counts.set(path, Math.max(other.editCounts[index] ?? 1, counts.get(path) ?? 0));
   });
   const files = [...times.keys()].sort(compareStrings);
-  return { files, touched: files.map((path) => times.get(path) ?? 0) };
+  return { files, touched: files.map((path) => times.get(path) ?? 0), editCounts: files.map((path) => counts.get(path) ?? 1) };
+}
+
+/**
+ * The ledger's files as checkpoint text lists them: the most edited first, then the most
+ * recently touched, then by path, so every window and the command line say the same.
+ */
+export function filesByEdits(ledger: Pick<Ledger, 'files' | 'touched' | 'editCounts'>): string[] {
+  return ledger.files
+    .map((file, index) => ({ file, edits: ledger.editCounts[index] ?? 1, at: ledger.touched[index] ?? 0 }))
+    .sort((a, b) => b.edits - a.edits || b.at - a.at || compareStrings(a.file, b.file))
+    .map(({ file }) => file);
 }
 
 /**
@@ -317,6 +349,7 @@ function capFiles(ledger: Ledger): Ledger {
     ...ledger,
     files: files.filter((_, index) => !dropped.has(index)),
     touched: touched.filter((_, index) => !dropped.has(index)),
+    editCounts: ledger.editCounts.filter((_, index) => !dropped.has(index)),
     moreFiles: ledger.moreFiles + excess,
   };
 }
@@ -433,10 +466,16 @@ export function normalizeLedgerState(value: unknown): LedgerState {
 function normalizeLedger(id: string, raw: unknown): Ledger | undefined {
   if (!isRecord(raw) || !isTime(raw.startedAt)) return undefined;
   const times = new Map<string, number>();
+  const counts = new Map<string, number>();
+  // Ledgers written before per-file counts existed have no `editCounts`: each file counts once.
+  const rawCounts: unknown[] = Array.isArray(raw.editCounts) ? raw.editCounts : [];
   if (Array.isArray(raw.files) && Array.isArray(raw.touched)) {
     raw.files.forEach((path: unknown, index: number) => {
       const time = (raw.touched as unknown[])[index];
-      if (typeof path === 'string' && path !== '' && isTime(time)) times.set(path, Math.max(time, times.get(path) ?? time));
+      if (typeof path !== 'string' || path === '' || !isTime(time)) return;
+      times.set(path, Math.max(time, times.get(path) ?? time));
+      const count = rawCounts[index];
+      counts.set(path, Math.max(isCount(count) && count > 0 ? count : 1, counts.get(path) ?? 0));
     });
   }
   const files = [...times.keys()].sort(compareStrings);
@@ -450,6 +489,7 @@ function normalizeLedger(id: string, raw: unknown): Ledger | undefined {
     files,
     moreFiles: isCount(raw.moreFiles) ? raw.moreFiles : 0,
     touched: files.map((path) => times.get(path) ?? 0),
+    editCounts: files.map((path) => counts.get(path) ?? 1),
     commits: commits.slice(-MAX_COMMITS),
     edits: isCount(raw.edits) ? raw.edits : 0,
     startedAt: raw.startedAt,

@@ -36,6 +36,8 @@ export interface LedgerSummary {
   files: string[];
   /** When each of `files` was last touched (epoch ms), index for index; names the most recent first when the list is summarised. */
   touched?: number[];
+  /** How many edits each of `files` had since the last checkpoint, index for index (the ledger's `editCounts`). */
+  fileEdits?: number[];
   /** Files touched beyond `files`, when the ledger caps its list. */
   moreFiles?: number;
   commits: { hash: string; subject: string }[];

@@ -260,7 +260,7 @@ function newestCommentAt(issue: IssueDetails): number | undefined {
 }
 
 function activityView(activity: CheckpointActivity, newestComment: number | undefined, now: number, limit: number): ActivityView {
-  // The ledger's order, most recently touched first, as the checkpoint text lists them.
+  // The ledger's order (most edited first, then most recent), as the checkpoint text lists them.
   const files = [...new Set(activity.files)].map((path): FileEntry => ({ path: text(path, PATH_CHARS) }));
   const commits = activity.commits.map((commit): CommitEntry => ({ hash: text(commit.hash, 12), subject: text(commit.subject, SUMMARY_CHARS) }));
   const view: ActivityView = { files: fileList(files, limit), commits: cap(commits, limit), edits: count(activity.edits ?? 0) };

@@ -14,7 +14,7 @@ import {
   type AutoCheckpointTrigger,
   type CheckpointActivity,
 } from '../core/checkpoint';
-import type { Ledger, LedgerState } from '../core/ledger';
+import { filesByEdits, type Ledger, type LedgerState } from '../core/ledger';
 import { oneLine } from '../core/markdown';
 import type { IssueDetails } from '../core/model';
 import type { BeadsWrite } from './writeQueue';
@@ -153,20 +153,15 @@ export function autoCheckpointKey(activity: CheckpointActivity): string {
 }
 
 export function activityOf(ledger: Ledger): CheckpointActivity {
+  const files = filesByEdits(ledger);
+  const counts = new Map(ledger.files.map((file, index) => [file, ledger.editCounts[index] ?? 1]));
   return {
     issueId: ledger.issueId,
-    files: recentFirst(ledger),
+    files,
+    fileEdits: files.map((file) => counts.get(file) ?? 1),
     commits: ledger.commits.map(({ hash, subject }) => ({ hash, subject })),
     edits: ledger.edits,
     // Before the first checkpoint, the span runs from when the ledger started recording.
     lastCheckpointAt: ledger.lastCheckpointAt ?? ledger.startedAt,
   };
-}
-
-/** The ledger's files, the most recently touched first (by path among equals): what was just worked on leads. */
-function recentFirst(ledger: Ledger): string[] {
-  return ledger.files
-    .map((file, index) => ({ file, at: ledger.touched[index] ?? 0 }))
-    .sort((a, b) => b.at - a.at || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-    .map(({ file }) => file);
 }

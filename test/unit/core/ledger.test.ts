@@ -4,6 +4,7 @@ import {
   MAX_FILES,
   MAX_LINKED_COMMITS,
   emptyLedgerState,
+  filesByEdits,
   focusedLedger,
   isLinked,
   isSubjectLinked,
@@ -48,6 +49,35 @@ describe('recordFileChange', () => {
     state = recordFileChange(state, 'demo-1', 'a.ts', T0 + 5 * SECOND);
     expect(state.ledgers['demo-1']?.edits).toBe(2);
     expect(state.ledgers['demo-1']?.files).toEqual(['a.ts']);
+    expect(state.ledgers['demo-1']?.editCounts).toEqual([2]);
+  });
+
+  it('counts edits per file, index for index with the sorted files', () => {
+    const state = touch(emptyLedgerState(), ['src/b.ts', 'src/a.ts', 'src/b.ts', 'README.md', 'src/b.ts', 'src/a.ts']);
+    const ledger = state.ledgers['demo-1']!;
+    expect(ledger.files).toEqual(['README.md', 'src/a.ts', 'src/b.ts']);
+    expect(ledger.editCounts).toEqual([1, 2, 3]);
+    expect(ledger.editCounts.reduce((sum, count) => sum + count, 0)).toBe(ledger.edits);
+  });
+
+  it('orders files by edits, most first, then the most recently touched, then by path', () => {
+    // old.ts: 3 edits long ago; new.ts and z.ts: 1 edit each, z.ts last; a.ts and b.ts: 1 edit at the same instant.
+    let state = touch(emptyLedgerState(), ['old.ts', 'old.ts', 'old.ts'], T0, 2 * SECOND);
+    state = touch(state, ['new.ts', 'z.ts'], T0 + MINUTE);
+    state = recordFileChange(recordFileChange(state, 'demo-1', 'b.ts', T0 + 2 * MINUTE), 'demo-1', 'a.ts', T0 + 2 * MINUTE);
+    expect(filesByEdits(state.ledgers['demo-1']!)).toEqual(['old.ts', 'a.ts', 'b.ts', 'z.ts', 'new.ts']);
+  });
+
+  it('keeps the counts with their files when a folder is dropped or the cap drops files', () => {
+    const folder = touch(emptyLedgerState(), ['src/new', 'src/new/a.ts', 'src/new/a.ts']);
+    expect(folder.ledgers['demo-1']).toMatchObject({ files: ['src/new/a.ts'], editCounts: [2] });
+    const paths = Array.from({ length: MAX_FILES + 2 }, (_, index) => `f${String(index).padStart(3, '0')}.ts`);
+    let capped = touch(emptyLedgerState(), ['f150.ts'], T0 - MINUTE);
+    capped = touch(capped, paths);
+    const ledger = capped.ledgers['demo-1']!;
+    expect(ledger.editCounts).toHaveLength(ledger.files.length);
+    expect(ledger.editCounts[ledger.files.indexOf('f150.ts')]).toBe(2);
+    expect(ledger.editCounts.filter((count) => count !== 1)).toEqual([2]);
   });
 
   it('lists the files of a new folder, not the folder, whichever event came first', () => {
@@ -123,6 +153,7 @@ describe('commits and checkpoints', () => {
       issueId: 'demo-1',
       files: ['a.ts', 'b.ts'],
       touched: [T0 + 2 * SECOND, T0],
+      fileEdits: [1, 1],
       moreFiles: 0,
       commits: [{ hash: 'c'.repeat(40), subject: 'fix' }],
       edits: 2,
@@ -164,6 +195,7 @@ describe('mergeLedgerStates', () => {
     const ledger = merged.ledgers['demo-1'];
     expect(ledger?.files).toEqual(['mine.ts', 'shared.ts', 'theirs.ts', 'x.ts']);
     expect(ledger?.touched[ledger.files.indexOf('shared.ts')]).toBe(T0 + 3 * MINUTE);
+    expect(ledger?.editCounts).toEqual([1, 2, 1, 1]);
     expect(ledger?.edits).toBe(4);
     expect(ledger?.changesSince).toBe(T0);
   });
@@ -188,6 +220,7 @@ describe('mergeLedgerStates', () => {
     for (const merged of [mergeLedgerStates(checkpointed, stale), mergeLedgerStates(stale, checkpointed)]) {
       const ledger = merged.ledgers['demo-1'];
       expect(ledger?.files).toEqual(['after.ts', 'late.ts']);
+      expect(ledger?.editCounts).toEqual([1, 1]);
       expect(ledger?.lastCheckpointAt).toBe(T0 + MINUTE);
       expect(ledger?.edits).toBe(1);
     }
@@ -231,5 +264,14 @@ describe('normalizeLedgerState', () => {
     expect(state.ledgers['demo-1']).toMatchObject({ files: ['a.ts'], touched: [T0], edits: 0, commits: [] });
     expect(state.linkedCommits).toEqual(['h']);
     expect(state.reflog).toBeUndefined();
+  });
+
+  it('loads a ledger written before per-file counts existed, counting each file once', () => {
+    const old = { version: 1, ledgers: { 'demo-1': { issueId: 'demo-1', startedAt: T0, files: ['a.ts', 'b.ts'], touched: [T0, T0 + SECOND], moreFiles: 0, commits: [], edits: 7 } }, linkedCommits: [], linkedSubjects: [] };
+    const ledger = normalizeLedgerState(old).ledgers['demo-1']!;
+    expect(ledger).toMatchObject({ files: ['a.ts', 'b.ts'], editCounts: [1, 1], edits: 7 });
+    expect(filesByEdits(ledger)).toEqual(['b.ts', 'a.ts']);
+    const damaged = normalizeLedgerState({ ...old, ledgers: { 'demo-1': { ...old.ledgers['demo-1'], editCounts: [4, 'x'] } } });
+    expect(damaged.ledgers['demo-1']?.editCounts).toEqual([4, 1]);
   });
 });

@@ -72,10 +72,16 @@ describe('Checkpoints', () => {
     expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts');
   });
 
-  it('orders the files most recently touched first, whatever their names', () => {
+  it('orders the files most edited first, then most recently touched, whatever their names', () => {
     ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/parser.ts', T0 + 240_000);
-    expect(checkpoints.activity()?.files).toEqual(['src/parser.ts', 'src/lexer.ts']);
-    expect(checkpoints.suggestion()).toMatch(/latest src\/parser\.ts$/);
+    expect(checkpoints.activity()).toMatchObject({ files: ['src/parser.ts', 'src/lexer.ts'], fileEdits: [2, 1] });
+    expect(checkpoints.suggestion()).toMatch(/3 edits to 2 files in 25 min, most edits in src\/parser\.ts$/);
+    // The file worked on most leads, though another was touched later.
+    for (const at of [T0 + 300_000, T0 + 310_000]) ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/lexer.ts', at);
+    ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/zz-new.ts', T0 + 400_000);
+    expect(checkpoints.activity()?.files).toEqual(['src/lexer.ts', 'src/parser.ts', 'src/zz-new.ts']);
+    const comment = checkpoints.suggestion();
+    expect(comment).toMatch(/most edits in src\/lexer\.ts$/);
   });
 
   it('writes Checkpoint: <text> through the outbox and starts the counters again', async () => {

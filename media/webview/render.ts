@@ -9,6 +9,7 @@ import type {
   NextView,
   Part,
   ProjectInfo,
+  ReadOnlyKind,
   ReadyItemView,
   SidebarAction,
   SidebarModel,
@@ -55,9 +56,7 @@ export function renderPage(state: ViewState, page: Page, host: Host): void {
 function banners(state: ViewState, host: Host): HTMLElement[] {
   const result: HTMLElement[] = [];
   const project: ProjectInfo | undefined = state.kind === 'project' || state.kind === 'error' ? state.project : undefined;
-  if (project?.readOnlyReason) {
-    result.push(banner('lock', 'info', `Read-only: ${project.readOnlyReason} Claim, Close and Checkpoint are unavailable.`, 'status'));
-  }
+  if (project?.readOnlyReason) result.push(readOnlyBanner(project.readOnlyReason, project.readOnlyKind, host));
   if (state.kind === 'project' && state.refreshError) {
     result.push(banner('error', 'error', `Refresh failed: ${state.refreshError} — showing the last good view.`, 'alert', retryButton(host)));
   }
@@ -65,6 +64,62 @@ function banners(state: ViewState, host: Host): HTMLElement[] {
     result.push(banner('error', 'error', `The beads CLI failed: ${state.message}`, 'alert', retryButton(host)));
   }
   return result;
+}
+
+const READ_ONLY_WORDS: Record<ReadOnlyKind, string> = {
+  untrusted: 'the workspace is not trusted',
+  'cli-missing': 'no beads CLI was found',
+  'cli-failed': 'the beads CLI failed',
+  'cli-timeout': 'the beads CLI did not answer in time',
+};
+/** Each reason's way out, as the one command that fixes it. */
+const READ_ONLY_FIXES: Record<ReadOnlyKind, { action: SidebarAction; label: string }[]> = {
+  untrusted: [{ action: 'manageTrust', label: 'Manage Trust' }],
+  'cli-missing': [{ action: 'setCliPath', label: 'Set CLI Path…' }],
+  'cli-failed': [{ action: 'showLog', label: 'Show Log' }, { action: 'refresh', label: 'Retry' }],
+  'cli-timeout': [{ action: 'refresh', label: 'Retry' }, { action: 'showLog', label: 'Show Log' }],
+};
+
+/**
+ * One line (what is off, why, and the way out); the whole reason, with its links, one click
+ * away under it. Writes are off, reading goes on: the banner must not push the issues away.
+ */
+function readOnlyBanner(reason: string, kind: ReadOnlyKind | undefined, host: Host): HTMLElement {
+  const summary = el(
+    'summary',
+    { className: 'banner-summary' },
+    icon('lock'),
+    el('span', { className: 'banner-text ellipsis', text: `Read-only: ${kind ? READ_ONLY_WORDS[kind] : 'no writes here'}` }),
+    ...(kind ? READ_ONLY_FIXES[kind] : []).map(({ action, label }) => linkButton(action, label, host)),
+  );
+  summary.title = reason;
+  const detail = el('p', { className: 'banner-detail' }, ...linkified(`${reason} Claim, Close and Checkpoint are unavailable.`));
+  return el('details', { className: 'banner banner-info banner-compact', attrs: { role: 'status' } }, summary, detail);
+}
+
+/** A command in a banner, drawn as a link; the host maps the action to its command. */
+function linkButton(action: SidebarAction, label: string, host: Host): HTMLElement {
+  const link = el('button', { className: 'link-button', text: label, attrs: { type: 'button', 'data-action': action } });
+  link.addEventListener('click', (event) => {
+    // A click on a link inside <summary> must not also open or close the details.
+    event.preventDefault();
+    host.run(action, undefined);
+  });
+  return link;
+}
+
+/** Text with its https addresses as links (the webview's host opens them in the browser). */
+function linkified(value: string): Node[] {
+  const parts: Node[] = [];
+  let last = 0;
+  for (const match of value.matchAll(/https:\/\/[^\s),]+/g)) {
+    parts.push(document.createTextNode(value.slice(last, match.index)));
+    const address = match[0].replace(/[.;:]+$/, '');
+    parts.push(el('a', { text: address, attrs: { href: address } }));
+    last = match.index + address.length;
+  }
+  parts.push(document.createTextNode(value.slice(last)));
+  return parts;
 }
 
 function banner(iconName: string, kind: string, text: string, role: string, action?: HTMLElement): HTMLElement {
@@ -81,16 +136,11 @@ function toolbar(state: ViewState, host: Host): HTMLElement[] {
   if (state.kind !== 'project') return [];
   const writable = !state.project.readOnlyReason;
   const focusedId = state.model.focused?.issue.id;
-  const button = (action: SidebarAction, label: string, iconName: string, options: { enabled: boolean; issueId?: string; secondary?: boolean; iconOnly?: boolean }) => {
+  // A short word on the button, the whole name for screen readers and on hover.
+  const button = (action: SidebarAction, label: string, word: string, iconName: string, options: { enabled: boolean; issueId?: string; secondary?: boolean }) => {
     const busy = host.isBusy(action, options.issueId);
-    const element = custom('vscode-button', { attrs: { icon: busy ? 'loading' : iconName, 'data-action': action } });
-    if (options.iconOnly) {
-      element.setAttribute('icon-only', '');
-      element.setAttribute('aria-label', label);
-      element.title = label;
-    } else {
-      element.textContent = label;
-    }
+    const element = custom('vscode-button', { text: word, attrs: { icon: busy ? 'loading' : iconName, 'data-action': action, 'aria-label': label } });
+    element.title = label;
     if (options.secondary) element.setAttribute('secondary', '');
     // Busy buttons stay enabled (and focusable); a second press while busy is ignored.
     if (busy) {
@@ -101,13 +151,11 @@ function toolbar(state: ViewState, host: Host): HTMLElement[] {
     element.addEventListener('click', () => host.run(action, options.issueId));
     return element;
   };
+  // Checkpoint, Copy, Inject and Refresh are the view's title-bar buttons; Close and Claim live
+  // only in its overflow menu, so they stay here, where one click reaches them.
   return [
-    button('checkpoint', 'Checkpoint', 'save', { enabled: writable && !!focusedId, issueId: focusedId }),
-    button('close', focusedId ? `Close ${focusedId}…` : 'Close…', 'pass', { enabled: writable && !!focusedId, issueId: focusedId, secondary: true, iconOnly: true }),
-    button('claim', 'Claim a Ready Issue…', 'play', { enabled: writable, secondary: true, iconOnly: true }),
-    button('copyContext', 'Copy Recovery Context', 'copy', { enabled: true, secondary: true, iconOnly: true }),
-    button('injectContext', 'Inject Recovery Context', 'comment-discussion', { enabled: true, secondary: true, iconOnly: true }),
-    button('refresh', 'Refresh', 'refresh', { enabled: true, secondary: true, iconOnly: true }),
+    button('close', focusedId ? `Close ${focusedId}…` : 'Close…', 'Close…', 'pass', { enabled: writable && !!focusedId, issueId: focusedId, secondary: true }),
+    button('claim', 'Claim a Ready Issue…', 'Claim…', 'play', { enabled: writable, secondary: true }),
   ];
 }
 

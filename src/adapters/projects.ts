@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { BeadsBackend } from '../beads/backend';
 import { detectProject, type Detection, type ReadOnlyReason } from '../beads/detect';
 import { errorMessage } from '../core/errors';
+import type { ProjectInfo } from '../shared/protocol';
 import type { Dialect } from '../core/model';
 import { increaseCliTimeout } from './cliSettings';
 import { Commands } from './commandIds';
@@ -16,6 +17,16 @@ export interface Project {
   cli: Dialect;
   /** Why the backend is read-only, for banners and messages; undefined for a CLI backend. */
   readOnlyReason: string | undefined;
+  /** What kind of reason that is; undefined for a CLI backend. */
+  readOnlyKind: ReadOnlyReason | undefined;
+}
+
+/** What the sidebar says about a project: its name, what serves it, and why it is read-only. */
+export function projectInfo(project: Project): ProjectInfo {
+  const info: ProjectInfo = { name: project.folder.name, backend: project.backend.kind };
+  if (project.readOnlyReason) info.readOnlyReason = project.readOnlyReason;
+  if (project.readOnlyKind) info.readOnlyKind = project.readOnlyKind;
+  return info;
 }
 
 /** What a write command answers on a read-only project: the project's own reason, not a guess. */
@@ -109,6 +120,7 @@ export class ProjectRegistry extends Disposable {
       backend: detection.backend,
       cli: detection.cli,
       readOnlyReason: detection.kind === 'readonly' ? detection.message : undefined,
+      readOnlyKind: detection.kind === 'readonly' ? detection.reason : undefined,
     };
   }
 

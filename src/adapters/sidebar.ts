@@ -16,6 +16,10 @@ const ACTION_COMMANDS: Readonly<Record<SidebarAction, string>> = {
   copyContext: Commands.copyRecoveryContext,
   injectContext: Commands.injectRecoveryContext,
   refresh: Commands.refresh,
+  // The read-only banner's ways out.
+  setCliPath: Commands.setCliPath,
+  showLog: Commands.showLog,
+  manageTrust: 'workbench.trust.manage',
 };
 const WRITES: ReadonlySet<SidebarAction> = new Set(['claim', 'close', 'checkpoint']);
 
@@ -140,11 +144,11 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
     if (this.webviewReady) this.post({ type: 'state', state });
   }
 
-  /** The view's header names what serves the project: the CLI in use, or the read-only reader. */
+  /** The view's header names what serves the project: the CLI in use and its version, or the read-only reader. */
   private describe(state: ViewState): void {
     if (!this.view) return;
     const project = state.kind === 'project' || state.kind === 'error' ? state.project : undefined;
-    this.view.description = project ? (project.readOnlyReason ? 'read-only' : project.backend) : undefined;
+    this.view.description = project ? (project.readOnlyReason ? 'read-only' : [project.backend, project.cliVersion].filter(Boolean).join(' ')) : undefined;
   }
 
   private post(message: HostMessage): void {

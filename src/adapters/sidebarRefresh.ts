@@ -14,7 +14,7 @@ import type { IssueDetails, IssueSummary } from '../core/model';
 import type { ProjectInfo, ViewState } from '../shared/protocol';
 import { readSettings } from './config';
 import { RefreshScheduler } from './refreshScheduler';
-import type { Project, ProjectRegistry } from './projects';
+import { projectInfo, type Project, type ProjectRegistry } from './projects';
 import { errorMessage } from '../core/errors';
 
 /** What changed since the last refresh; each costs only its own queries. */
@@ -159,8 +159,7 @@ export class SidebarRefresh extends Disposable {
       }
       const root = project.backend.root;
       this.watch(project);
-      const info: ProjectInfo = { name: project.folder.name, backend: project.backend.kind };
-      if (project.readOnlyReason) info.readOnlyReason = project.readOnlyReason;
+      const info = projectInfo(project);
       const cached = this.cache?.root === root ? this.cache : undefined;
       const activity = this.sources.activity?.focus(root);
       const focusedId = activity?.issueId ?? this.focusRequest;
@@ -170,10 +169,12 @@ export class SidebarRefresh extends Disposable {
       const needGit = changes.has('git') || !cached;
       if (needSnapshot) this.publish(markRefreshing(this.state));
       const settings = readSettings(project.folder.uri);
-      const [snapshot, uncommitted] = await Promise.all([
+      const [snapshot, uncommitted, cliVersion] = await Promise.all([
         needSnapshot ? this.loadSnapshot(project, focusedId, cached?.snapshot, signal) : cached!.snapshot,
         needGit ? this.gitStatus(root, settings.cliTimeoutMs, signal) : cached?.uncommitted,
+        project.backend.version?.(),
       ]);
+      if (cliVersion) info.cliVersion = cliVersion;
       this.cache = { root, project: info, snapshot, uncommitted };
       if (needSnapshot) this.noticeCheckpoints(project, snapshot);
       // Details two steps could not reach (a new focus's dependents, a deeper ancestor): the next

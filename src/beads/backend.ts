@@ -29,4 +29,9 @@ export interface BeadsBackend {
   addComment(id: string, text: string, signal?: AbortSignal): Promise<void>;
   claim(id: string, signal?: AbortSignal): Promise<void>;
   close(id: string, reason: string, signal?: AbortSignal, options?: CloseOptions): Promise<void>;
+  /**
+   * The CLI's version as it reports it; undefined when it does not say. Absent on the read-only
+   * reader. Asked once per backend (one process, `version --json` in both CLIs), then remembered.
+   */
+  version?(): Promise<string | undefined>;
 }

@@ -1,5 +1,5 @@
 import { IN_PROGRESS_STATUSES, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
-import { parseIssueList, parseShow } from '../core/parse';
+import { parseCliVersion, parseIssueList, parseShow } from '../core/parse';
 import type { BeadsBackend, CloseOptions } from './backend';
 import { CliError } from './errors';
 import { asRefusal, refusalInCloseAnswer, type RefusableWrite } from './refusal';
@@ -109,6 +109,9 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
     return [];
   }
 
+  // Shared by every caller, so no caller's signal may cancel it; a failure is remembered as "not said".
+  let version: Promise<string | undefined> | undefined;
+
   return {
     kind: options.dialect,
     readOnly: false,
@@ -124,6 +127,7 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
     addComment: (id, text, signal) => write('comment', id, args.addComment(id, text), signal),
     claim: (id, signal) => write('claim', id, args.claim(id), signal),
     close: (id, reason, signal, closeOptions) => write('close', id, args.close(id, reason, closeOptions), signal),
+    version: () => (version ??= query(['version', '--json']).then(parseCliVersion, () => undefined)),
   };
 }
 

@@ -423,3 +423,14 @@ function withoutUndefined<T extends object>(value: T): T {
   }
   return value;
 }
+
+/**
+ * The version in `bd version --json` (`{build, version, schema_version}`, or `{schema_version,
+ * data: {…}}` with BD_JSON_ENVELOPE=1) or `br version --json` (`{version, build, rust_version,
+ * target, features}`); undefined when it is missing or does not look like a version.
+ */
+export function parseCliVersion(answer: unknown): string | undefined {
+  const record = isRecord(answer) && isRecord(answer.data) ? answer.data : answer;
+  const version = isRecord(record) ? record.version : undefined;
+  return typeof version === 'string' && /^v?\d[\w.+-]{0,39}$/.test(version) ? version : undefined;
+}

@@ -161,7 +161,10 @@ function focusedView(issue: Issue, details: IssueDetails | undefined, known: Map
   const dependents = details.dependents.map((dependent) => known.get(dependent.id)).filter((found) => found !== undefined);
   view.unblocks = unblocksOf(details, dependents).slice(0, limits.related).map((dependent): UnblockRef => {
     const ref: UnblockRef = issueRef(dependent);
-    if (dependent.wouldBecomeUnblocked !== undefined) ref.wouldBecomeReady = dependent.wouldBecomeUnblocked;
+    // Only an open issue becomes ready: one already in progress (or deferred) is not waiting for this close.
+    if (dependent.wouldBecomeUnblocked === false || (dependent.wouldBecomeUnblocked === true && dependent.status === 'open')) {
+      ref.wouldBecomeReady = dependent.wouldBecomeUnblocked;
+    }
     return ref;
   });
   return view;

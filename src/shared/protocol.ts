@@ -155,9 +155,15 @@ export interface ProjectInfo {
   name: string;
   /** The CLI that serves the project, or "jsonl" for the read-only reader. */
   backend: string;
+  /** The CLI's version as it reports it (`bd version --json`, `br version --json`), once known. */
+  cliVersion?: string;
   /** Why writes are off; undefined when the CLI serves the project. */
   readOnlyReason?: string;
+  /** What kind of reason that is, for the banner's short line and its way out. */
+  readOnlyKind?: ReadOnlyKind;
 }
+
+export type ReadOnlyKind = 'untrusted' | 'cli-missing' | 'cli-failed' | 'cli-timeout';
 
 export type ViewState =
   | { kind: 'loading' }
@@ -174,7 +180,7 @@ export type ViewState =
     };
 
 /** The actions the webview may ask for; the host maps each to one command. */
-export const SIDEBAR_ACTIONS = ['claim', 'close', 'checkpoint', 'copyContext', 'injectContext', 'refresh'] as const;
+export const SIDEBAR_ACTIONS = ['claim', 'close', 'checkpoint', 'copyContext', 'injectContext', 'refresh', 'setCliPath', 'showLog', 'manageTrust'] as const;
 export type SidebarAction = (typeof SIDEBAR_ACTIONS)[number];
 
 export type HostMessage =

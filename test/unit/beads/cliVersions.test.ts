@@ -11,6 +11,7 @@ import { checkpointCommand } from '../../../src/bin/checkpoint';
 import type { Dialect } from '../../../src/core/model';
 import { closeWithFiles, writeNowOrQueue } from '../../../src/services/closeFlow';
 import { Outbox } from '../../../src/services/outbox';
+import { parseCliVersion } from '../../../src/core/parse';
 import { produceRecoveryContext } from '../../../src/services/recovery';
 import { makeWorkspace, SCENARIO } from '../../fixtures/make-workspace.mjs';
 
@@ -142,6 +143,33 @@ describe.each(VERSIONS)('$name', (version) => {
       (caught: unknown) => caught as CliError,
     );
     expect(again?.kind).not.toBe('refused');
+  });
+});
+
+describe('the CLI version, for the view header', () => {
+  it.each([
+    [VERSIONS[0], '1.0.4'],
+    [VERSIONS[2], '1.2'],
+    [VERSIONS[3], '0.2.15'],
+  ] as const)('$0.name says $1, asked once (one process) however often it is read', async (version, expected) => {
+    const { backend, calls } = workspace(version as Version);
+    expect(await Promise.all([backend.version?.(), backend.version?.()])).toEqual([expected, expected]);
+    expect(await backend.version?.()).toBe(expected);
+    expect(calls()).toEqual([['version', '--json']]);
+  });
+
+  it('reads bd\'s envelope, and says nothing for output that is no version', () => {
+    expect(parseCliVersion({ build: 'dev', schema_version: 1, version: '1.0.5' })).toBe('1.0.5');
+    expect(parseCliVersion({ schema_version: 1, data: { build: 'dev', version: '1.2.2' } })).toBe('1.2.2');
+    expect(parseCliVersion({ version: '0.2.15', build: 'x', rust_version: '1.88.0', target: 't', features: [] })).toBe('0.2.15');
+    expect(parseCliVersion({ version: '<script>' })).toBeUndefined();
+    expect(parseCliVersion({ version: 2 })).toBeUndefined();
+    expect(parseCliVersion(['1.0'])).toBeUndefined();
+  });
+
+  it('is unknown, not an error, when the CLI cannot say', async () => {
+    const failing = createCliBackend({ dialect: 'br', command: join(BIN, 'no-such-cli'), root: base, timeoutMs: 10_000 });
+    expect(await failing.version?.()).toBeUndefined();
   });
 });
 

@@ -90,6 +90,16 @@ describe('buildSidebarModel: the focused issue as a tree', () => {
     expect(model.focused?.unblocks.map((dependent) => [dependent.id, dependent.wouldBecomeReady])).toEqual([['p-alone', true], ['p-shared', false]]);
   });
 
+  it('never says "would become ready" of a dependent that is already in progress', () => {
+    const started = graph([
+      { id: 'p-1', status: 'in_progress', title: 'Tokenizer' },
+      { id: 'p-started', status: 'in_progress', blockedBy: ['p-1'], title: 'Started early' },
+      { id: 'p-waiting', blockedBy: ['p-1'], title: 'Waiting' },
+    ]);
+    const view = buildSidebarModel(input(started));
+    expect(view.focused?.unblocks.map((dependent) => [dependent.id, dependent.wouldBecomeReady])).toEqual([['p-started', undefined], ['p-waiting', true]]);
+  });
+
   it('gives the trail newest first, telling commits and checkpoints apart', () => {
     expect(model.trail.items.map((entry) => [entry.kind, entry.summary, entry.age])).toEqual([
       ['checkpoint', 'tokens done.', '10m ago'],

@@ -47,7 +47,8 @@ export function renderPage(state: ViewState, page: Page, host: Host): void {
   page.progress.hidden = !(state.kind === 'loading' || (state.kind === 'project' && state.refreshing));
   page.banners.replaceChildren(...banners(state, host));
   page.toolbar.replaceChildren(...toolbar(state, host));
-  page.toolbar.hidden = state.kind !== 'project';
+  // Read-only, the banner says what is off, and the toolbar would hold only disabled buttons.
+  page.toolbar.hidden = state.kind !== 'project' || !!state.project.readOnlyReason;
   page.message.replaceChildren(...message(state, host));
   page.message.hidden = page.message.childElementCount === 0;
   page.tree.render(state.kind === 'project' ? sections(state.model, state.project, host) : []);
@@ -67,10 +68,10 @@ function banners(state: ViewState, host: Host): HTMLElement[] {
 }
 
 const READ_ONLY_WORDS: Record<ReadOnlyKind, string> = {
-  untrusted: 'the workspace is not trusted',
-  'cli-missing': 'no beads CLI was found',
-  'cli-failed': 'the beads CLI failed',
-  'cli-timeout': 'the beads CLI did not answer in time',
+  untrusted: 'untrusted folder',
+  'cli-missing': 'no beads CLI',
+  'cli-failed': 'the CLI failed',
+  'cli-timeout': 'the CLI timed out',
 };
 /** Each reason's way out, as the one command that fixes it. */
 const READ_ONLY_FIXES: Record<ReadOnlyKind, { action: SidebarAction; label: string }[]> = {
@@ -156,7 +157,16 @@ function toolbar(state: ViewState, host: Host): HTMLElement[] {
   return [
     button('close', focusedId ? `Close ${focusedId}…` : 'Close…', 'Close…', 'pass', { enabled: writable && !!focusedId, issueId: focusedId, secondary: true }),
     button('claim', 'Claim a Ready Issue…', 'Claim…', 'play', { enabled: writable, secondary: true }),
+    servedBy(state.project),
   ];
+}
+
+/** Which CLI serves the project, and its version: the view's header shows it only when the view is not alone in its container. */
+function servedBy(project: ProjectInfo): HTMLElement {
+  const name = [project.backend, project.cliVersion].filter(Boolean).join(' ');
+  const element = el('span', { className: 'cli dim ellipsis', text: name });
+  element.title = `Served by ${name}`;
+  return element;
 }
 
 function message(state: ViewState, host: Host): HTMLElement[] {

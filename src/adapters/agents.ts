@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { AgentContext, type AgentContextDeps } from './agentContext';
 import { currentHookCommands, registerAgentHookCommands, repairAgentHooks } from './agentHooks';
-import { createBeadsChatHandler, registerChatParticipant, type BeadsChatHandler } from './chatParticipant';
+import { createBeadsChatHandler, registerChatAnswerCommand, registerChatParticipant, type BeadsChatHandler } from './chatParticipant';
 import { inject } from './inject';
 import { registerLanguageModelTools } from './lmTools';
 import { registerMcpServerProvider, type McpServerDescription } from './mcpProvider';
@@ -31,6 +31,7 @@ export function registerAgents(
   const disposables = [
     ...registerLanguageModelTools(agents),
     registerChatParticipant(chatHandler),
+    ...registerChatAnswerCommand(chatHandler),
     ...registerAgentHookCommands(context, deps.projects, deps.log),
   ];
   const mcp = registerMcpServerProvider(context.extensionUri, String((context.extension.packageJSON as { version?: unknown }).version ?? ''));

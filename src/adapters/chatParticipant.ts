@@ -7,7 +7,13 @@ import { Commands } from './commandIds';
 import { describeCheckpoint } from './lmTools';
 
 // `@beads` in VS Code chat: /recover, /ready and /checkpoint, answered from beads and git alone,
-// without a language model, so it works (and answers the same) whichever model the user picked.
+// never sent to a language model, so it answers the same whichever model the user picked.
+//
+// VS Code itself will not call a participant when no model exists at all: its extension host
+// resolves `request.model` before it invokes the handler and answers "Language model unavailable"
+// instead (ExtHostChatAgents2.$invokeAgent → getModelForRequest, src/vs/workbench/api/common/
+// extHostChatAgents2.ts). So the same answers are also one command away ("Beads: Show @beads
+// Answer…", below), where no chat and no model is needed.
 
 const PARTICIPANT_ID = 'beadsRecovery.beads';
 const TITLE_BYTES = 240;
@@ -43,6 +49,79 @@ export function registerChatParticipant(handler: BeadsChatHandler): vscode.Dispo
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
   participant.iconPath = new vscode.ThemeIcon('history');
   return participant;
+}
+
+const ANSWER_SCHEME = 'beads-answer';
+const ANSWERS = [
+  { command: 'ready', label: '/ready', detail: 'Ready work, with each issue’s parent and what it unblocks' },
+  { command: 'recover', label: '/recover', detail: 'The recovery context: the in-progress issue, its trail, commits and files' },
+  { command: 'checkpoint', label: '/checkpoint', detail: 'Write a checkpoint on the in-progress issue' },
+] as const;
+
+/**
+ * "Beads: Show @beads Answer…": what `@beads /ready` or `/recover` answers, without chat and
+ * without a model, in a read-only Markdown document (`/checkpoint` is the Checkpoint command).
+ * The handler is the participant's own, so both always say the same.
+ */
+export function registerChatAnswerCommand(handler: BeadsChatHandler): vscode.Disposable[] {
+  const documents = new Map<string, string>();
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const provider: vscode.TextDocumentContentProvider = { onDidChange: changed.event, provideTextDocumentContent: (uri) => documents.get(uri.path) ?? '' };
+  const show = async (command?: unknown) => {
+    const picked = ANSWERS.find((answer) => answer.command === command) ?? (await vscode.window.showQuickPick(ANSWERS.map((answer) => ({ ...answer })), { placeHolder: 'Which @beads answer?' }));
+    if (!picked) return;
+    if (picked.command === 'checkpoint') {
+      await vscode.commands.executeCommand(Commands.checkpoint);
+      return;
+    }
+    const recorder = new MarkdownRecorder();
+    const cancel = new vscode.CancellationTokenSource();
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Beads: @beads ${picked.label}` }, () =>
+        handler({ command: picked.command, prompt: '' }, undefined, recorder, cancel.token),
+      );
+    } finally {
+      cancel.dispose();
+    }
+    const path = `/@beads ${picked.command}.md`;
+    documents.set(path, recorder.text());
+    const uri = vscode.Uri.from({ scheme: ANSWER_SCHEME, path });
+    changed.fire(uri);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+    await vscode.window.showTextDocument(document, { preview: true });
+  };
+  return [changed, vscode.workspace.registerTextDocumentContentProvider(ANSWER_SCHEME, provider), vscode.commands.registerCommand(Commands.showChatAnswer, show)];
+}
+
+/** A chat response stream that keeps the Markdown and lists the referenced files after it. */
+class MarkdownRecorder implements BeadsChatStream {
+  private readonly parts: string[] = [];
+  private readonly files: string[] = [];
+
+  markdown(value: string | vscode.MarkdownString): this {
+    this.parts.push(typeof value === 'string' ? value : value.value);
+    return this;
+  }
+
+  reference(value: vscode.Uri | vscode.Location): this {
+    const uri = value instanceof vscode.Uri ? value : value.uri;
+    this.files.push(vscode.workspace.asRelativePath(uri, false));
+    return this;
+  }
+
+  button(): this {
+    return this;
+  }
+
+  progress(): this {
+    return this;
+  }
+
+  text(): string {
+    const files = this.files.length > 0 ? `\n\n**Files:**\n\n${this.files.map((file) => `- ${inlineCode(file, 240)}`).join('\n')}` : '';
+    return `${this.parts.join('')}${files}\n`;
+  }
 }
 
 async function answerRecover(agents: AgentContext, stream: BeadsChatStream, token: vscode.CancellationToken): Promise<void> {

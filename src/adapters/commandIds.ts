@@ -14,6 +14,7 @@ export const Commands = {
   installAgentHooks: 'beadsRecovery.installAgentHooks',
   uninstallAgentHooks: 'beadsRecovery.uninstallAgentHooks',
   addAgentInstructions: 'beadsRecovery.addAgentInstructions',
+  showChatAnswer: 'beadsRecovery.showChatAnswer',
 } as const;
 
 /** The getting-started walkthrough (package.json `contributes.walkthroughs`), as `<publisher>.<name>#<id>`. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CLAUDE_CODE_EXTENSION_ID, claudeCodePromptUri } from '../core/claudeCodeUri';
 import { errorMessage } from '../core/errors';
-import { readSettings, type InjectTarget } from './config';
+import { readSettings, SECTION, type InjectTarget } from './config';
 
 // Puts a text (the recovery context, a continue prompt) where the user's agent will read it.
 // Nothing here ever submits: chat is pre-filled, the terminal gets a paste without Enter, and
@@ -9,6 +9,7 @@ import { readSettings, type InjectTarget } from './config';
 // to the clipboard, and the user is told why.
 
 const CHAT_OPEN = 'workbench.action.chat.open';
+const REPLACE_SETTING = 'chatInputReplace';
 const BRACKETED_PASTE_START = '\x1b[200~';
 const BRACKETED_PASTE_END = '\x1b[201~';
 // Control characters other than tab and newline, including ESC and the 8-bit CSI: untrusted issue
@@ -31,7 +32,14 @@ export interface InjectOptions {
   terminal?: vscode.Terminal;
   /** Asks before pasting into a terminal. A modal dialog unless the caller supplies its own question. */
   confirm?: (question: string, detail: string) => Thenable<boolean>;
+  /** Asks before replacing the chat input. A modal dialog unless the caller supplies its own question. */
+  confirmReplace?: (question: string, detail: string) => Thenable<ReplaceAnswer | undefined>;
+  /** The chat models there are; `vscode.lm.selectChatModels()` unless the caller knows better. */
+  chatModels?: () => Thenable<readonly unknown[]>;
 }
+
+/** Replace this time, replace from now on (remembered in `beadsRecovery.chatInputReplace`), or copy instead. */
+export type ReplaceAnswer = 'replace' | 'always' | 'copy';
 
 /**
  * Delivers `text` to `target`, or to the `beadsRecovery.injectTarget` setting's target when none
@@ -46,7 +54,7 @@ export async function inject(text: string, target?: InjectTarget, options: Injec
       vscode.window.setStatusBarMessage(`$(check) Beads: ${what} copied (${Buffer.byteLength(text, 'utf8')} bytes)`, 4000);
       return { requested, delivered: 'clipboard' };
     case 'chat':
-      return toChat(text, what);
+      return toChat(text, what, options);
     case 'claudeCode':
       return toClaudeCode(text, what);
     case 'terminal':
@@ -54,7 +62,7 @@ export async function inject(text: string, target?: InjectTarget, options: Injec
   }
 }
 
-async function toChat(text: string, what: string): Promise<InjectOutcome> {
+async function toChat(text: string, what: string, options: InjectOptions): Promise<InjectOutcome> {
   if (vscode.workspace.getConfiguration('chat').get<boolean>('disableAIFeatures') === true) {
     return fallBack(text, what, 'chat', 'chat is turned off here (chat.disableAIFeatures)');
   }
@@ -62,7 +70,13 @@ async function toChat(text: string, what: string): Promise<InjectOutcome> {
     return fallBack(text, what, 'chat', 'this editor has no VS Code chat');
   }
   // Text in the chat input with no model to send it to waits for nobody.
-  if (!(await hasLanguageModel())) return fallBack(text, what, 'chat', 'no language model is available for chat');
+  if (!(await hasLanguageModel(options.chatModels))) return fallBack(text, what, 'chat', 'no language model is available for chat');
+  // No API reads the chat input, and pre-filling it replaces whatever the user was typing there.
+  if (!(await mayReplaceChatInput(what, options.confirmReplace ?? askReplaceModal))) {
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage(`$(check) Beads: ${what} copied; the chat input was left as it was`, 6000);
+    return { requested: 'chat', delivered: 'clipboard', fallbackReason: 'the chat input was kept' };
+  }
   try {
     // isPartialQuery only fills the input; without it the chat would send the text at once.
     await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true });
@@ -73,12 +87,30 @@ async function toChat(text: string, what: string): Promise<InjectOutcome> {
   return { requested: 'chat', delivered: 'chat' };
 }
 
-async function hasLanguageModel(): Promise<boolean> {
+async function hasLanguageModel(models: () => Thenable<readonly unknown[]> = () => vscode.lm.selectChatModels()): Promise<boolean> {
   try {
-    return (await vscode.lm.selectChatModels()).length > 0;
+    return (await models()).length > 0;
   } catch {
     return false;
   }
+}
+
+/** Whether the chat input may be replaced: asks, unless the user said "always" once. */
+async function mayReplaceChatInput(what: string, ask: NonNullable<InjectOptions['confirmReplace']>): Promise<boolean> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  if (config.get<string>(REPLACE_SETTING) === 'replace') return true;
+  const answer = await ask(
+    `Put the ${what} into the chat input?`,
+    'It replaces anything typed there now (an extension cannot read the chat input to add to it). "Always Replace" stops this question (setting beadsRecovery.chatInputReplace).',
+  );
+  if (answer === 'always') await config.update(REPLACE_SETTING, 'replace', vscode.ConfigurationTarget.Global);
+  return answer === 'replace' || answer === 'always';
+}
+
+async function askReplaceModal(question: string, detail: string): Promise<ReplaceAnswer | undefined> {
+  const answers: Record<string, ReplaceAnswer> = { Replace: 'replace', 'Always Replace': 'always', 'Copy Instead': 'copy' };
+  const choice = await vscode.window.showInformationMessage(question, { modal: true, detail }, ...Object.keys(answers));
+  return choice === undefined ? undefined : answers[choice];
 }
 
 /**

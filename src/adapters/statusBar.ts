@@ -22,6 +22,9 @@ import { Disposable } from '../services/disposable';
 import type { ActivityTracker, FolderActivity } from './activity';
 import { Commands } from './commandIds';
 import { readSettings, SECTION } from './config';
+import { Reminders } from './reminders';
+
+const dueKey = (issueId: string | undefined) => `due:${issueId ?? ''}`;
 
 /** What the status bar shows, for the integration tests and anyone who asks through the API. */
 export interface ActivityStatus {
@@ -55,6 +58,7 @@ const HIDDEN: ActivityStatus = { visible: false, text: '', tooltip: '', accessib
  */
 export class ActivityStatusBar extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('beadsRecovery.activity', vscode.StatusBarAlignment.Left, 50));
+  private readonly reminders = this.register(new Reminders());
   private memory: NudgeMemory;
   private current: ActivityStatus = HIDDEN;
   private readonly shown = { due: 0, stalled: 0 };
@@ -120,6 +124,7 @@ export class ActivityStatusBar extends Disposable {
       : { title: 'Claim an Issue', command: Commands.claim };
     this.item.show();
 
+    this.reminders.withdrawUnless((key) => due.due && key === dueKey(issueId));
     if (issueId && shouldNotifyDue(due, this.memory, now)) this.remindToCheckpoint(issueId, due, policy);
     const stalls = unwarnedStalls(this.stalls(folder, policy, now), this.memory);
     if (stalls.length > 0) this.warnStalled(stalls);
@@ -196,11 +201,12 @@ export class ActivityStatusBar extends Disposable {
     const checkpoint = 'Checkpoint';
     const copy = 'Copy Recovery Context';
     const snooze = `Snooze ${formatDuration(policy.snoozeMinutes)}`;
-    void vscode.window.showInformationMessage(`Beads: ${issueId} has ${why} since its last checkpoint. Checkpoint now?`, checkpoint, copy, snooze).then((choice) => {
-      if (choice === checkpoint) void vscode.commands.executeCommand(Commands.checkpoint);
-      else if (choice === copy) void vscode.commands.executeCommand(Commands.copyRecoveryContext);
-      else if (choice === snooze) this.remember(snoozed(this.memory, period, Date.now(), policy));
-    });
+    // Withdrawn by render() once the checkpoint is written or the issue is no longer the one in focus.
+    this.reminders.show(dueKey(issueId), `${issueId} has ${why} since its last checkpoint. Checkpoint now?`, [
+      { title: checkpoint, run: () => vscode.commands.executeCommand(Commands.checkpoint) },
+      { title: copy, run: () => vscode.commands.executeCommand(Commands.copyRecoveryContext) },
+      { title: snooze, run: () => this.remember(snoozed(this.memory, period, Date.now(), policy)) },
+    ]);
   }
 
   private warnStalled(stalls: Stall[]): void {

@@ -22,17 +22,17 @@ export const tests = {
       const text = await frame.locator('body').innerText().catch(() => '');
       return text.includes('Read-only') && text;
     }, 'the read-only banner', 60_000);
-    assert(/not trusted/.test(banner), `the banner says why: ${banner.slice(0, 300)}`);
+    assert(/untrusted/.test(banner), `the banner says why: ${banner.slice(0, 300)}`);
     await frame.locator('[role="treeitem"][data-key="focus:issue"]').waitFor({ timeout: 30_000 });
     assert(standInCalls().length === 0, `no beads CLI may run in Restricted Mode: ${JSON.stringify(standInCalls())}`);
     // One line, not a quarter of the view; the whole reason is one click away.
     const readOnly = frame.locator('.banner-compact');
     const height = (await readOnly.boundingBox()).height;
     assert(height <= 40, `the read-only banner is one line (${height}px)`);
+    await screenshot('restricted-mode');
     await readOnly.locator('summary .banner-text').click();
     await waitFor(async () => (await readOnly.getAttribute('open')) !== null, 'the banner opens on a click');
     assert((await readOnly.locator('.banner-detail').innerText()).includes('Claim, Close and Checkpoint are unavailable'), 'the details say what is off');
-    await screenshot('restricted-mode');
     // Its way out works: Manage Trust opens the Workspace Trust editor.
     await readOnly.locator('button[data-action="manageTrust"]').click();
     await page.locator('.workspace-trust-editor').first().waitFor({ timeout: 30_000 });

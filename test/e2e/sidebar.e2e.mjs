@@ -87,8 +87,8 @@ export const tests = {
     assert(trail[0][1].includes('trail-checkpoint') && trail[0][2].includes('nested sections parse'), `newest first: ${trail[0]}`);
     assert(trail[1][1].includes('trail-commit') && trail[1][2].includes('abc1234 Parse widget config keys'), `the commit is told apart: ${trail[1]}`);
 
-    // The header names the CLI and its version; the view's own toolbar holds only what the title bar does not show, in one row.
-    await helpers.waitFor(async () => (await page.locator('.part.sidebar').innerText()).includes('br 0.2.15'), 'the view header says br 0.2.15', 30_000);
+    // The view names the CLI and its version; its own toolbar holds only what the title bar does not show, in one row.
+    await helpers.waitFor(async () => (await frame.locator('.toolbar .cli').innerText()) === 'br 0.2.15', 'the view names br 0.2.15', 30_000);
     const toolbarActions = await frame.locator('.toolbar vscode-button').evaluateAll((buttons) => buttons.map((button) => button.dataset.action));
     assert(JSON.stringify(toolbarActions) === JSON.stringify(['close', 'claim']), `the toolbar repeats no title-bar button: ${toolbarActions}`);
     const rows = await frame.locator('.toolbar vscode-button').evaluateAll((buttons) => new Set(buttons.map((button) => Math.round(button.getBoundingClientRect().top))).size);
@@ -208,11 +208,12 @@ export const tests = {
     assert((await readySection.getAttribute('aria-expanded')) === 'false', 'ArrowLeft collapses');
     await page.keyboard.press('ArrowRight');
     assert((await readySection.getAttribute('aria-expanded')) === 'true', 'ArrowRight expands');
-    // And the keyboard runs actions: Enter on the title bar's Copy Recovery Context fills the clipboard.
-    await helpers.writeClipboard('');
-    await page.locator('.part.sidebar .actions [aria-label="Copy Recovery Context"]').first().focus();
+    // And the keyboard runs actions: Enter on Claim a Ready Issue… opens its quick pick of ready issues.
+    await frame.locator('.toolbar vscode-button[data-action="claim"]').focus();
     await page.keyboard.press('Enter');
-    await helpers.waitFor(async () => (await helpers.readClipboard()).includes('Resuming: demo-'), 'the recovery context on the clipboard');
+    const pick = page.locator('.quick-input-widget');
+    await helpers.waitFor(async () => (await pick.isVisible()) && (await pick.innerText()).includes('demo-9'), 'the ready issues in a quick pick');
+    await page.keyboard.press('Escape');
   },
 
   async 'a CLI error mid-refresh keeps the last view and offers Retry'(helpers) {

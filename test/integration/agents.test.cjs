@@ -235,6 +235,38 @@ describeIn(['br'], 'agents: injection targets', () => {
     assert.equal(await vscode.env.clipboard.readText(), '## Resuming: demo-1');
   });
 
+  it('chat asks before replacing the input: Copy Instead keeps the draft and copies the text', async () => {
+    const questions = [];
+    const outcome = await api.agents.inject('## Resuming: demo-2', 'chat', {
+      chatModels: async () => [{ id: 'a model' }],
+      confirmReplace: async (question, detail) => {
+        questions.push(`${question} ${detail}`);
+        return 'copy';
+      },
+    });
+    assert.equal(questions.length, 1);
+    assert.match(questions[0], /replaces anything typed there/);
+    assert.deepEqual(outcome, { requested: 'chat', delivered: 'clipboard', fallbackReason: 'the chat input was kept' });
+    assert.equal(await vscode.env.clipboard.readText(), '## Resuming: demo-2');
+  });
+
+  it('chat: Always Replace fills the input and is remembered, so the next inject does not ask', async () => {
+    const config = vscode.workspace.getConfiguration('beadsRecovery');
+    const withModel = { chatModels: async () => [{ id: 'a model' }] };
+    try {
+      const first = await api.agents.inject('## Resuming: demo-3', 'chat', { ...withModel, confirmReplace: async () => 'always' });
+      assert.deepEqual(first, { requested: 'chat', delivered: 'chat' });
+      assert.equal(config.get('chatInputReplace'), 'replace');
+      const second = await api.agents.inject('## Resuming: demo-3', 'chat', {
+        ...withModel,
+        confirmReplace: async () => assert.fail('asked again after Always Replace'),
+      });
+      assert.deepEqual(second, { requested: 'chat', delivered: 'chat' });
+    } finally {
+      await config.update('chatInputReplace', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('claudeCode falls back to the clipboard when Claude Code is not installed, and says why', async () => {
     assert.equal(vscode.extensions.getExtension('anthropic.claude-code'), undefined);
     const outcome = await api.agents.inject('for claude', 'claudeCode');

@@ -25,9 +25,6 @@ export const tests = {
     await page.locator('.statusbar-item', { hasText: 'demo-1' }).first().waitFor({ timeout: 60_000 });
     const inputPart = page.locator('.interactive-input-part').first();
     await inputPart.waitFor({ timeout: 30_000 });
-    // Participants answer in Ask mode; the chat opens in Agent mode.
-    await inputPart.getByText('Agent', { exact: true }).first().click();
-    await page.locator('.monaco-menu, .context-view, .action-widget').getByText('Ask', { exact: true }).first().click();
     // The status bar and the view have read the ready queue by now; the participant would read it again.
     await page.waitForTimeout(2000);
     const before = readyCalls(helpers);

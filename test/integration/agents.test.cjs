@@ -256,7 +256,7 @@ describeIn(['br'], 'agents: injection targets', () => {
     try {
       const first = await api.agents.inject('## Resuming: demo-3', 'chat', { ...withModel, confirmReplace: async () => 'always' });
       assert.deepEqual(first, { requested: 'chat', delivered: 'chat' });
-      assert.equal(config.get('chatInputReplace'), 'replace');
+      assert.equal(vscode.workspace.getConfiguration('beadsRecovery').get('chatInputReplace'), 'replace');
       const second = await api.agents.inject('## Resuming: demo-3', 'chat', {
         ...withModel,
         confirmReplace: async () => assert.fail('asked again after Always Replace'),

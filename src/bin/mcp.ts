@@ -3,14 +3,14 @@
 // as a tool, a resource and the `recover` prompt, and a tool that writes the agent's checkpoint
 // through the same checkpoint path and outbox as the hooks and the command line.
 //
-// Built on the MCP TypeScript SDK (v1), which speaks the `initialize` handshake of protocol
-// 2025-11-25 and earlier; it does not implement the stateless `server/discover` of 2026-07-28.
-// Only MCP messages go to stdout; notes go to stderr.
+// Built on the MCP TypeScript SDK v2 (`@modelcontextprotocol/server`). Its stdio entry answers both
+// eras from one server description: a client that opens with `server/discover` (protocol
+// 2026-07-28, stateless, `_meta` on every request) and one that opens with the `initialize`
+// handshake (2025-11-25 and earlier). Only MCP messages go to stdout; notes go to stderr.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import { version } from '../../package.json';
 import { checkpointCommand } from './checkpoint';
@@ -35,12 +35,12 @@ interface Tool {
 
 /** The server for the project at `cwd`; not yet connected. */
 export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.env): McpServer {
-  const server = new McpServer({ name: 'beads-recovery', version }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'beads-recovery', version }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
   const context = async () => (await recoveryContextFor(cwd, { env, warn: (line) => process.stderr.write(`beads-recovery: ${line}\n`) })).markdown;
 
   // The tools are served through the SDK's low-level handlers rather than `registerTool`, which
-  // turns every failed call — an unknown tool, arguments that do not fit — into a tool result: here
-  // those are JSON-RPC errors (invalid params), and only a failure of the work itself is a result.
+  // turns arguments that do not fit into a tool result: here they are a JSON-RPC error (invalid
+  // params), as an unknown tool is, and only a failure of the work itself is a result.
   const tools: Record<string, Tool> = {
     get_recovery_context: {
       title: 'Beads recovery context',
@@ -67,8 +67,7 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
       },
     },
   };
-  server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.server.setRequestHandler('tools/list', () => ({
     tools: Object.entries(tools).map(([name, tool]) => ({
       name,
       title: tool.title,
@@ -77,12 +76,12 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
       annotations: tool.annotations,
     })),
   }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
     const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; this server has ${Object.keys(tools).join(' and ')}.`);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${name}'; this server has ${Object.keys(tools).join(' and ')}.`);
     const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
     return tool.run(parsed.data as Record<string, unknown>);
   });
 
@@ -118,6 +117,8 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
 export async function serveMcp(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { cwd: { type: 'string' } }, strict: true });
   const cwd = path.resolve(values.cwd ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd());
-  await createMcpServer(cwd).connect(new StdioServerTransport());
+  // One server per connection; a `server/discover` probe that the client then abandons for
+  // `initialize` gets its own, thrown away with the probe.
+  serveStdio(() => createMcpServer(cwd), { onerror: (error) => process.stderr.write(`beads-recovery: mcp: ${error.message}\n`) });
   return 0;
 }

@@ -1,19 +1,26 @@
 // `beads-recovery mcp` as an agent meets it: the built dist/cli.js spawned over stdio by the MCP
-// SDK's own client, which performs the initialize handshake, lists and calls the tools, reads the
-// resource and gets the prompt.
+// SDK's own client, once for each handshake — the 2025 `initialize` one and the 2026-07-28
+// `server/discover` one — which lists and calls the tools, reads the resource and gets the prompt.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { EmptyResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolError, type ClientOptions } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 import { CLI_SCRIPT as cli, ensureCliBuilt, REPO as repo } from '../support/builtCli';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'beads-mcp-'));
 
-describe('beads-recovery mcp with the SDK client over stdio (stand-in br)', { timeout: 90_000 }, () => {
+const HANDSHAKES: { era: 'legacy' | 'modern'; options: ClientOptions }[] = [
+  // The SDK client's default: `initialize`, then `notifications/initialized`.
+  { era: 'legacy', options: {} },
+  // Protocol 2026-07-28 only: `server/discover`, no fallback to `initialize`.
+  { era: 'modern', options: { versionNegotiation: { mode: { pin: '2026-07-28' } } } },
+];
+
+describe.each(HANDSHAKES)('beads-recovery mcp with the SDK client over stdio, $era handshake (stand-in br)', { timeout: 90_000 }, ({ era, options }) => {
   let dir: string;
   let client: Client;
 
@@ -25,9 +32,9 @@ describe('beads-recovery mcp with the SDK client over stdio (stand-in br)', { ti
 
   beforeAll(async () => {
     ensureCliBuilt();
-    dir = makeWorkspace({ dir: path.join(scratch, 'project'), dialect: 'br', data: 'scenario', git: true }).dir;
+    dir = makeWorkspace({ dir: path.join(scratch, era), dialect: 'br', data: 'scenario', git: true }).dir;
     const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    client = new Client({ name: 'beads-recovery-test', version: '1.0.0' });
+    client = new Client({ name: 'beads-recovery-test', version: '1.0.0' }, options);
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -41,14 +48,15 @@ describe('beads-recovery mcp with the SDK client over stdio (stand-in br)', { ti
 
   afterAll(async () => {
     await client?.close();
-    rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('answers initialize with its name, version and instructions', () => {
+  it(`answers the ${era} handshake with its name, version, capabilities and instructions`, () => {
+    expect(client.getProtocolEra()).toBe(era);
     expect(client.getServerVersion()).toEqual({ name: 'beads-recovery', version: JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
     const instructions = client.getInstructions() ?? '';
     expect(instructions.slice(0, 512)).toContain('get_recovery_context');
+    if (era === 'modern') expect(client.getDiscoverResult()).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']), instructions });
   });
 
   it('lists the two tools, and get_recovery_context returns the context', async () => {
@@ -87,17 +95,38 @@ describe('beads-recovery mcp with the SDK client over stdio (stand-in br)', { ti
   });
 
   it('answers unknown arguments and an unknown tool with a JSON-RPC error (invalid params), and keeps serving', async () => {
-    const invalidParams = (pattern: RegExp) => (error: unknown) => error instanceof McpError && error.code === -32602 && pattern.test(error.message);
+    const invalidParams = (pattern: RegExp) => (error: unknown) => error instanceof ProtocolError && error.code === -32602 && pattern.test(error.message);
     await expect(client.callTool({ name: 'get_recovery_context', arguments: { verbose: true } })).rejects.toSatisfy(invalidParams(/Invalid arguments for get_recovery_context: .*verbose/s));
     await expect(client.callTool({ name: 'write_checkpoint', arguments: { summary: 'x', issue: 'demo-2' } })).rejects.toSatisfy(invalidParams(/issue/));
     await expect(client.callTool({ name: 'write_checkpoint', arguments: { summary: 42 } })).rejects.toSatisfy(invalidParams(/summary/));
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toSatisfy(invalidParams(/Unknown tool 'no_such_tool'/));
     expect((await client.listTools()).tools).toHaveLength(2);
   });
+});
 
-  it('does not implement server/discover (the SDK speaks the initialize handshake): method not found', async () => {
-    await expect(client.request({ method: 'server/discover', params: {} } as never, EmptyResultSchema)).rejects.toSatisfy(
-      (error: unknown) => error instanceof McpError && error.code === -32601,
-    );
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('beads-recovery mcp on the wire', { timeout: 60_000 }, () => {
+  it('answers a server/discover probe and then, on the same process, the initialize a dual-era client falls back to', () => {
+    ensureCliBuilt();
+    const dir = makeWorkspace({ dir: path.join(scratch, 'wire'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } },
+      { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '1' } } },
+    ];
+    // stdin closes after the two lines: the server answers both, then exits by itself.
+    const result = spawnSync(process.execPath, [cli, 'mcp'], { cwd: dir, input: lines.map((line) => `${JSON.stringify(line)}\n`).join(''), encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(0);
+    const [discover, initialize] = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; result: Record<string, unknown> });
+    expect(discover).toMatchObject({
+      id: 1,
+      result: {
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {}, resources: {}, prompts: {} },
+        instructions: expect.stringContaining('get_recovery_context'),
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'beads-recovery' } },
+      },
+    });
+    expect(initialize).toMatchObject({ id: 2, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'beads-recovery' }, capabilities: { tools: {} } } });
   });
 });

@@ -6,10 +6,12 @@
 // Every handler we write runs `beads-recovery hook <agent> <event>` and ends with the shell comment
 // `# beads-recovery`, which shells ignore and which survives path changes: that is how our
 // entries are found again, so an install after an extension update rewrites them in place.
-// Edits go through jsonc-parser as text edits at the places that change: comments, key order and
-// the file's own formatting survive, and an uninstall after an install gives the original bytes.
+// Edits are text edits at the places that change (core/jsoncEdit): comments, key order and the
+// file's own formatting — a neighbour written on one line too — survive, and an uninstall after an
+// install gives the original bytes.
 // Pure: the caller reads and writes the files.
-import { applyEdits, modify, parseTree, findNodeAtLocation, getNodeValue, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, findNodeAtLocation, getNodeValue, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
+import { setJsonValue } from './jsoncEdit';
 
 export const AGENTS = ['claude', 'copilot', 'codex', 'cursor'] as const;
 export type AgentId = (typeof AGENTS)[number];
@@ -239,7 +241,7 @@ function placeHooks(text: string | undefined, format: AgentFormat, wanted: reado
   const style = detectStyle(original);
   const edit = (path: JSONPath, value: unknown, isArrayInsertion = false) => {
     const base = current === '' ? '{}' : current;
-    current = applyEdits(base, modify(base, path, value, { formattingOptions: style, isArrayInsertion }));
+    current = setJsonValue(base, path, value, style, isArrayInsertion);
   };
   const root = () => {
     const parsedNow = parseDocument(current);

@@ -2,11 +2,12 @@
 // `.cursor/mcp.json` (Cursor), `.vscode/mcp.json` (VS Code, for hosts without the provider API)
 // and `[mcp_servers.beads-recovery]` in `.codex/config.toml` (Codex). Our entry is the one named
 // `beads-recovery`; everything else in the file stays as it is. JSON files are edited in place
-// through jsonc-parser; the TOML file gets our table appended or cut out as text, and the result
+// in place (core/jsoncEdit); the TOML file gets our table appended or cut out as text, and the result
 // is checked with a TOML parser to hold exactly the other content plus (or minus) our table.
 // Pure: the caller reads and writes the files.
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
-import { applyEdits, findNodeAtLocation, getNodeValue, modify } from 'jsonc-parser';
+import { findNodeAtLocation, getNodeValue } from 'jsonc-parser';
+import { setJsonValue } from './jsoncEdit';
 import { detectStyle, parseDocument, type AgentId, type ConfigEdit, type HookLauncher } from './hookConfig';
 
 export const MCP_SERVER_NAME = 'beads-recovery';
@@ -77,11 +78,11 @@ function editJson(text: string | undefined, container: string, entry: Record<str
   if (JSON.stringify(existing) === JSON.stringify(entry)) return { ok: true, text: original, changed: false };
   const style = detectStyle(original);
   const base = original.trim() === '' ? '{}' : original;
-  let next = applyEdits(base, modify(base, [container, MCP_SERVER_NAME], entry, { formattingOptions: style }));
+  let next = setJsonValue(base, [container, MCP_SERVER_NAME], entry, style);
   if (entry === undefined) {
     const left = parseDocument(next);
     const holder = left.ok && left.root ? findNodeAtLocation(left.root, [container]) : undefined;
-    if (holder && (holder.children ?? []).length === 0) next = applyEdits(next, modify(next, [container], undefined, { formattingOptions: style }));
+    if (holder && (holder.children ?? []).length === 0) next = setJsonValue(next, [container], undefined, style);
     const rest = parseDocument(next);
     if (rest.ok && (rest.root?.children ?? []).length === 0) return { ok: true, text: '', changed: true };
   }

@@ -126,6 +126,34 @@ describe('installHooks', () => {
     expect(uninstallHooks(installed, 'claude')).toEqual({ ok: true, text: CLAUDE_EXISTING, changed: true });
   });
 
+  it('keeps every other entry as written, a neighbour on one line included, and uninstalls to the exact bytes', () => {
+    const compact = `{
+  "version": 1,
+  "hooks": {
+    "sessionStart": [{ "command": "bd cursor-hook sessionStart" }],
+    "postToolUse": [
+      { "command": "./lint.sh", "timeout": 5 }
+    ],
+    "stop": [{ "command": "./notify.sh" }]
+  }
+}
+`;
+    const installed = text(installHooks(compact, launcher, 'cursor'));
+    // Ours goes after the last entry of each list; the entries before it keep their lines.
+    expect(installed).toContain('    "sessionStart": [{ "command": "bd cursor-hook sessionStart" },\n      {\n        "type": "command",');
+    expect(installed).toContain('      { "command": "./lint.sh", "timeout": 5 },\n      {\n');
+    expect(installed).toContain('    "stop": [{ "command": "./notify.sh" }],\n    "preCompact": [\n      {\n');
+    expect(JSON.parse(installed).hooks.sessionStart).toHaveLength(2);
+    expect(uninstallHooks(installed, 'cursor')).toEqual({ ok: true, text: compact, changed: true });
+  });
+
+  it('keeps a nested group written on one line as it is', () => {
+    const oneLine = '{\n  "hooks": {\n    "SessionStart": [{ "matcher": "", "hooks": [{ "type": "command", "command": "bd prime --hook-json" }] }]\n  }\n}\n';
+    const installed = text(installHooks(oneLine, launcher, 'claude'));
+    expect(installed).toContain('    "SessionStart": [{ "matcher": "", "hooks": [{ "type": "command", "command": "bd prime --hook-json" }] },\n      {\n        "matcher": "startup|resume|clear|compact",\n');
+    expect(uninstallHooks(installed, 'claude')).toEqual({ ok: true, text: oneLine, changed: true });
+  });
+
   it('keeps tabs, CRLF line ends and a missing final newline', () => {
     const tabbed = '{\r\n\t"model": "opus"\r\n}';
     const installed = text(installHooks(tabbed, launcher, 'claude'));

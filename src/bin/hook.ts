@@ -3,10 +3,11 @@
 // the recovery context over after one) and answers in that agent's shape. It never fails the
 // agent: under the hook guard's deadline, a hung CLI gives way to the read-only reading of
 // .beads/issues.jsonl, and anything else to `{}`, which every agent takes as "go on".
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { checkpointCommand } from './checkpoint';
@@ -32,6 +33,9 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const agent = agentArg;
   const env = io.env ?? process.env;
   const started = Date.now();
+  // Names this run's claim on a delivery, so its own fallback (after a slow first try) is not
+  // taken for a second hook.
+  const runId = `${process.pid}-${randomUUID()}`;
   const plan = hookPlan(agent, event);
   const input = await (io.readInput ?? readHookInput)();
   const cwd = path.resolve(input?.cwd ?? input?.workspaceRoots?.[0] ?? env.CLAUDE_PROJECT_DIR ?? env.CURSOR_PROJECT_DIR ?? process.cwd());
@@ -43,9 +47,9 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   };
   return guardHook(
     {
-      answer: (signal) => handle(agent, event, plan, { cwd, input, env, note }, () => context(true, signal)),
+      answer: (signal) => handle(agent, event, plan, { cwd, input, env, note, runId }, () => context(true, signal)),
       // No CLI at all: the same hand-over from the read-only reading, when the full one failed or ran late.
-      fallback: (_reason, signal) => handle(agent, event, { ...plan, checkpoint: false, arm: false, disarm: false }, { cwd, input, env, note }, () => context(false, signal)),
+      fallback: (_reason, signal) => handle(agent, event, { ...plan, checkpoint: false, arm: false, disarm: false }, { cwd, input, env, note, runId }, () => context(false, signal)),
       last: () => hookResponse(agent, event, undefined),
     },
     { deadlineMs: Math.max(0, hookDeadlineMs(env) - (Date.now() - started)), warn: note },
@@ -57,6 +61,7 @@ interface HookRun {
   input: HookInput | undefined;
   env: NodeJS.ProcessEnv;
   note: (line: string) => void;
+  runId: string;
 }
 
 async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: () => Promise<string>): Promise<string> {
@@ -68,13 +73,12 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   }
   if (plan.inject === 'never') return hookResponse(agent, event, undefined);
   if (plan.inject === 'if-armed' && !(await armedFor(marker, run.input?.session))) return hookResponse(agent, event, undefined);
-  const delivered = plan.inject === 'always' ? await deliveryFile(run) : undefined;
-  if (delivered && (await recentlyWritten(delivered))) {
+  // Stdin that was no agent's JSON names nothing to match: that run answers.
+  if (plan.inject === 'always' && run.input && !(await claimDelivery(await deliveryFor(run), run.runId))) {
     run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
     return hookResponse(agent, event, undefined);
   }
   const markdown = await produce();
-  if (delivered) await writeFile(delivered, new Date().toISOString(), 'utf8');
   // Consumed only once the context is in hand, so a failure leaves it for the next tool call.
   if (plan.inject === 'if-armed') await rm(marker, { force: true });
   return hookResponse(agent, event, markdown);
@@ -92,23 +96,51 @@ async function markerFile(agent: AgentId, cwd: string): Promise<string> {
 
 /**
  * VS Code runs Claude Code's hook files too (`chat.useClaudeHooks`), and Cursor may (third-party
- * hooks): one session start can then run our hook from two files. The first to answer notes it
- * here, per project, session and source; a second within the window stays silent. Without a
- * session id there is nothing to match, and both answer.
+ * hooks): one session start can then run our hook from two files, at once, each under its own
+ * agent name. What they share is the project, the start's source and the conversation: the
+ * session id, else the transcript file. The first run claims the delivery; another within the
+ * window stays silent.
+ *
+ * An agent that sends neither still gets one delivery per start: the two runs of one start come
+ * within a second or two of each other, so the claim then holds only briefly, and a new session
+ * (or a `clear`, `compact` or `resume` start, another source) a little later gets its own.
  */
-async function deliveryFile(run: HookRun): Promise<string | undefined> {
-  const session = run.input?.session;
-  if (!session) return undefined;
-  const root = (await beadsRoot(run.cwd)) ?? run.cwd;
-  const key = `${root}\0${session}\0${run.input?.source ?? ''}`;
-  return path.join(await markerDir(), `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.delivered`);
+interface Delivery {
+  file: string;
+  windowMs: number;
 }
 
-const SAME_START_WINDOW_MS = 60_000;
+const SAME_CONVERSATION_WINDOW_MS = 60_000;
+const SAME_START_WINDOW_MS = 10_000;
 
-async function recentlyWritten(file: string): Promise<boolean> {
-  const info = await stat(file).catch(() => undefined);
-  return info !== undefined && Date.now() - info.mtimeMs < SAME_START_WINDOW_MS;
+async function deliveryFor(run: HookRun): Promise<Delivery> {
+  const root = (await beadsRoot(run.cwd)) ?? run.cwd;
+  const conversation = run.input?.session ?? run.input?.transcript;
+  const key = `${root}\0${conversation ?? ''}\0${run.input?.source ?? ''}`;
+  return {
+    file: path.join(await markerDir(), `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.delivered`),
+    windowMs: conversation ? SAME_CONVERSATION_WINDOW_MS : SAME_START_WINDOW_MS,
+  };
+}
+
+/**
+ * Claims a delivery: false when another run claimed it within the window. Check and claim happen
+ * under a cross-process lock (proper-lockfile), since both runs of one start arrive together.
+ * When the lock cannot be had the run delivers: twice is better than not at all.
+ */
+async function claimDelivery(delivery: Delivery, runId: string): Promise<boolean> {
+  const release = await lockfile
+    .lock(delivery.file, { realpath: false, stale: 5_000, retries: { retries: 40, minTimeout: 5, maxTimeout: 50, factor: 1.5 } })
+    .catch(() => undefined);
+  if (!release) return true;
+  try {
+    const [claimant, info] = await Promise.all([readFile(delivery.file, 'utf8').catch(() => undefined), stat(delivery.file).catch(() => undefined)]);
+    if (claimant !== undefined && claimant !== runId && info && Date.now() - info.mtimeMs < delivery.windowMs) return false;
+    await writeFile(delivery.file, runId, 'utf8');
+    return true;
+  } finally {
+    await release().catch(() => undefined);
+  }
 }
 
 async function markerDir(): Promise<string> {

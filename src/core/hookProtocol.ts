@@ -19,6 +19,8 @@ export interface HookInput {
   workspaceRoots?: string[];
   /** The conversation the hook runs in (session_id, sessionId or Cursor's conversation_id). */
   session?: string;
+  /** The conversation's transcript file, which names it as well when no session id comes. */
+  transcript?: string;
 }
 
 /** Reads a hook's stdin; anything that is not a JSON object (a terminal, a stray pipe, a cut-off text) gives undefined. */
@@ -43,6 +45,7 @@ export function parseHookInput(text: string): HookInput | undefined {
     cwd: field('cwd'),
     workspaceRoots: roots,
     session: field('conversation_id', 'session_id', 'sessionId'),
+    transcript: field('transcript_path', 'transcriptPath'),
   };
 }
 

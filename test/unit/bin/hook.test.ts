@@ -2,7 +2,7 @@
 // by `beads-recovery hooks install --agent …` next to bd's own entries, then run through a shell
 // exactly as the agent's file says, with the JSON that agent writes to a hook's stdin.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -447,6 +447,58 @@ describe('one session start that runs our hook from two files (VS Code running C
       timeout: 30_000,
     });
     expect(contextIn('claude', compacted.stdout, 'SessionStart')).toMatch(/^## Resuming: /m);
+  });
+});
+
+describe('one session start that runs our hook from two files, when the agent sends no session id', { timeout: 90_000 }, () => {
+  // TMPDIR is the test's own: the delivery claims live there, and the test ages them by hand.
+  const claims = project('claims-tmp');
+  const home = project('home');
+  const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: home, USERPROFILE: home, TMPDIR: claims, TMP: claims, TEMP: claims };
+  let dir: string;
+
+  beforeAll(() => {
+    dir = makeWorkspace({ dir: path.join(scratch, 'no-session'), dialect: 'br', data: 'scenario', git: true }).dir;
+  });
+
+  /** Runs `hook <agent> SessionStart` without waiting, as an agent starts its hooks: all at once. */
+  function start(agent: AgentId, input: object): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [cli, 'hook', agent, 'SessionStart'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+      child.stdin.end(JSON.stringify(input));
+    });
+  }
+
+  async function both(input: object): Promise<(string | undefined)[]> {
+    const runs = await Promise.all([start('copilot', input), start('claude', input)]);
+    for (const run of runs) expect(run.status, run.stderr).toBe(0);
+    return [contextIn('copilot', runs[0]!.stdout, 'SessionStart'), contextIn('claude', runs[1]!.stdout, 'SessionStart')];
+  }
+
+  const delivered = (contexts: (string | undefined)[]) => contexts.filter((context) => context !== undefined && /^## Resuming: /m.test(context)).length;
+
+  it('hands the context over once when both run at the same moment', async () => {
+    expect(delivered(await both({ cwd: dir, hookEventName: 'SessionStart', source: 'new' }))).toBe(1);
+  });
+
+  it('still hands it over to a start of another source, and to a new session once the start is a few seconds past', async () => {
+    expect(delivered(await both({ cwd: dir, hookEventName: 'SessionStart', source: 'compact' }))).toBe(1);
+    // The claims of the starts above, ten seconds older: the next start is a session of its own.
+    const past = new Date(Date.now() - 10_500);
+    const folder = path.join(claims, 'beads-recovery-hooks');
+    for (const name of readdirSync(folder).filter((name) => name.endsWith('.delivered'))) utimesSync(path.join(folder, name), past, past);
+    expect(delivered(await both({ cwd: dir, hookEventName: 'SessionStart', source: 'new' }))).toBe(1);
+  });
+
+  it('tells sessions apart by their transcript file when that is all the agent sends', async () => {
+    const transcript = (name: string) => ({ cwd: dir, hook_event_name: 'SessionStart', source: 'startup', transcript_path: path.join(home, `${name}.jsonl`) });
+    expect(delivered(await both(transcript('one')))).toBe(1);
+    expect(delivered(await both(transcript('two')))).toBe(1);
   });
 });
 

@@ -183,6 +183,7 @@ export class ActivityTracker extends Disposable {
       }
       if (existing) {
         if (existing.project !== project) existing.setProject(project);
+        else void existing.reconcileWithGit();
         continue;
       }
       const opened = await this.open(folder, project).catch((error: unknown) => {

@@ -1,14 +1,17 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BeadsBackend } from '../beads/backend';
 import { errorMessage } from '../core/errors';
 import { reconcileFocus, recordFileChange, setFocus, trackedPathFilter, type Ledger, type LedgerState } from '../core/ledger';
+import { missedFiles, recordMissedFiles, type DirtyBaseline, type DirtyFile } from '../core/missedFiles';
 import type { Issue } from '../core/model';
+import type { GitRepository } from '../git/repo';
+import { gitStatus } from '../git/status';
 import { CommitLinker, type CommitFocus } from './commitLinker';
 import { Disposable, type Subscription, type Timers } from './disposable';
 import { describeDamage } from './durableJson';
 import { LedgerStore, locateLedger } from './ledgerStore';
-import { isOwnWrite } from './ownWrites';
+import { isOwnWrite, isUnchangedOwnWrite } from './ownWrites';
 import type { WriteQueue } from './writeQueue';
 
 // File tracking and commit linking for one workspace folder that holds a beads project. File
@@ -96,6 +99,10 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
   private createdTimer: Subscription | undefined;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
+  private reconciling: Promise<void> = Promise.resolve();
+  private reconcileQueued = false;
+  /** What the last reconciliation with `git status` saw, for the next one. */
+  private dirtyBaseline: DirtyBaseline | undefined;
   private currentProject: P;
   protected override readonly timers: Clock;
 
@@ -105,6 +112,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
   private constructor(
     private readonly options: FolderActivityOptions<P>,
     readonly store: LedgerStore,
+    private readonly repository: GitRepository | undefined,
     linkerFor: ((activity: FolderActivity<P>) => CommitLinker) | undefined,
   ) {
     super();
@@ -143,7 +151,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
             log: (message) => log.warn(`${name}: ${message}`),
           })
       : undefined;
-    const activity = new FolderActivity(options, store, linkerFor);
+    const activity = new FolderActivity(options, store, repository, linkerFor);
     activity.start();
     const linking = activity.linker ? `; commits linked from ${activity.linker.reflogFile}` : '; not a git repository, commits are not linked';
     log.info(`${name}: activity ledger at ${location.file}${linking}`);
@@ -240,6 +248,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       this.refreshTimer = this.cancel(this.refreshTimer);
       await this.refreshInProgress();
     }
+    await this.reconciling;
     if (this.linker) {
       this.linkTimer = this.cancel(this.linkTimer);
       await this.linker.check();
@@ -296,6 +305,23 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       this.createdTimer = undefined;
       void this.classifyCreated();
     }, CREATED_SETTLE_MS);
+  }
+
+  /**
+   * Records what `git status` shows as changed and the ledger never heard of (a missed watcher
+   * event), by the rules of `missedFiles`: only for the focused in-progress issue, only work done
+   * while it was focused. Outside git there is nothing to compare with. Coalesced: one runs, one waits.
+   */
+  reconcileWithGit(): Promise<void> {
+    if (!this.repository || this.reconcileQueued || this.disposed) return this.reconciling;
+    this.reconcileQueued = true;
+    this.reconciling = this.reconciling
+      .then(() => {
+        this.reconcileQueued = false;
+        return this.reconcileNow();
+      })
+      .catch((error: unknown) => this.options.log.warn(`${this.name}: comparing the ledger with git status failed: ${errorMessage(error)}`));
+    return this.reconciling;
   }
 
   /** Commits wait for the in-progress issues to be known: a comment on the wrong issue cannot be taken back. */
@@ -446,6 +472,35 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     this.attributeUnfocused();
     this.fireChanged();
     this.scheduleLink(0);
+    void this.reconcileWithGit();
+  }
+
+  private async reconcileNow(): Promise<void> {
+    const issueId = this.focusedIssue();
+    const repository = this.repository;
+    if (!repository || issueId === undefined || this.disposed || !this.inProgress?.some((issue) => issue.id === issueId)) return;
+    const changes = await gitStatus(this.options.root, { timeoutMs: this.options.timeoutMs });
+    // Porcelain paths are relative to the top of the work tree, which may hold the folder.
+    const folder = path.relative(repository.root, await realpath(this.options.root).catch(() => this.options.root)).split(path.sep).join('/');
+    const prefix = folder === '' ? '' : `${folder}/`;
+    const dirty: DirtyFile[] = [];
+    for (const change of changes) {
+      if (!change.path.startsWith(prefix) || change.path.endsWith('/')) continue;
+      const relative = change.path.slice(prefix.length);
+      if (!this.isTracked(relative)) continue;
+      const file = path.join(this.rootPrefix, ...relative.split('/'));
+      const modifiedMs = (await stat(file).catch(() => undefined))?.mtimeMs;
+      if (modifiedMs !== undefined && isUnchangedOwnWrite(file, modifiedMs)) continue;
+      dirty.push(modifiedMs === undefined ? { path: relative } : { path: relative, modifiedMs });
+    }
+    const state = this.store.state;
+    // The focus may have moved while git ran: the next refresh looks again.
+    if (this.disposed || state.focusedId !== issueId) return;
+    const missed = missedFiles({ issueId, ledger: state.ledgers[issueId], focusedAt: state.focusedAt, dirty, baseline: this.dirtyBaseline, now: this.timers.now() });
+    this.dirtyBaseline = { issueId, focusedAt: state.focusedAt, paths: new Set(dirty.map((file) => file.path)) };
+    if (missed.length === 0) return;
+    this.options.log.info(`${this.name}: ${missed.length} changed ${missed.length === 1 ? 'file' : 'files'} the watcher missed, from git status: ${missed.slice(0, 5).map((file) => file.path).join(', ')}${missed.length > 5 ? ', …' : ''}`);
+    this.store.record((current) => recordMissedFiles(current, issueId, missed));
   }
 
   private fireChanged(): void {

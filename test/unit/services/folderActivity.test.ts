@@ -1,7 +1,8 @@
 // The activity of one workspace folder, without VS Code: file events handed in through fake
 // watchers, time through a hand-driven clock, beads through the fake backend. The folder is a
 // real temporary folder outside git, so the ledger lives in the "workspace storage" folder.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,8 +34,12 @@ beforeEach(() => {
   warnings.length = 0;
 });
 
-afterEach(async () => {
+async function close(): Promise<void> {
   for (const activity of opened.splice(0)) await activity.close();
+}
+
+afterEach(async () => {
+  await close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -191,5 +196,106 @@ describe('FolderActivity', () => {
     watchers.fire('changed', join(elsewhere, '.beads', 'issues.jsonl'));
     clock.advance(500);
     expect(lists()).toBe(before + 1);
+  });
+});
+
+describe('FolderActivity reconciled with git status', () => {
+  let git: (...args: string[]) => string;
+
+  beforeEach(() => {
+    // Real time: git reports real modification times.
+    clock = new ManualClock(Date.now());
+    git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+    git('init', '-q');
+    writeFileSync(file('committed.ts'), 'v1');
+    writeFileSync(file('doomed.ts'), 'v1');
+    git('add', '.');
+    git('commit', '-q', '-m', 'start');
+  });
+
+  /** Writes a file with no watcher event, as a missed event would leave it, dated `at`. */
+  function writeUnseen(relative: string, at: number): void {
+    mkdirSync(join(file(relative), '..'), { recursive: true });
+    writeFileSync(file(relative), String(at));
+    utimesSync(file(relative), new Date(at), new Date(at));
+  }
+
+  it('records a file changed while the issue was focused that no event reported', async () => {
+    const activity = await open();
+    expect(activity.linker).toBeDefined();
+    const focusedAt = activity.state.focusedAt as number;
+    writeUnseen('src/missed.ts', focusedAt + 1_000);
+    writeUnseen('committed.ts', focusedAt + 2_000);
+    watchers.fire('changed', file('src/seen.ts'));
+    clock.advance(5_000);
+    await activity.refreshInProgress();
+    await activity.flush();
+    expect(activity.focusedLedger()?.files).toEqual(['committed.ts', 'src/missed.ts', 'src/seen.ts']);
+    expect(activity.focusedLedger()?.touched.slice(0, 2)).toEqual([focusedAt + 2_000, focusedAt + 1_000]);
+  });
+
+  it('never gives a newly claimed issue a file that was dirty before the claim', async () => {
+    beads.issues.get('demo-1')!.status = 'open';
+    const activity = await open();
+    expect(activity.focusedIssue()).toBeUndefined();
+    writeUnseen('before-claim.ts', clock.now() - 60_000);
+    clock.advance(10_000);
+    await beads.claim('demo-2');
+    await activity.refreshInProgress();
+    await activity.flush();
+    expect(activity.focusedIssue()).toBe('demo-2');
+    expect(activity.state.focusedAt).toBe(clock.now());
+    writeUnseen('after-claim.ts', clock.now() + 1_000);
+    await activity.reconcileWithGit();
+    await activity.flush();
+    expect(activity.focusedLedger()?.files).toEqual(['after-claim.ts']);
+  });
+
+  it('records nothing while no issue is in progress', async () => {
+    beads.issues.get('demo-1')!.status = 'open';
+    const activity = await open();
+    writeUnseen('loose.ts', clock.now() + 1_000);
+    await activity.reconcileWithGit();
+    await activity.flush();
+    expect(activity.state.ledgers).toEqual({});
+  });
+
+  it('counts a deletion only once it happened after an earlier look at the same focus', async () => {
+    // Gone before the first look: when is unknown, so it is not this issue's work.
+    rmSync(file('committed.ts'));
+    const activity = await open();
+    await activity.reconcileWithGit();
+    expect(activity.focusedLedger()?.files ?? []).toEqual([]);
+    rmSync(file('doomed.ts'));
+    await activity.reconcileWithGit();
+    await activity.flush();
+    expect(activity.focusedLedger()?.files).toEqual(['doomed.ts']);
+  });
+
+  it('respects the filters: beads files, agent settings, excluded globs, the extension\'s own unchanged writes', async () => {
+    const activity = await open(['**/generated/**']);
+    const after = (activity.state.focusedAt as number) + 1_000;
+    for (const skipped of ['.beads/issues.jsonl', '.claude/settings.local.json', 'generated/out.ts', 'AGENTS.md']) writeUnseen(skipped, after);
+    expectOwnWrite(file('AGENTS.md'), after - 500);
+    await activity.reconcileWithGit();
+    await activity.flush();
+    expect(activity.focusedLedger()?.files ?? []).toEqual([]);
+    // Edited after the extension's write: the user's work now.
+    writeUnseen('AGENTS.md', after + 60_000);
+    await activity.reconcileWithGit();
+    await activity.flush();
+    expect(activity.focusedLedger()?.files).toEqual(['AGENTS.md']);
+  });
+
+  it('reads paths relative to the work tree in a folder below its top', async () => {
+    await close();
+    mkdirSync(file('packages/app'), { recursive: true });
+    root = join(root, 'packages', 'app');
+    const activity = await open();
+    writeUnseen('inside.ts', (activity.state.focusedAt as number) + 1_000);
+    writeFileSync(join(root, '..', 'outside.ts'), 'x');
+    await activity.reconcileWithGit();
+    await activity.flush();
+    expect(activity.focusedLedger()?.files).toEqual(['inside.ts']);
   });
 });

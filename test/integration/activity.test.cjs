@@ -7,21 +7,16 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
-const { run, describeIn, activatedApi } = require('./scenario.cjs');
+const { run, describeIn, activatedApi, waitFor } = require('./scenario.cjs');
 
 const ISSUE = 'demo-1';
 
-/** Polls `probe` (flushing activity first) until it returns a truthy value. */
-async function eventually(api, probe, what, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
+/** `probe`, asked after the pending file events are written and the reflog is read. */
+function afterFlush(api, probe) {
+  return async () => {
     await api.flushActivity();
-    last = await probe();
-    if (last) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    return probe();
+  };
 }
 
 /**
@@ -30,13 +25,12 @@ async function eventually(api, probe, what, timeoutMs = 15_000) {
  */
 async function watcherUp(api) {
   const probe = path.join(run.workspace, 'watcher-probe.txt');
-  const deadline = Date.now() + 30_000;
-  for (let round = 0; !api.ledger()?.files.includes('watcher-probe.txt'); round++) {
-    if (Date.now() > deadline) throw new Error('the file watcher reported nothing within 30 s');
-    fs.writeFileSync(probe, `round ${round}\n`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await api.flushActivity();
-  }
+  let round = 0;
+  await waitFor(afterFlush(api, () => {
+    if (api.ledger()?.files.includes('watcher-probe.txt')) return true;
+    fs.writeFileSync(probe, `round ${round++}\n`);
+    return false;
+  }), 'the file watcher to report a write', 30_000, 1000);
 }
 
 /**
@@ -44,15 +38,11 @@ async function watcherUp(api) {
  * edits (thresholds), not about the watcher, which has its own tests above.
  */
 async function writeUntilRecorded(api, relativePaths) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+  await waitFor(afterFlush(api, () => {
     const missing = relativePaths.filter((file) => !api.ledger()?.files.includes(file));
-    if (missing.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`the ledger never listed ${missing.join(', ')}`);
     for (const file of missing) fs.writeFileSync(path.join(run.workspace, file), `${file} ${Date.now()}\n`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await api.flushActivity();
-  }
+    return missing.length === 0;
+  }), `the ledger to list ${relativePaths.join(', ')}`, 30_000, 1000);
 }
 
 function git(...args) {
@@ -75,7 +65,7 @@ describeIn(['br'], 'activity tracking', () => {
 
   before(async () => {
     api = await activatedApi();
-    await eventually(api, () => api.activityStatus().issueId === ISSUE, `${ISSUE} to be focused`);
+    await waitFor(afterFlush(api, () => api.activityStatus().issueId === ISSUE), `${ISSUE} to be focused`);
   });
 
   it('shows the focused issue in the status bar, with an accessible label', () => {
@@ -96,7 +86,7 @@ describeIn(['br'], 'activity tracking', () => {
     assert.equal(await vscode.workspace.applyEdit(edit), true);
     assert.equal(document.isDirty, true);
     assert.equal(await document.save(), true);
-    await eventually(api, () => api.ledger()?.files.includes('notes/saved-in-editor.txt'), 'the saved file in the ledger');
+    await waitFor(afterFlush(api, () => api.ledger()?.files.includes('notes/saved-in-editor.txt')), 'the saved file in the ledger');
   });
 
   it('records files created, changed and deleted by another process, and skips .git, .beads and node_modules', async () => {
@@ -108,10 +98,10 @@ describeIn(['br'], 'activity tracking', () => {
     fs.mkdirSync(path.join(run.workspace, 'node_modules', 'pkg'), { recursive: true });
     fs.writeFileSync(path.join(run.workspace, 'node_modules', 'pkg', 'index.js'), 'module.exports = 1;\n');
     fs.writeFileSync(path.join(run.workspace, '.git', 'scratch-by-test'), 'x');
-    await eventually(api, () => api.ledger()?.files.includes('agent/doomed.txt'), 'the written files in the ledger');
+    await waitFor(afterFlush(api, () => api.ledger()?.files.includes('agent/doomed.txt')), 'the written files in the ledger');
     fs.unlinkSync(path.join(run.workspace, 'agent', 'doomed.txt'));
     await sleep(1_200);
-    const ledger = await eventually(api, () => api.ledger()?.files.includes('agent/deep/written.txt') && api.ledger(), 'the nested file');
+    const ledger = await waitFor(afterFlush(api, () => api.ledger()?.files.includes('agent/deep/written.txt') && api.ledger()), 'the nested file');
     assert.ok(ledger.edits >= before + 2, `edits went from ${before} to ${ledger.edits}`);
     assert.ok(!ledger.files.includes('agent/deep'), 'a folder is not listed as a file');
     assert.deepEqual(ledger.files.filter((file) => /(^|\/)(\.git|\.beads|node_modules)(\/|$)/.test(file)), []);
@@ -123,7 +113,7 @@ describeIn(['br'], 'activity tracking', () => {
     const before = api.ledger();
     assert.ok(before && before.files.length > 0);
     await api.reloadActivity();
-    const after = await eventually(api, () => api.ledger(), 'the ledger after the reload');
+    const after = await waitFor(afterFlush(api, () => api.ledger()), 'the ledger after the reload');
     assert.deepEqual(after.files, before.files);
     assert.equal(after.edits, before.edits);
     const file = path.join(run.workspace, '.git', 'beads-recovery', 'ledger.json');
@@ -134,11 +124,11 @@ describeIn(['br'], 'activity tracking', () => {
   it('links a commit made by a separate git process with exactly one comment, as a checkpoint', async () => {
     const subject = 'feat: commit from another process';
     fs.writeFileSync(path.join(run.workspace, 'agent', 'committed.txt'), 'committed\n');
-    await eventually(api, () => api.ledger()?.files.includes('agent/committed.txt'), 'the file to be committed in the ledger');
+    await waitFor(afterFlush(api, () => api.ledger()?.files.includes('agent/committed.txt')), 'the file to be committed in the ledger');
     git('add', 'agent/committed.txt');
     git('commit', '-q', '-m', subject);
     const short = git('rev-parse', '--short', 'HEAD');
-    const linked = await eventually(api, () => commitComments(subject).length > 0 && commitComments(subject), 'the commit comment');
+    const linked = await waitFor(afterFlush(api, () => commitComments(subject).length > 0 && commitComments(subject)), 'the commit comment');
     assert.equal(linked[0].text, `commit: ${short} ${subject}`);
     // More hints for the same commit: window focus, another flush, a checkout that moves nothing.
     git('checkout', '-q', '-B', 'main');
@@ -156,7 +146,7 @@ describeIn(['br'], 'activity tracking', () => {
     const terminal = vscode.window.createTerminal({ name: 'activity test', cwd: run.workspace });
     try {
       terminal.sendText(`git commit --allow-empty -q -m "${subject}"`);
-      await eventually(api, () => commitComments(subject).length > 0, 'the terminal commit comment', 30_000);
+      await waitFor(afterFlush(api, () => commitComments(subject).length > 0), 'the terminal commit comment', 30_000);
       await sleep(1_500);
       await api.flushActivity();
       assert.equal(commitComments(subject).length, 1);
@@ -170,11 +160,11 @@ describeIn(['br'], 'activity tracking', () => {
     const config = vscode.workspace.getConfiguration('beadsRecovery');
     await config.update('checkpoint.editThreshold', 3, vscode.ConfigurationTarget.Workspace);
     try {
-      await eventually(api, () => vscode.workspace.getConfiguration('beadsRecovery').get('checkpoint.editThreshold') === 3, 'the setting to apply');
+      await waitFor(afterFlush(api, () => vscode.workspace.getConfiguration('beadsRecovery').get('checkpoint.editThreshold') === 3), 'the setting to apply');
       const notified = api.activityStatus().notifications.due;
       assert.equal(api.activityStatus().warning, false);
       await writeUntilRecorded(api, ['one', 'two', 'three'].map((name) => `agent/due-${name}.txt`));
-      const status = await eventually(api, () => api.activityStatus().warning && api.activityStatus(), 'the warning colour');
+      const status = await waitFor(afterFlush(api, () => api.activityStatus().warning && api.activityStatus()), 'the warning colour');
       assert.ok(status.due.edits >= 3);
       assert.match(status.accessibilityLabel, /checkpoint is due/);
       assert.equal(status.notifications.due, notified + 1);
@@ -190,7 +180,7 @@ describeIn(['br'], 'activity tracking', () => {
 describeIn(['readonly'], 'activity tracking without a beads CLI', () => {
   it('still tracks files and says in the status bar that the project is read-only', async () => {
     const api = await activatedApi();
-    await eventually(api, () => api.activityStatus().issueId === ISSUE, `${ISSUE} to be focused`);
+    await waitFor(afterFlush(api, () => api.activityStatus().issueId === ISSUE), `${ISSUE} to be focused`);
     await watcherUp(api);
     fs.mkdirSync(path.join(run.workspace, 'agent'), { recursive: true });
     // About read-only tracking, not the watcher (strictly tested above): a file event code-server

@@ -7,7 +7,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
-const { run, describeIn, activatedApi } = require('./scenario.cjs');
+const { run, describeIn, activatedApi, waitFor } = require('./scenario.cjs');
 
 const never = new vscode.CancellationTokenSource().token;
 
@@ -40,15 +40,6 @@ function readyIds(dialect) {
   return JSON.parse(result.stdout).map((issue) => issue.id);
 }
 
-async function waitFor(condition, what, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
   const dialect = run.scenario;

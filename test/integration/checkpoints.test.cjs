@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { before, after, it } = require('mocha');
 const vscode = require('vscode');
-const { run, describeIn, activatedApi } = require('./scenario.cjs');
+const { run, describeIn, activatedApi, waitFor } = require('./scenario.cjs');
 
 /** The stand-in as a person at a terminal would run it: no fault, not in the call log. */
 function br(...args) {
@@ -38,15 +38,6 @@ function setFault(text) {
   else fs.rmSync(run.faultFile, { force: true });
 }
 
-async function waitFor(what, condition, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /**
  * Writes a file the way a user does, through an editor save, and waits until the ledger of
@@ -60,7 +51,7 @@ async function saveInEditor(relativePath, text, issueId) {
   const created = new vscode.WorkspaceEdit();
   created.createFile(uri, { ignoreIfExists: true });
   assert.equal(await vscode.workspace.applyEdit(created), true);
-  await waitFor(`a save of ${relativePath}`, async () => {
+  await waitFor(async () => {
     try {
       const document = await vscode.workspace.openTextDocument(uri);
       if (document.getText() !== text) {
@@ -72,8 +63,8 @@ async function saveInEditor(relativePath, text, issueId) {
     } catch {
       return false; // "Document has been closed": try again with a fresh one
     }
-  });
-  await waitFor(`${relativePath} in the ledger of ${issueId}`, () => ledgerOnDisk()?.ledgers?.[issueId]?.files?.includes(relativePath), 30_000);
+  }, `a save of ${relativePath}`);
+  await waitFor(() => ledgerOnDisk()?.ledgers?.[issueId]?.files?.includes(relativePath), `${relativePath} in the ledger of ${issueId}`, 30_000);
 }
 
 /** The ledger the extension keeps for the workspace, as written to disk. */
@@ -90,7 +81,7 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
   before(async () => {
     api = await activatedApi();
     // The activity tracker and the outbox open in the background after activation.
-    await waitFor('the ledger of demo-1', () => ledgerOnDisk()?.focusedId === 'demo-1');
+    await waitFor(() => ledgerOnDisk()?.focusedId === 'demo-1', 'the ledger of demo-1');
   });
 
   after(() => setFault(undefined));
@@ -139,7 +130,7 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
     const claimed = await vscode.commands.executeCommand('beadsRecovery.claim', 'demo-8');
     assert.equal(claimed.outcome.state, 'written');
     assert.equal(br('show', 'demo-8')[0].status, 'in_progress');
-    await waitFor('the focus on demo-8', () => ledgerOnDisk()?.focusedId === 'demo-8');
+    await waitFor(() => ledgerOnDisk()?.focusedId === 'demo-8', 'the focus on demo-8');
 
     await saveInEditor('src/closing.ts', 'export const closing = 1;\n', 'demo-8');
 

@@ -37,4 +37,20 @@ async function activatedApi(timeoutMs = 20_000) {
   return extension.exports;
 }
 
-module.exports = { run, packageJson, describeIn, activatedApi };
+/**
+ * The one wait of the integration tests: polls `condition` until it returns a truthy value and
+ * returns it; past `timeoutMs` it fails, naming `what` it waited for and the last value seen.
+ * Tests wait for a condition, never for a fixed time (code-server flakes under load).
+ */
+async function waitFor(condition, what, timeoutMs = 15_000, intervalMs = 200) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    last = await condition();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+module.exports = { run, packageJson, describeIn, activatedApi, waitFor };

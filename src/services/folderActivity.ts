@@ -489,7 +489,9 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       const relative = change.path.slice(prefix.length);
       if (!this.isTracked(relative)) continue;
       const file = path.join(this.rootPrefix, ...relative.split('/'));
-      const modifiedMs = (await stat(file).catch(() => undefined))?.mtimeMs;
+      // Whole milliseconds, as the ledger keeps time (file systems keep finer, and float rounding shows).
+      const mtimeMs = (await stat(file).catch(() => undefined))?.mtimeMs;
+      const modifiedMs = mtimeMs === undefined ? undefined : Math.round(mtimeMs);
       if (modifiedMs !== undefined && isUnchangedOwnWrite(file, modifiedMs)) continue;
       dirty.push(modifiedMs === undefined ? { path: relative } : { path: relative, modifiedMs });
     }

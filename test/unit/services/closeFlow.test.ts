@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BeadsBackend, CloseOptions } from '../../../src/beads/backend';
 import { CliError } from '../../../src/beads/errors';
-import type { Issue, IssueDetails, LinkedIssue } from '../../../src/core/model';
 import { closeWithFiles, filesOfCommits, writeNowOrQueue, WorkRefusedError } from '../../../src/services/closeFlow';
 import { Outbox } from '../../../src/services/outbox';
+import { FakeBackend } from '../support/fakeBackend';
 import { comments as numbered, issueDetails } from '../support/fakeIssues';
 
 const ROOT = '/project';
@@ -16,95 +15,30 @@ const ROOT = '/project';
  * A beads of five issues: demo-1 (in progress) blocks demo-2 and, with demo-4, demo-3; demo-5 is
  * open and unblocked. Every write is logged in order, with a script of failures.
  */
-class Beads implements BeadsBackend {
-  readonly kind = 'br' as const;
-  readonly readOnly = false;
-  readonly root = ROOT;
-  readonly log: string[] = [];
-  readonly issues = new Map<string, IssueDetails>();
-  failures: Error[] = [];
-
-  constructor() {
-    const add = (id: string, status: string, texts: string[] = []) =>
-      this.issues.set(id, issueDetails(id, { status, comments: numbered(texts.map((text) => ({ text, createdAt: '2026-01-01T01:00:00Z' })), 'a') }));
-    add('demo-1', 'in_progress', ['Auto-checkpoint (issue switch): 2 edits, 1 file, 0 commits\n- Files: src/old.ts']);
-    add('demo-2', 'open');
-    add('demo-3', 'open');
-    add('demo-4', 'open');
-    add('demo-5', 'open');
-    this.block('demo-1', 'demo-2');
-    this.block('demo-1', 'demo-3');
-    this.block('demo-4', 'demo-3');
-  }
-
-  private block(blocker: string, blocked: string): void {
-    const link = (issue: IssueDetails): LinkedIssue => ({ id: issue.id, title: issue.title, status: issue.status, priority: issue.priority, issueType: issue.issueType, dependencyType: 'blocks' });
-    const from = this.issues.get(blocker) as IssueDetails;
-    const to = this.issues.get(blocked) as IssueDetails;
-    from.dependents.push(link(to));
-    to.dependencies.push(link(from));
-  }
-
-  private refreshLinks(): void {
-    for (const issue of this.issues.values()) {
-      for (const link of [...issue.dependencies, ...issue.dependents]) link.status = this.issues.get(link.id)?.status ?? link.status;
-    }
-  }
-
-  async listInProgress(): Promise<Issue[]> {
-    return [...this.issues.values()].filter((issue) => issue.status === 'in_progress');
-  }
-
-  async listReady(): Promise<Issue[]> {
-    this.log.push('ready');
-    this.refreshLinks();
-    return [...this.issues.values()].filter(
-      (issue) => issue.status === 'open' && issue.dependencies.every((link) => link.dependencyType !== 'blocks' || link.status === 'closed'),
-    );
-  }
-
-  async show(ids: readonly string[]): Promise<IssueDetails[]> {
-    this.log.push(`show ${ids.join(',')}`);
-    this.refreshLinks();
-    return ids.flatMap((id) => (this.issues.has(id) ? [structuredClone(this.issues.get(id) as IssueDetails)] : []));
-  }
-
-  async addComment(id: string, text: string): Promise<void> {
-    this.fail(`comment ${id}`);
-    this.issues.get(id)?.comments.push({ id: 'n', author: 'me', text, createdAt: new Date().toISOString() });
-    this.log.push(`comment ${id}: ${text}`);
-  }
-
-  async claim(id: string): Promise<void> {
-    this.fail(`claim ${id}`);
-    (this.issues.get(id) as IssueDetails).status = 'in_progress';
-    this.log.push(`claim ${id}`);
-  }
-
-  async close(id: string, reason: string, _signal?: AbortSignal, options?: CloseOptions): Promise<void> {
-    this.fail(`close ${id}`);
-    (this.issues.get(id) as IssueDetails).status = 'closed';
-    this.log.push(`close ${id}${options?.force ? ' --force' : ''}: ${reason}`);
-  }
-
-  private fail(what: string): void {
-    const failure = this.failures.shift();
-    if (failure) {
-      this.log.push(`FAILED ${what}`);
-      throw failure;
-    }
-  }
+function fiveIssues(): FakeBackend {
+  const beads = new FakeBackend([], { root: ROOT });
+  const add = (id: string, status: string, texts: string[] = []) =>
+    beads.add(issueDetails(id, { status, comments: numbered(texts.map((text) => ({ text, createdAt: '2026-01-01T01:00:00Z' })), 'a') }));
+  add('demo-1', 'in_progress', ['Auto-checkpoint (issue switch): 2 edits, 1 file, 0 commits\n- Files: src/old.ts']);
+  add('demo-2', 'open');
+  add('demo-3', 'open');
+  add('demo-4', 'open');
+  add('demo-5', 'open');
+  beads.block('demo-1', 'demo-2');
+  beads.block('demo-1', 'demo-3');
+  beads.block('demo-4', 'demo-3');
+  return beads;
 }
 
 const locked = () => new CliError({ kind: 'exit', command: 'br', args: [], exitCode: 2, cliMessage: 'database is locked' });
 
 let dir: string;
 let outbox: Outbox;
-let beads: Beads;
+let beads: FakeBackend;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'close-'));
-  beads = new Beads();
+  beads = fiveIssues();
   outbox = new Outbox({ file: join(dir, 'outbox.json'), root: ROOT, backend: beads, policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
 });
 
@@ -195,7 +129,7 @@ describe('closeWithFiles', () => {
     await expect(close({ issueId: 'demo-404' })).rejects.toThrow(/demo-404 was not found/);
     beads.issues.get('demo-5')!.status = 'closed';
     await expect(close({ issueId: 'demo-5' })).rejects.toThrow(/already closed/);
-    const readOnly = Object.assign(Object.create(beads) as Beads, { readOnly: true });
+    const readOnly = Object.assign(Object.create(beads) as FakeBackend, { readOnly: true });
     await expect(close({ backend: readOnly })).rejects.toBeInstanceOf(WorkRefusedError);
   });
 

@@ -63,7 +63,7 @@ async function open(excludes: string[] = []): Promise<FolderActivity> {
   return activity;
 }
 
-const lists = () => beads.calls.filter((call) => call === 'list').length;
+const lists = () => beads.calls.filter((call) => call.op === 'list').length;
 const file = (relative: string) => join(root, ...relative.split('/'));
 
 describe('FolderActivity', () => {

@@ -4,90 +4,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BeadsBackend } from '../../../src/beads/backend';
 import { CliError } from '../../../src/beads/errors';
-import type { Issue, IssueDetails } from '../../../src/core/model';
 import type { BackoffPolicy } from '../../../src/core/outboxPolicy';
 import type { DamageReport } from '../../../src/services/durableJson';
 import { Outbox, type OutboxOptions } from '../../../src/services/outbox';
+import { FakeBackend } from '../support/fakeBackend';
 import { issueDetails } from '../support/fakeIssues';
 import { waitFor } from '../support/waitFor';
 
 const ROOT = '/project';
 const FAST: BackoffPolicy = { baseMs: 20, maxMs: 80, maxUnrecognisedAttempts: 3 };
-
-type Call = { op: string; id: string; text?: string };
-
-/** An in-memory beads with a script of failures: each write call takes the next scripted outcome. */
-class FakeBeads implements BeadsBackend {
-  readonly kind = 'br' as const;
-  readonly readOnly = false;
-  readonly root = ROOT;
-  readonly calls: Call[] = [];
-  readonly issues = new Map<string, IssueDetails>();
-  /** Errors thrown by the next write calls, in order. */
-  failures: Error[] = [];
-  /** When set, the next write applies its effect and then never answers (a process killed mid-write). */
-  hangAfterWriting = false;
-  hangBeforeWriting = false;
-
-  constructor(ids: string[]) {
-    for (const id of ids) this.issues.set(id, issueDetails(id));
-  }
-
-  comments(id: string): string[] {
-    return this.issues.get(id)?.comments.map((comment) => comment.text) ?? [];
-  }
-
-  async listInProgress(): Promise<Issue[]> {
-    return [];
-  }
-
-  async listReady(): Promise<Issue[]> {
-    return [];
-  }
-
-  async show(ids: readonly string[]): Promise<IssueDetails[]> {
-    this.calls.push({ op: 'show', id: ids.join(',') });
-    return ids.flatMap((id) => {
-      const issue = this.issues.get(id);
-      return issue ? [structuredClone(issue)] : [];
-    });
-  }
-
-  addComment(id: string, text: string): Promise<void> {
-    return this.write({ op: 'comment', id, text }, (issue) => {
-      issue.comments.push({ id: String(issue.comments.length + 1), author: 'me', text, createdAt: new Date().toISOString() });
-    });
-  }
-
-  claim(id: string): Promise<void> {
-    return this.write({ op: 'claim', id }, (issue) => {
-      issue.status = 'in_progress';
-    });
-  }
-
-  close(id: string): Promise<void> {
-    return this.write({ op: 'close', id }, (issue) => {
-      issue.status = 'closed';
-    });
-  }
-
-  private async write(call: Call, apply: (issue: IssueDetails) => void): Promise<void> {
-    this.calls.push(call);
-    if (this.hangBeforeWriting) {
-      this.hangBeforeWriting = false;
-      return new Promise(() => undefined);
-    }
-    const failure = this.failures.shift();
-    if (failure) throw failure;
-    const issue = this.issues.get(call.id);
-    if (!issue) throw new CliError({ kind: 'exit', command: 'br', args: [], exitCode: 3, cliMessage: `Issue not found: ${call.id}`, cliCode: 'ISSUE_NOT_FOUND' });
-    apply(issue);
-    if (this.hangAfterWriting) {
-      this.hangAfterWriting = false;
-      return new Promise(() => undefined);
-    }
-  }
-}
 
 const locked = () => new CliError({ kind: 'exit', command: 'br', args: ['comments', 'add'], exitCode: 2, cliMessage: 'database is locked' });
 const missing = () => new CliError({ kind: 'notFound', command: 'br', args: ['comments', 'add'] });
@@ -119,7 +44,7 @@ afterEach(() => {
 
 describe('Outbox', () => {
   it('writes the entry to the file before the CLI is spawned', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     let fileAtSpawn: string | undefined;
     const original = beads.addComment.bind(beads);
     beads.addComment = async (id, text) => {
@@ -140,7 +65,7 @@ describe('Outbox', () => {
   });
 
   it('ignores a key that is pending or already done', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     beads.failures = [locked()];
     const outbox = makeOutbox(beads);
     await outbox.enqueue({ key: 'commit:abc', kind: 'comment', issueId: 'demo-1', text: 'commit: abc one' });
@@ -154,7 +79,7 @@ describe('Outbox', () => {
   });
 
   it('retries with backoff until the CLI comes back, and lands each write once, in order', async () => {
-    const beads = new FakeBeads(['demo-1', 'demo-2']);
+    const beads = new FakeBackend(['demo-1', 'demo-2']);
     beads.failures = [missing(), locked(), locked()];
     const outbox = makeOutbox(beads);
     const changes: number[] = [];
@@ -173,7 +98,7 @@ describe('Outbox', () => {
   });
 
   it('waits out the backoff instead of hammering a locked CLI', async () => {
-    const beads = new FakeBeads(['demo-1', 'demo-2']);
+    const beads = new FakeBackend(['demo-1', 'demo-2']);
     beads.failures = Array.from({ length: 100 }, locked);
     const attemptedAt: number[] = [];
     const original = beads.addComment.bind(beads);
@@ -195,7 +120,7 @@ describe('Outbox', () => {
   });
 
   it('sends at once when asked to retry, without waiting out the backoff', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     beads.failures = [locked()];
     const outbox = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'first' });
@@ -206,7 +131,7 @@ describe('Outbox', () => {
   });
 
   it('parks a write on a deleted issue once, keeps it visible, and goes on with the others', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     const outbox = makeOutbox(beads);
     const parked: string[] = [];
     outbox.onDidPark((entry) => parked.push(`${entry.write.key}:${entry.reason}`));
@@ -225,7 +150,7 @@ describe('Outbox', () => {
   });
 
   it('parks a refused write at once with the CLI reason, never retrying it, and is not left queued', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     const reason = 'cannot close demo-1: blocked by open issues [demo-2] (use --force to override)';
     beads.failures = [new CliError({ kind: 'refused', command: 'bd', args: ['close', '--', 'demo-1'], exitCode: 1, cliMessage: reason })];
     const outbox = makeOutbox(beads);
@@ -241,7 +166,7 @@ describe('Outbox', () => {
   });
 
   it('survives a restart: a new outbox over the same file sends what the old one left', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     beads.failures = [missing()];
     const first = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
     await first.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'queued while the CLI was missing' });
@@ -257,7 +182,7 @@ describe('Outbox', () => {
   });
 
   it('killed after the CLI wrote but before success was recorded: the next drainer sees the comment and does not send it again', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     beads.hangAfterWriting = true;
     const dying = makeOutbox(beads, { leaseStaleMs: 50 });
     await dying.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: written once' });
@@ -276,7 +201,7 @@ describe('Outbox', () => {
   });
 
   it('killed before the CLI wrote: the next drainer checks, finds nothing, and sends it', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     beads.hangBeforeWriting = true;
     const dying = makeOutbox(beads, { leaseStaleMs: 50 });
     await dying.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: not yet written' });
@@ -291,7 +216,7 @@ describe('Outbox', () => {
   });
 
   it('after a timeout, checks before resending (the timed-out attempt landed)', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     const outbox = makeOutbox(beads);
     const original = beads.addComment.bind(beads);
     let first = true;
@@ -308,7 +233,7 @@ describe('Outbox', () => {
   });
 
   it('lets one window drain at a time: a second outbox on the file waits for the first', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     const original = beads.addComment.bind(beads);
     let inFlight = 0;
     let maxInFlight = 0;
@@ -334,7 +259,7 @@ describe('Outbox', () => {
   });
 
   it('keeps the order of writes to one issue: a queued close waits for the file list', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     beads.failures = [locked()];
     const outbox = makeOutbox(beads);
     await outbox.enqueue({ key: 'files', kind: 'comment', issueId: 'demo-1', text: 'Files modified: a.ts' });
@@ -345,7 +270,7 @@ describe('Outbox', () => {
   });
 
   it('holds writes while the project is read-only and sends them when a CLI appears', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     const readOnly = { ...beads, readOnly: true, kind: 'jsonl' } as unknown as BeadsBackend;
     const outbox = makeOutbox(readOnly);
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'waits for the CLI' });
@@ -357,7 +282,7 @@ describe('Outbox', () => {
   });
 
   it('caps the remembered done keys, newest kept', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     const outbox = makeOutbox(beads, { doneLimit: 3 });
     for (let index = 0; index < 5; index++) await outbox.enqueue({ key: `k${index}`, kind: 'comment', issueId: 'demo-1', text: `t${index}` });
     await outbox.drain(bounded());
@@ -366,7 +291,7 @@ describe('Outbox', () => {
   });
 
   it('recognises its own comments, so a refresh does not mistake them for a checkpoint made elsewhere', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     const outbox = makeOutbox(beads);
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: mine' });
     await outbox.drain(bounded());
@@ -386,7 +311,7 @@ describe('Outbox', () => {
     writeFileSync(file, damaged, 'utf8');
 
     const reports: DamageReport[] = [];
-    const beads = new FakeBeads(['demo-1', 'demo-2']);
+    const beads = new FakeBackend(['demo-1', 'demo-2']);
     const next = makeOutbox(beads, { onDamage: (report) => reports.push(report) });
     await next.load();
     expect(next.pending.map((entry) => entry.write.key)).toEqual(['a']);
@@ -398,7 +323,7 @@ describe('Outbox', () => {
   });
 
   it('repairs an entry with a mistyped field instead of dropping it, and checks beads before sending it', async () => {
-    const beads = new FakeBeads(['demo-1']);
+    const beads = new FakeBackend(['demo-1']);
     const first = makeOutbox(undefined);
     await first.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'keep me' });
     await first.enqueue({ key: 'b', kind: 'comment', issueId: 'demo-1', text: 'and me' });
@@ -423,7 +348,7 @@ describe('Outbox', () => {
   });
 
   it('puts parked writes back on request', async () => {
-    const beads = new FakeBeads([]);
+    const beads = new FakeBackend([]);
     const outbox = makeOutbox(beads);
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'for a later issue' });
     await outbox.drain(bounded());
@@ -435,7 +360,7 @@ describe('Outbox', () => {
   });
 
   it('forgets parked writes on request, and their keys stay done', async () => {
-    const beads = new FakeBeads([]);
+    const beads = new FakeBackend([]);
     const outbox = makeOutbox(beads);
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'for a deleted issue' });
     await outbox.drain(bounded());

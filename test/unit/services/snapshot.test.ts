@@ -3,10 +3,11 @@
 // the chain or the size of the queue, and at most two steps.
 import { describe, expect, it } from 'vitest';
 import type { BeadsBackend } from '../../../src/beads/backend';
-import type { Issue, IssueDetails } from '../../../src/core/model';
+import type { IssueDetails } from '../../../src/core/model';
 import { parseJsonl } from '../../../src/core/parse';
 import { buildSidebarModel } from '../../../src/core/viewModel';
 import { loadSnapshot } from '../../../src/services/snapshot';
+import { FakeBackend } from '../support/fakeBackend';
 
 const NOW = Date.parse('2026-02-19T12:00:00Z');
 
@@ -29,40 +30,10 @@ function store(records: { id: string; status?: string; parent?: string; blockedB
   return parseJsonl(lines.join('\n')).issues;
 }
 
+/** The shared fake backend, each call taking a moment, so that calls started together form one step. */
 function fakeBackend(issues: IssueDetails[]): { backend: BeadsBackend; calls: string[]; steps(): number } {
-  const calls: string[] = [];
-  // Each call notes how many calls had finished when it started: calls started together share a
-  // number, and each new number is one more dependent step.
-  const startedAfter: number[] = [];
-  let finished = 0;
-  const call = async <T>(name: string, result: () => T): Promise<T> => {
-    calls.push(name);
-    startedAfter.push(finished);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    finished++;
-    return result();
-  };
-  const byId = new Map(issues.map((issue) => [issue.id, issue]));
-  const summary = (issue: IssueDetails): Issue => ({ ...issue });
-  const backend: BeadsBackend = {
-    kind: 'br',
-    readOnly: false,
-    root: '/project',
-    listInProgress: () => call('list', () => issues.filter((issue) => issue.status === 'in_progress').map(summary)),
-    listReady: () => call('ready', () => {
-      // As br: open, no open blocker, and no children (an epic waits for its open children).
-      const ready = (issue: IssueDetails) =>
-        issue.status === 'open' &&
-        issue.dependencies.every((dep) => dep.dependencyType !== 'blocks' || dep.status === 'closed') &&
-        issue.dependents.every((dep) => dep.dependencyType !== 'parent-child');
-      return issues.filter(ready).map(summary);
-    }),
-    show: (ids) => call(`show ${ids.join(' ')}`, () => ids.map((id) => byId.get(id)).filter((issue): issue is IssueDetails => issue !== undefined)),
-    addComment: async () => undefined,
-    claim: async () => undefined,
-    close: async () => undefined,
-  };
-  return { backend, calls, steps: () => new Set(startedAfter).size };
+  const backend = new FakeBackend(issues, { latencyMs: 1 });
+  return { backend, calls: backend.log, steps: () => backend.steps() };
 }
 
 describe('loadSnapshot with the parent chain', () => {
@@ -89,7 +60,7 @@ describe('loadSnapshot with the parent chain', () => {
     let snapshot = await loadSnapshot(first, { alwaysReady: true, readyDetails: 50, ancestors: true });
     const { backend, calls, steps } = fakeBackend(chain);
     snapshot = await loadSnapshot(backend, { focusedId: 'c-1', hints: snapshot.contextIds, alwaysReady: true, readyDetails: 50, ancestors: true });
-    expect(calls).toEqual(['list', 'ready', 'show c-1 c-next c-feature', 'show c-epic']);
+    expect(calls).toEqual(['list', 'ready', 'show c-1,c-next,c-feature', 'show c-epic']);
     expect(steps()).toBe(2);
     const model = buildSidebarModel({ ...snapshot, now: NOW });
     expect(model.focused?.unblocks).toEqual([expect.objectContaining({ id: 'c-next', wouldBecomeReady: true })]);
@@ -98,7 +69,7 @@ describe('loadSnapshot with the parent chain', () => {
     expect(snapshot.incomplete).toBe(true);
     const { backend: third, calls: thirdCalls } = fakeBackend(chain);
     snapshot = await loadSnapshot(third, { focusedId: 'c-1', hints: snapshot.contextIds, alwaysReady: true, readyDetails: 50, ancestors: true });
-    expect(thirdCalls).toEqual(['list', 'ready', 'show c-1 c-next c-feature c-epic c-root', 'show c-top']);
+    expect(thirdCalls).toEqual(['list', 'ready', 'show c-1,c-next,c-feature,c-epic,c-root', 'show c-top']);
     const { backend: settled, calls: settledCalls, steps: settledSteps } = fakeBackend(chain);
     snapshot = await loadSnapshot(settled, { focusedId: 'c-1', hints: snapshot.contextIds, alwaysReady: true, readyDetails: 50, ancestors: true });
     expect(settledCalls).toHaveLength(3);
@@ -119,7 +90,7 @@ describe('loadSnapshot with the parent chain', () => {
     const { backend, calls } = fakeBackend(many);
     await loadSnapshot(backend, { alwaysReady: true, readyDetails: 50, ancestors: true });
     expect(calls).toHaveLength(3);
-    expect(calls[2]?.split(' ')).toHaveLength(1 + 1 + 50);
+    expect(calls[2]?.split(/[ ,]/)).toHaveLength(1 + 1 + 50);
   });
 
   it('with nothing in progress: the ready queue comes with the in-progress list', async () => {
@@ -142,7 +113,7 @@ describe('loadSnapshot for a one-shot context on a cold start', () => {
     expect(snapshot.incomplete).toBe(false);
     const warm = fakeBackend(chain);
     await loadSnapshot(warm.backend, { focusedId: 'f-1', hints: snapshot.contextIds, alwaysReady: false, readyDetails: 5, completeInThirdStep: true });
-    expect(warm.calls).toEqual(['list', 'show f-1 f-next']);
+    expect(warm.calls).toEqual(['list', 'show f-1,f-next']);
     expect(warm.steps()).toBe(1);
   });
 });

@@ -1,33 +1,54 @@
 import type { BackendKind, BeadsBackend, CloseOptions } from '../../../src/beads/backend';
 import { CliError } from '../../../src/beads/errors';
-import type { Issue, IssueDetails } from '../../../src/core/model';
+import type { Issue, IssueDetails, LinkedIssue } from '../../../src/core/model';
 import { issueDetails } from './fakeIssues';
 
 export interface FakeBackendOptions {
   root?: string;
   kind?: BackendKind;
   readOnly?: boolean;
+  /** Each call answers after this long (a real process takes time; `steps` counts them). */
+  latencyMs?: number;
+}
+
+/** One call as made: `id` is the ids of a `show`, joined by commas. */
+export interface FakeCall {
+  op: 'list' | 'ready' | 'show' | 'comment' | 'claim' | 'close';
+  id: string;
+  text?: string;
 }
 
 /**
- * An in-memory beads for unit tests: issues by id, every call logged in order (`calls`), and a
- * script of failures that the next writes throw. A write applies its effect as the CLI would
- * (a comment appended, a claim or close changing the status); an unknown id is br's refusal.
+ * The one in-memory beads of the unit tests. Issues by id; every call recorded as made (`calls`)
+ * and, readable, in `log` as it ends (`list`, `ready`, `show a,b`, `comment a: text`, `claim a`,
+ * `close a --force: reason`, `FAILED claim a`; tests may add their own markers). Writes take the
+ * next scripted failure, apply their effect as the CLI does (an unknown id is br's refusal), and
+ * can hang before or after writing, as a killed process would. `ready` follows br: open, no open
+ * blocker, no children (an epic waits for its open children), with link statuses kept current.
  */
 export class FakeBackend implements BeadsBackend {
   readonly kind: BackendKind;
   readonly readOnly: boolean;
   readonly root: string;
   readonly issues = new Map<string, IssueDetails>();
-  /** Every call, in order: `list`, `ready`, `show a,b`, `comment a: text`, `claim a`, `close a: reason`. */
-  readonly calls: string[] = [];
+  readonly calls: FakeCall[] = [];
+  readonly log: string[] = [];
   /** Errors thrown by the next write calls, in order. */
   failures: Error[] = [];
+  /** When set, the next write applies its effect and then never answers (a process killed mid-write). */
+  hangAfterWriting = false;
+  /** When set, the next write never answers and writes nothing. */
+  hangBeforeWriting = false;
+  private readonly latencyMs: number;
+  /** For each call, how many calls had finished when it started: calls started together share a number. */
+  private readonly startedAfter: number[] = [];
+  private finished = 0;
 
   constructor(issues: readonly (IssueDetails | string)[] = [], options: FakeBackendOptions = {}) {
     this.kind = options.kind ?? 'br';
     this.readOnly = options.readOnly ?? false;
     this.root = options.root ?? '/project';
+    this.latencyMs = options.latencyMs ?? 0;
     for (const issue of issues) this.add(typeof issue === 'string' ? issueDetails(issue) : issue);
   }
 
@@ -36,57 +57,109 @@ export class FakeBackend implements BeadsBackend {
     return issue;
   }
 
+  /** Records that `blocker` blocks `blocked`, on both issues. */
+  block(blocker: string, blocked: string): void {
+    const from = this.issues.get(blocker) as IssueDetails;
+    const to = this.issues.get(blocked) as IssueDetails;
+    from.dependents.push(link(to, 'blocks'));
+    to.dependencies.push(link(from, 'blocks'));
+  }
+
   /** The texts of an issue's comments, oldest first. */
   comments(id: string): string[] {
     return this.issues.get(id)?.comments.map((comment) => comment.text) ?? [];
   }
 
-  async listInProgress(): Promise<Issue[]> {
-    this.calls.push('list');
-    return this.all().filter((issue) => issue.status === 'in_progress' || issue.status === 'hooked');
+  /** How many dependent steps the calls so far formed (calls started together are one step). */
+  steps(): number {
+    return new Set(this.startedAfter).size;
   }
 
-  async listReady(): Promise<Issue[]> {
-    this.calls.push('ready');
-    return this.all().filter((issue) => issue.status === 'open');
+  listInProgress(): Promise<Issue[]> {
+    return this.read({ op: 'list', id: '' }, 'list', () => this.all().filter((issue) => issue.status === 'in_progress' || issue.status === 'hooked'));
   }
 
-  async show(ids: readonly string[]): Promise<IssueDetails[]> {
-    this.calls.push(`show ${ids.join(',')}`);
-    return ids.flatMap((id) => {
-      const issue = this.issues.get(id);
-      return issue ? [structuredClone(issue)] : [];
+  listReady(): Promise<Issue[]> {
+    return this.read({ op: 'ready', id: '' }, 'ready', () =>
+      this.all().filter(
+        (issue) =>
+          issue.status === 'open' &&
+          issue.dependencies.every((dependency) => dependency.dependencyType !== 'blocks' || dependency.status === 'closed') &&
+          issue.dependents.every((dependent) => dependent.dependencyType !== 'parent-child'),
+      ),
+    );
+  }
+
+  show(ids: readonly string[]): Promise<IssueDetails[]> {
+    return this.read({ op: 'show', id: ids.join(',') }, `show ${ids.join(',')}`, () => {
+      const byId = new Map(this.all().map((issue) => [issue.id, issue]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
     });
   }
 
   addComment(id: string, text: string): Promise<void> {
-    return this.write(`comment ${id}: ${text}`, id, (issue) => {
+    return this.write({ op: 'comment', id, text }, `comment ${id}: ${text}`, (issue) => {
       issue.comments.push({ id: String(issue.comments.length + 1), author: 'me', text, createdAt: new Date().toISOString() });
     });
   }
 
   claim(id: string): Promise<void> {
-    return this.write(`claim ${id}`, id, (issue) => {
+    return this.write({ op: 'claim', id }, `claim ${id}`, (issue) => {
       issue.status = 'in_progress';
     });
   }
 
   close(id: string, reason: string, _signal?: AbortSignal, options?: CloseOptions): Promise<void> {
-    return this.write(`close ${id}${options?.force ? ' --force' : ''}: ${reason}`, id, (issue) => {
+    return this.write({ op: 'close', id, text: reason }, `close ${id}${options?.force ? ' --force' : ''}: ${reason}`, (issue) => {
       issue.status = 'closed';
     });
   }
 
+  /** Copies of every issue, with the status of each link as it is now. */
   private all(): IssueDetails[] {
-    return [...this.issues.values()].map((issue) => structuredClone(issue));
+    return [...this.issues.values()].map((issue) => {
+      const copy = structuredClone(issue);
+      for (const linked of [...copy.dependencies, ...copy.dependents]) linked.status = this.issues.get(linked.id)?.status ?? linked.status;
+      return copy;
+    });
   }
 
-  protected async write(call: string, id: string, apply: (issue: IssueDetails) => void): Promise<void> {
+  private async read<T>(call: FakeCall, entry: string, answer: () => T): Promise<T> {
     this.calls.push(call);
-    const failure = this.failures.shift();
-    if (failure) throw failure;
-    const issue = this.issues.get(id);
-    if (!issue) throw new CliError({ kind: 'exit', command: this.kind, args: [], exitCode: 3, cliMessage: `Issue not found: ${id}`, cliCode: 'ISSUE_NOT_FOUND' });
-    apply(issue);
+    this.log.push(entry);
+    await this.answerDelay();
+    return answer();
   }
+
+  private async write(call: FakeCall, entry: string, apply: (issue: IssueDetails) => void): Promise<void> {
+    this.calls.push(call);
+    await this.answerDelay();
+    if (this.hangBeforeWriting) {
+      this.hangBeforeWriting = false;
+      return new Promise(() => undefined);
+    }
+    const failure = this.failures.shift();
+    if (failure) {
+      this.log.push(`FAILED ${call.op} ${call.id}`);
+      throw failure;
+    }
+    const issue = this.issues.get(call.id);
+    if (!issue) throw new CliError({ kind: 'exit', command: this.kind, args: [], exitCode: 3, cliMessage: `Issue not found: ${call.id}`, cliCode: 'ISSUE_NOT_FOUND' });
+    apply(issue);
+    this.log.push(entry);
+    if (this.hangAfterWriting) {
+      this.hangAfterWriting = false;
+      return new Promise(() => undefined);
+    }
+  }
+
+  private async answerDelay(): Promise<void> {
+    this.startedAfter.push(this.finished);
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+    this.finished++;
+  }
+}
+
+function link(issue: IssueDetails, dependencyType: LinkedIssue['dependencyType']): LinkedIssue {
+  return { id: issue.id, title: issue.title, status: issue.status, priority: issue.priority, issueType: issue.issueType, dependencyType };
 }

@@ -84,7 +84,7 @@ async function claudeHookAlias(cwd: string | undefined, budget: number): Promise
 /**
  * `beads-recovery mcp`: the MCP SDK is loaded only when asked for (every agent hook starts this
  * script, and the SDK is most of its size). It never resolves: the process serves until the client
- * closes stdin, then exits by itself once the requests still being answered are done.
+ * closes stdin, then exits by itself.
  */
 async function serveMcp(args: string[]): Promise<number> {
   await (await import('./mcp')).serveMcp(args);

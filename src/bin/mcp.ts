@@ -111,8 +111,10 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
 }
 
 /**
- * `beads-recovery mcp`: serves until the client closes stdin. The process lives as long as stdin is
- * open; once it ends, requests still being answered finish and the process exits by itself.
+ * `beads-recovery mcp`: serves until the client closes stdin, then exits by itself. As the MCP
+ * stdio binding has it, closing stdin ends the session: the SDK answers no request still in
+ * flight then (a checkpoint being written still lands), so a client keeps stdin open until it has
+ * its answers.
  */
 export async function serveMcp(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { cwd: { type: 'string' } }, strict: true });

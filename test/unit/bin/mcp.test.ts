@@ -1,10 +1,11 @@
 // `beads-recovery mcp` as an agent meets it: the built dist/cli.js spawned over stdio by the MCP
 // SDK's own client, once for each handshake — the 2025 `initialize` one and the 2026-07-28
 // `server/discover` one — which lists and calls the tools, reads the resource and gets the prompt.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client, ProtocolError, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,17 +108,26 @@ describe.each(HANDSHAKES)('beads-recovery mcp with the SDK client over stdio, $e
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('beads-recovery mcp on the wire', { timeout: 60_000 }, () => {
-  it('answers a server/discover probe and then, on the same process, the initialize a dual-era client falls back to', () => {
+  it('answers a server/discover probe and then, on the same process, the initialize a dual-era client falls back to', async () => {
     ensureCliBuilt();
     const dir = makeWorkspace({ dir: path.join(scratch, 'wire'), dialect: 'br', data: 'scenario', git: true }).dir;
-    const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } },
-      { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '1' } } },
-    ];
-    // stdin closes after the two lines: the server answers both, then exits by itself.
-    const result = spawnSync(process.execPath, [cli, 'mcp'], { cwd: dir, input: lines.map((line) => `${JSON.stringify(line)}\n`).join(''), encoding: 'utf8', timeout: 30_000 });
-    expect(result.status).toBe(0);
-    const [discover, initialize] = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; result: Record<string, unknown> });
+    const child = spawn(process.execPath, [cli, 'mcp'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const exchange = async (message: object) => {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      return JSON.parse(String((await lines.next()).value)) as { id: number; result: Record<string, unknown> };
+    };
+    const discover = await exchange({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    });
+    const initialize = await exchange({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '1' } } });
+    // Closing stdin ends the session: the server exits by itself.
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end();
+    expect(await exited).toBe(0);
     expect(discover).toMatchObject({
       id: 1,
       result: {

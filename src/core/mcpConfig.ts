@@ -131,7 +131,8 @@ function editToml(text: string | undefined, entry: Record<string, unknown> | und
   const normal = (value: unknown) => JSON.stringify(value, (_key, item: unknown) => (item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item));
   const matches = check.ok && (normal(check.value) === normal(expected) || (entry === undefined && normal({ ...check.value, mcp_servers: check.value.mcp_servers ?? {} }) === normal(expected)));
   if (!matches) return { ok: false, error: `the [mcp_servers.${MCP_SERVER_NAME}] table is written in a way this installer cannot edit safely; edit it by hand` };
-  return { ok: true, text: next, changed: true };
+  // A config that held nothing but our table is nothing once it goes (the caller deletes the file).
+  return { ok: true, text: entry === undefined && next.trim() === '' ? '' : next, changed: true };
 }
 
 /** The text without our table and its sub-tables; a blank line left before a table that ended the file goes with it. */

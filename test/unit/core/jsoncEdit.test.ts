@@ -41,7 +41,7 @@ describe('setJsonValue', () => {
   });
 });
 
-describe('MCP registrations next to a server written on one line', () => {
+describe('MCP registrations beside other content', () => {
   const launcher = { runtime: '/usr/bin/node', script: '/ext/dist/cli.js', electron: false };
 
   it('keeps the neighbour as written and uninstalls to the exact bytes', () => {
@@ -50,5 +50,16 @@ describe('MCP registrations next to a server written on one line', () => {
     if (!installed.ok) throw new Error(installed.error);
     expect(installed.text).toContain('    "other": { "command": "other-server" },\n    "beads-recovery": {\n      "command": "/usr/bin/node",\n');
     expect(uninstallMcpServer(installed.text, 'cursor')).toEqual({ ok: true, text: original, changed: true });
+  });
+
+  it('leaves nothing of a Codex config.toml that held only our table (the file goes)', () => {
+    const installed = installMcpServer(undefined, launcher, 'codex');
+    if (!installed.ok) throw new Error(installed.error);
+    expect(installed.text).toMatch(/^\[mcp_servers\.beads-recovery\]\n/);
+    expect(uninstallMcpServer(installed.text, 'codex')).toEqual({ ok: true, text: '', changed: true });
+    const mine = '# mine\nmodel = "o3"\n';
+    const beside = installMcpServer(mine, launcher, 'codex');
+    if (!beside.ok) throw new Error(beside.error);
+    expect(uninstallMcpServer(beside.text, 'codex')).toEqual({ ok: true, text: mine, changed: true });
   });
 });

@@ -51,32 +51,43 @@ export function currentHookCommands(extensionUri: vscode.Uri, agent: AgentId = '
   return AGENT_FORMATS[agent].hooks.map((spec) => ({ event: spec.event, command: hookCommandLine(launcher, hookArgs(agent, spec.event)) }));
 }
 
-export function registerAgentHookCommands(
-  context: vscode.ExtensionContext,
-  projects: ProjectRegistry,
-  log: vscode.LogOutputChannel,
-): vscode.Disposable[] {
+/**
+ * Answers a question about a change (write this file? remove these entries?), asked once the diff
+ * editor shows it: a modal dialog for the user; the extension's API lets tests answer instead.
+ */
+export type ConfirmChange = (question: string, detail: string) => Promise<boolean>;
+
+export interface AgentHookCommands {
+  disposables: vscode.Disposable[];
+  /** Install Agent Hooks… with its picks given and its questions answered by `confirm`. */
+  install(argument: InstallArgument, confirm: ConfirmChange): Promise<void>;
+  /** Uninstall Agent Hooks… with its question answered by `confirm`. */
+  uninstall(confirm: ConfirmChange): Promise<void>;
+}
+
+export function registerAgentHookCommands(context: vscode.ExtensionContext, projects: ProjectRegistry, log: vscode.LogOutputChannel): AgentHookCommands {
   const previews = new PreviewDocuments();
-  const guarded = <T>(title: string, run: (argument: T | undefined) => Promise<void>) => async (argument?: T) => {
+  const guarded = async (title: string, run: () => Promise<void>) => {
     if (!vscode.workspace.isTrusted) {
       await refuseUntrusted(title);
       return;
     }
-    await reportErrors(log, () => run(argument), title);
+    await reportErrors(log, run, title);
   };
-  return [
-    previews,
-    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
-    vscode.commands.registerCommand(
-      Commands.installAgentHooks,
-      guarded<InstallArgument>('Install Agent Hooks', (argument) => installCommand(context.extensionUri, projects, previews, log, argument)),
-    ),
-    vscode.commands.registerCommand(Commands.uninstallAgentHooks, guarded('Uninstall Agent Hooks', () => uninstallCommand(context.extensionUri, projects, log))),
-    vscode.commands.registerCommand(
-      Commands.addAgentInstructions,
-      guarded('Add Agent Instructions', () => addInstructionsCommand(projects, previews, log)),
-    ),
-  ];
+  const install = (argument: InstallArgument | undefined, confirm?: ConfirmChange) =>
+    guarded('Install Agent Hooks', () => installCommand(context.extensionUri, projects, previews, log, argument, confirm));
+  const uninstall = (confirm?: ConfirmChange) => guarded('Uninstall Agent Hooks', () => uninstallCommand(context.extensionUri, projects, log, confirm));
+  return {
+    disposables: [
+      previews,
+      vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
+      vscode.commands.registerCommand(Commands.installAgentHooks, (argument?: InstallArgument) => install(argument)),
+      vscode.commands.registerCommand(Commands.uninstallAgentHooks, () => uninstall()),
+      vscode.commands.registerCommand(Commands.addAgentInstructions, () => guarded('Add Agent Instructions', () => addInstructionsCommand(projects, previews, log))),
+    ],
+    install,
+    uninstall,
+  };
 }
 
 async function refuseUntrusted(title: string): Promise<void> {
@@ -111,6 +122,7 @@ async function installCommand(
   previews: PreviewDocuments,
   log: vscode.LogOutputChannel,
   argument: InstallArgument | undefined,
+  confirm: ConfirmChange | undefined,
 ): Promise<void> {
   const project = await pickBeadsFolder(projects, 'Install agent hooks for which project?');
   if (!project) return;
@@ -148,6 +160,7 @@ async function installCommand(
         .filter(Boolean)
         .join('\n\n'),
       action: 'Write',
+      confirm,
     });
     if (!confirmed) continue;
     await applyChange(root, change);
@@ -178,7 +191,7 @@ function describeChange(change: FileChange, extensionUri: vscode.Uri): string {
   return `${what[change.agent]} The agent runs:\n\n${commands}\n\n${machine}`;
 }
 
-async function uninstallCommand(extensionUri: vscode.Uri, projects: ProjectRegistry, log: vscode.LogOutputChannel): Promise<void> {
+async function uninstallCommand(extensionUri: vscode.Uri, projects: ProjectRegistry, log: vscode.LogOutputChannel, confirm?: ConfirmChange): Promise<void> {
   const project = await pickBeadsFolder(projects, 'Remove agent hooks from which project?');
   if (!project) return;
   const root = project.folder.uri.fsPath;
@@ -189,13 +202,11 @@ async function uninstallCommand(extensionUri: vscode.Uri, projects: ProjectRegis
     return;
   }
   const names = plan.changes.map((change) => change.relative).join(', ');
+  const question = `Remove the beads-recovery entries from ${names}?`;
+  const detail = 'Only the hooks and MCP registrations this extension added are removed; every other setting and hook stays. A file that held nothing else is deleted.';
   const remove = 'Remove';
-  const choice = await vscode.window.showWarningMessage(
-    `Remove the beads-recovery entries from ${names}?`,
-    { modal: true, detail: 'Only the hooks and MCP registrations this extension added are removed; every other setting and hook stays. A file that held nothing else is deleted.' },
-    remove,
-  );
-  if (choice !== remove) return;
+  const confirmed = confirm ? await confirm(question, detail) : (await vscode.window.showWarningMessage(question, { modal: true, detail }, remove)) === remove;
+  if (!confirmed) return;
   for (const change of plan.changes) {
     await applyChange(root, change);
     log.info(`Removed the beads-recovery entries from ${change.file}`);
@@ -414,6 +425,7 @@ class PreviewDocuments implements vscode.TextDocumentContentProvider, vscode.Dis
     question: string;
     detail: string;
     action: string;
+    confirm?: ConfirmChange;
   }): Promise<boolean> {
     const id = ++this.sequence;
     const right = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${id}/${path.basename(change.file)}` });
@@ -422,6 +434,7 @@ class PreviewDocuments implements vscode.TextDocumentContentProvider, vscode.Dis
     this.contents.set(left.toString(), '');
     try {
       await vscode.commands.executeCommand('vscode.diff', left, right, change.title, { preview: true });
+      if (change.confirm) return await change.confirm(change.question, change.detail);
       const choice = await vscode.window.showInformationMessage(change.question, { modal: true, detail: change.detail }, change.action);
       return choice === change.action;
     } finally {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AgentContext, type AgentContextDeps } from './agentContext';
-import { currentHookCommands, registerAgentHookCommands, repairAgentHooks } from './agentHooks';
+import { currentHookCommands, registerAgentHookCommands, repairAgentHooks, type ConfirmChange, type InstallArgument } from './agentHooks';
 import { createBeadsChatHandler, registerChatAnswerCommand, registerChatParticipant, type BeadsChatHandler } from './chatParticipant';
 import { inject } from './inject';
 import { registerLanguageModelTools } from './lmTools';
@@ -15,6 +15,10 @@ export interface AgentsApi {
   repairHooks(): Promise<string[]>;
   /** The MCP servers offered to VS Code now; undefined on a host without the MCP provider API. */
   mcpServers(): McpServerDescription[] | undefined;
+  /** Install Agent Hooks… as the command runs it (diff editor included), its modal questions answered by `confirm`. */
+  installHooks(argument: InstallArgument, confirm: ConfirmChange): Promise<void>;
+  /** Uninstall Agent Hooks…, its modal question answered by `confirm`. */
+  uninstallHooks(confirm: ConfirmChange): Promise<void>;
 }
 
 /**
@@ -28,11 +32,12 @@ export function registerAgents(
 ): { disposables: vscode.Disposable[]; api: AgentsApi } {
   const agents = new AgentContext(deps);
   const chatHandler = createBeadsChatHandler(agents);
+  const hookCommands = registerAgentHookCommands(context, deps.projects, deps.log);
   const disposables = [
     ...registerLanguageModelTools(agents),
     registerChatParticipant(chatHandler),
     ...registerChatAnswerCommand(chatHandler),
-    ...registerAgentHookCommands(context, deps.projects, deps.log),
+    ...hookCommands.disposables,
   ];
   const mcp = registerMcpServerProvider(context.extensionUri, String((context.extension.packageJSON as { version?: unknown }).version ?? ''));
   if (mcp) disposables.push(...mcp.disposables);
@@ -48,6 +53,8 @@ export function registerAgents(
       hookCommands: () => currentHookCommands(context.extensionUri),
       repairHooks: () => repairAgentHooks(context.extensionUri, deps.log),
       mcpServers: () => mcp?.servers(),
+      installHooks: hookCommands.install,
+      uninstallHooks: hookCommands.uninstall,
     },
   };
 }

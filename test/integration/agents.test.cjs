@@ -3,7 +3,7 @@
 // participant here without a Copilot sign-in), injection into chat, the clipboard and a terminal
 // with its fallbacks, and the Claude Code hook command the extension would install, run for real.
 const assert = require('node:assert/strict');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
@@ -40,6 +40,38 @@ function readyIds(dialect) {
   return JSON.parse(result.stdout).map((issue) => issue.id);
 }
 
+
+/**
+ * Sends JSON-RPC messages to the stdio MCP server `server` describes and collects its answers.
+ * stdin stays open until every request is answered, as an MCP client keeps it: a server may drop
+ * the requests still in flight when its stdin ends.
+ */
+function mcpExchange(server, messages, timeoutMs = 30_000) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(server.command, server.args, { cwd: server.cwd, env: { ...process.env, ...server.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const requests = messages.filter((message) => message.id !== undefined).length;
+    const answers = [];
+    let pending = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`the MCP server answered ${answers.length} of ${requests} requests within ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout.on('data', (chunk) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop();
+      answers.push(...lines.filter(Boolean).map((line) => JSON.parse(line)));
+      if (answers.length >= requests) child.stdin.end();
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(answers);
+      else reject(new Error(`the MCP server exited with ${code}: ${stderr}`));
+    });
+    child.stdin.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+  });
+}
 
 describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
   const dialect = run.scenario;
@@ -149,7 +181,7 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
     assert.ok(Buffer.byteLength(output.hookSpecificOutput.additionalContext) <= 2048);
   });
 
-  it('offers the MCP server through VS Code\'s provider, and the server it names answers initialize and get_recovery_context', function () {
+  it('offers the MCP server through VS Code\'s provider, and the server it names answers initialize and get_recovery_context', async function () {
     const servers = api.agents.mcpServers();
     if (servers === undefined) {
       // Only a host without the API may lack the provider.
@@ -159,20 +191,11 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
     assert.equal(servers.length, 1);
     const [server] = servers;
     assert.deepEqual(server.args.slice(-3), ['mcp', '--cwd', run.workspace]);
-    const requests = [
+    const answers = await mcpExchange(server, [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'it', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_recovery_context', arguments: {} } },
-    ];
-    const result = spawnSync(server.command, server.args, {
-      cwd: server.cwd,
-      env: { ...process.env, ...server.env },
-      input: requests.map((request) => JSON.stringify(request)).join('\n') + '\n',
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(result.status, 0, result.stderr);
-    const answers = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    ]);
     assert.equal(answers.find((answer) => answer.id === 1).result.serverInfo.name, 'beads-recovery');
     assert.match(answers.find((answer) => answer.id === 2).result.content[0].text, /## Resuming: demo-1 — Parse widget config/);
   });
@@ -378,5 +401,99 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
     await vscode.commands.executeCommand('beadsRecovery.installAgentHooks', { agents: ['claude'], scope: 'local' });
     assert.equal(fs.readFileSync(localSettings(), 'utf8'), `${JSON.stringify(expected, null, 2)}\n`);
     assert.deepEqual(await api.agents.repairHooks(), []);
+  });
+});
+
+describeIn(['br'], 'agents: Install Agent Hooks for Copilot, Codex and Cursor, with the MCP server', () => {
+  const os = require('node:os');
+  const { pathToFileURL } = require('node:url');
+  let api;
+  let bdFiles;
+  /** The runtime and script every installed hook runs, as a shell command prefix. */
+  let launch;
+
+  before(async () => {
+    api = await activatedApi();
+    ({ BD_HOOK_FILES: bdFiles } = await import(pathToFileURL(path.join(__dirname, '..', 'fixtures', 'agentHookFiles.mjs')).href));
+    const [sessionStart] = api.agents.hookCommands();
+    launch = sessionStart.command.slice(0, sessionStart.command.indexOf(' hook '));
+  });
+
+  /** Every file under `dir`, by its path relative to `dir` (forward slashes). */
+  function filesUnder(dir, prefix = '') {
+    const files = {};
+    for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+      const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) Object.assign(files, filesUnder(dir, relative));
+      else files[relative] = fs.readFileSync(path.join(dir, relative), 'utf8');
+    }
+    return files;
+  }
+
+  function write(dir, relative, text) {
+    fs.mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
+    fs.writeFileSync(path.join(dir, relative), text);
+  }
+
+  /** The "after" side of the diff editor the command has open. */
+  async function previewShown() {
+    const tab = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .find((candidate) => candidate.input instanceof vscode.TabInputTextDiff && candidate.input.modified.scheme === 'beads-recovery-preview');
+    assert.ok(tab, 'the diff editor is open while the question is asked');
+    return (await vscode.workspace.openTextDocument(tab.input.modified)).getText();
+  }
+
+  for (const agent of ['copilot', 'codex', 'cursor']) {
+    it(`${agent}: shows and writes what the command line writes, keeps bd's entries, and uninstalling gives bd's file back`, async () => {
+      const bd = bdFiles[agent];
+      const cliDir = fs.mkdtempSync(path.join(os.tmpdir(), `beads-it-${agent}-`));
+      const createdFolders = ['.github', '.codex', '.cursor', '.vscode'].filter((folder) => !fs.existsSync(path.join(run.workspace, folder)));
+      let written = {};
+      try {
+        for (const dir of [run.workspace, cliDir]) write(dir, bd.file, bd.text);
+        const cli = spawnSync('/bin/sh', ['-c', `${launch} hooks install --agent ${agent} --mcp --dir '${cliDir}'`], { encoding: 'utf8', timeout: 30_000 });
+        assert.equal(cli.status, 0, cli.stderr);
+        const expected = filesUnder(cliDir);
+        const changed = Object.keys(expected).filter((relative) => relative !== bd.file || expected[relative] !== bd.text);
+        assert.ok(changed.length >= 2, `the command line wrote hooks and the MCP registration: ${changed.join(', ')}`);
+
+        const shown = {};
+        await api.agents.installHooks({ agents: [agent], mcp: true }, async (question) => {
+          shown[question.match(/: write (.+)\?$/)[1]] = await previewShown();
+          return true;
+        });
+        written = Object.fromEntries(Object.keys(expected).map((relative) => [relative, fs.readFileSync(path.join(run.workspace, relative), 'utf8')]));
+        assert.deepEqual(written, expected);
+        assert.deepEqual(Object.keys(shown).sort(), [...changed].sort());
+        for (const relative of changed) assert.equal(shown[relative], expected[relative], `the diff of ${relative} shows what is written`);
+        const installedBd = written[bd.file];
+        for (const line of bd.text.split('\n').filter((line) => line.includes('bd '))) assert.ok(installedBd.includes(line), `bd's ${line.trim()} kept`);
+
+        await api.agents.uninstallHooks(async (question) => {
+          assert.match(question, /^Remove the beads-recovery entries from /);
+          return true;
+        });
+        assert.equal(fs.readFileSync(path.join(run.workspace, bd.file), 'utf8'), bd.text);
+        for (const relative of changed.filter((relative) => relative !== bd.file)) {
+          assert.equal(fs.existsSync(path.join(run.workspace, relative)), false, `${relative} held only ours and is gone`);
+        }
+      } finally {
+        fs.rmSync(cliDir, { recursive: true, force: true });
+        for (const relative of new Set([bd.file, ...Object.keys(written)])) fs.rmSync(path.join(run.workspace, relative), { force: true });
+        for (const folder of createdFolders) fs.rmSync(path.join(run.workspace, folder), { recursive: true, force: true });
+      }
+    });
+  }
+
+  it('writes nothing for a file whose question is declined', async () => {
+    const asked = [];
+    await api.agents.installHooks({ agents: ['cursor'], mcp: true }, async (question) => {
+      asked.push(question);
+      return false;
+    });
+    assert.equal(asked.length, 2);
+    assert.equal(fs.existsSync(path.join(run.workspace, '.cursor', 'hooks.json')), false);
+    assert.equal(fs.existsSync(path.join(run.workspace, '.cursor', 'mcp.json')), false);
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_FORMATS, AGENTS, ourCommands, parseHookCommand, type AgentId } from '../../../src/core/hookConfig';
-import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles';
+import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles.mjs';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 

@@ -14,7 +14,7 @@ import {
   type ConfigEdit,
   type HookLauncher,
 } from '../../../src/core/hookConfig';
-import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles';
+import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles.mjs';
 
 const launcher: HookLauncher = {
   runtime: '/opt/VS Code/code',

@@ -753,7 +753,9 @@ function blockerName(blocker: OpenBlocker): string {
 }
 
 function unblockedName(unblocked: Unblocked): string {
-  return `${issueName(unblocked, LINK_TITLE_BYTES)}${unblocked.wouldBecomeUnblocked ? ' (ready once this closes)' : ''}`;
+  // Only an open issue becomes ready; one already in progress is not waiting for this close.
+  const becomesReady = unblocked.wouldBecomeUnblocked === true && unblocked.status === 'open';
+  return `${issueName(unblocked, LINK_TITLE_BYTES)}${becomesReady ? ' (ready once this closes)' : ''}`;
 }
 
 /** " | claimed 3h ago by alice", from what the data records (br keeps no claim time). */

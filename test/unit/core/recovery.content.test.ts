@@ -121,6 +121,29 @@ describe('what resuming needs', () => {
     expectGolden('epic', result.markdown);
   });
 
+  it('says "ready once this closes" only of an open dependent, not of one already in progress', () => {
+    const focused = issue('bd-f', 'Focused', { status: 'in_progress' });
+    const waiting = issue('bd-w', 'Waiting');
+    const started = issue('bd-s', 'Started early', { status: 'in_progress' });
+    const result = buildRecoveryContext(
+      resumeInput({
+        inProgress: { ok: true, value: [focused] },
+        details: {
+          ok: true,
+          value: [
+            details(focused, { dependents: [link(waiting, 'blocks'), link(started, 'blocks')] }),
+            details(waiting, { dependencies: [link(focused, 'blocks')] }),
+            details(started, { dependencies: [link(focused, 'blocks')] }),
+          ],
+        },
+        ledger: undefined,
+        uncommitted: { ok: true, value: [] },
+      }),
+    );
+    expect(result.markdown).toContain('bd-w — Waiting (ready once this closes)');
+    expect(result.markdown).toMatch(/bd-s — Started early(?! \(ready once this closes\))/);
+  });
+
   it('shows acceptance criteria, then notes, then design, each whole', () => {
     const focused = issue('bd-ac', 'Config loader', {
       status: 'in_progress',

@@ -68,7 +68,7 @@ function banners(state: ViewState, host: Host): HTMLElement[] {
 }
 
 const READ_ONLY_WORDS: Record<ReadOnlyKind, string> = {
-  untrusted: 'untrusted folder',
+  untrusted: 'untrusted',
   'cli-missing': 'no beads CLI',
   'cli-failed': 'the CLI failed',
   'cli-timeout': 'the CLI timed out',

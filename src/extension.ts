@@ -44,7 +44,8 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
   refuseGit(vscode.workspace.isTrusted ? undefined : 'git is not run in an untrusted workspace (Restricted Mode).');
   const projects = new ProjectRegistry(log);
   const recovery = new RecoveryProvider(projects);
-  const outboxes = new Outboxes(projects, context.storageUri, log);
+  // The ledger is looked up when a checkpoint lands, by then activity is set.
+  const outboxes = new Outboxes(projects, context.storageUri, log, (project) => activity.tracker.forProject(project)?.store);
   const activity = registerActivity({
     projects,
     log,

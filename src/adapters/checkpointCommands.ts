@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { CliError } from '../beads/errors';
 import { errorMessage } from '../core/errors';
 import { commentCommandIssueIds, lastNextStep, type AutoCheckpointTrigger } from '../core/checkpoint';
-import { Checkpoints, type AutoCheckpointOutcome } from '../services/checkpoints';
+import { Checkpoints, markCheckpointsOnLanding, type AutoCheckpointOutcome, type CheckpointLedger } from '../services/checkpoints';
 import { describeDamage } from '../services/durableJson';
 import type { CloseOutcome } from '../services/closeFlow';
 import { locateLedger } from '../services/ledgerStore';
@@ -45,6 +45,8 @@ export class Outboxes extends Disposable {
     private readonly projects: ProjectRegistry,
     private readonly storageUri: vscode.Uri | undefined,
     private readonly log: vscode.LogOutputChannel,
+    /** The ledger beside a project's outbox: a checkpoint this window lands is counted there. */
+    private readonly ledgerOf: (project: Project) => CheckpointLedger | undefined,
   ) {
     super();
     this.register(projects.onDidChange(() => this.syncInBackground()));
@@ -128,6 +130,7 @@ export class Outboxes extends Disposable {
     });
     outbox.onDidChange(() => this.changed.fire());
     outbox.onDidPark((failed) => reportParked(failed));
+    markCheckpointsOnLanding(outbox, () => this.ledgerOf(project));
     await outbox.load();
     if (this.disposed) {
       outbox.dispose();
@@ -231,8 +234,8 @@ export class AutoCheckpoints extends Disposable {
         await folder.store.flush();
         const outcome = await new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('shutdown', issueId);
         this.logOutcome(folder.project, 'shutdown', outcome);
-        // A moment to send it now; if the process is gone first, it is on disk for the next start.
-        if (outcome.written) await outbox.drain(AbortSignal.timeout(SHUTDOWN_SEND_MS));
+        // A moment to send it (and whatever else waits) now; if the process is gone first, it is on disk for the next start.
+        if (outbox.pendingCount > 0) await outbox.drain(AbortSignal.timeout(SHUTDOWN_SEND_MS));
       }),
     );
   }
@@ -285,6 +288,9 @@ export class AutoCheckpoints extends Disposable {
 
   private logOutcome(project: Project, trigger: AutoCheckpointTrigger, outcome: AutoCheckpointOutcome): void {
     if (outcome.written) this.deps.log.info(`${project.folder.name}: automatic checkpoint (${trigger}) on ${outcome.issueId} queued as ${outcome.key}`);
+    else if (outcome.reason === 'nothing-new' && outcome.pending > 0) {
+      this.deps.log.info(`${project.folder.name}: nothing new on ${outcome.issueId} (${trigger}); ${outcome.pending} earlier write(s) still queued, sent now`);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { execFile, execFileSync } from 'node:child_process';
 import { execa } from 'execa';
 import { CliError, meaningfulLine, parseCliOwnError } from './errors';
+import { killProcessTree, recordProcess } from './processRegistry';
 import { errorMessage } from '../core/errors';
 
 export interface RunCliOptions {
@@ -69,7 +69,7 @@ export async function runCli(command: string, args: readonly string[], options: 
     windowsHide: true,
     ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
   });
-  const group = subprocess.pid === undefined ? undefined : liveGroups.add(subprocess.pid);
+  const group = subprocess.pid === undefined ? undefined : liveGroups.add(subprocess.pid, command);
   if (subprocess.pid !== undefined) spawnObservers.getStore()?.(subprocess.pid);
   let stopReason: 'timeout' | 'canceled' | 'output' | undefined;
   let forceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -166,60 +166,35 @@ export function observeSpawns<T>(onSpawn: (pid: number) => void, work: () => Pro
   return spawnObservers.run(onSpawn, work);
 }
 
-/** Whether the process group led by `pid` still has a live member (POSIX), or the process lives (Windows). */
-export function processTreeIsAlive(pid: number): boolean {
-  try {
-    process.kill(IS_WINDOWS ? pid : -pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** A started process's group, killable as a whole until it is forgotten. */
 interface ProcessGroup {
   kill(signal: 'SIGTERM' | 'SIGKILL'): void;
   forget(): void;
 }
 
-/** The groups of processes started and not yet ended; killed when this process exits. */
+/**
+ * The groups of processes started and not yet ended, each noted in the process registry
+ * (src/beads/processRegistry.ts) until it ends; killed when this process exits, or, should this
+ * process be killed outright, by the next run that finds them in the registry.
+ */
 const liveGroups = {
-  pids: new Set<number>(),
-  add(pid: number): ProcessGroup {
-    if (this.pids.size === 0) process.once('exit', killLiveGroups);
-    this.pids.add(pid);
+  unrecord: new Map<number, () => void>(),
+  add(pid: number, command: string): ProcessGroup {
+    if (this.unrecord.size === 0) process.once('exit', killLiveGroups);
+    this.unrecord.set(pid, recordProcess(pid, command));
     return { kill: (signal) => killProcessTree(pid, signal), forget: () => this.forget(pid) };
   },
   forget(pid: number): void {
-    this.pids.delete(pid);
-    if (this.pids.size === 0) process.removeListener('exit', killLiveGroups);
+    this.unrecord.get(pid)?.();
+    this.unrecord.delete(pid);
+    if (this.unrecord.size === 0) process.removeListener('exit', killLiveGroups);
   },
 };
 
 function killLiveGroups(): void {
-  for (const pid of liveGroups.pids) killProcessTree(pid, 'SIGKILL', true);
-}
-
-/**
- * Ends a process and everything it started: the process group on POSIX (the process leads it,
- * being detached), `taskkill /T` on Windows, which has no groups to signal. Never throws.
- */
-export function killProcessTree(pid: number, signal: 'SIGTERM' | 'SIGKILL', synchronously = false): void {
-  if (IS_WINDOWS) {
-    // taskkill has no gentle mode for console programs that works reliably: /F for both.
-    const taskkillArgs = ['/PID', String(pid), '/T', '/F'];
-    try {
-      if (synchronously) execFileSync('taskkill', taskkillArgs, { stdio: 'ignore', windowsHide: true });
-      else execFile('taskkill', taskkillArgs, { windowsHide: true }, () => undefined);
-    } catch {
-      // Already gone.
-    }
-    return;
-  }
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The whole group is gone already (ESRCH).
+  for (const [pid, unrecord] of liveGroups.unrecord) {
+    killProcessTree(pid, 'SIGKILL', true);
+    unrecord();
   }
 }
 

@@ -22,10 +22,11 @@ import { trackedPathFilter } from '../core/ledger';
 import { clampTimeoutMs, formatAge } from '../core/time';
 import { NotGitRepositoryError, runGit, type GitOptions } from '../git/runGit';
 import { gitStatus } from '../git/status';
-import { activityOf, autoCheckpointKey, manualCheckpointKey } from '../services/checkpoints';
+import { activityOf, autoCheckpointKey, manualCheckpointKey, markCheckpointsOnLanding } from '../services/checkpoints';
 import { describeDamage, type DamageReport } from '../services/durableJson';
 import { locateLedger, LedgerStore } from '../services/ledgerStore';
 import { Outbox } from '../services/outbox';
+import type { BeadsWrite } from '../services/writeQueue';
 import { chooseFocus } from '../services/snapshot';
 import { guardHook, hookDeadlineMs } from './hookGuard';
 import { readHookInput } from './hookInput';
@@ -114,6 +115,8 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
       ledger = location ? new LedgerStore(location.file, { onDamage: damaged('ledger') }) : undefined;
       await ledger?.load();
       const outbox = location ? new Outbox({ file: path.join(path.dirname(location.file), 'outbox.json'), root: backend.root, backend, onDamage: damaged('queue of beads writes') }) : undefined;
+      // Whatever this run lands — its own checkpoint or one an earlier process queued — the ledger counts.
+      if (outbox) markCheckpointsOnLanding(outbox, () => ledger);
       if (!outbox && backend.readOnly) return giveUp(`${detection.kind === 'readonly' ? detection.message : ''} Outside git there is no queue to keep it in; no checkpoint written.`, true);
       try {
         // First what earlier runs left queued: once landed, those checkpoints start this one's window.
@@ -164,12 +167,14 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
           key = autoCheckpointKey(activity);
         }
 
-        const result = outbox ? await writeThroughOutbox(outbox, key, issueId, text, timeoutMs, signal) : await writeDirectly(backend, issueId, text, signal);
+        const write = { key, kind: 'comment' as const, issueId, text, checkpointAt: now };
+        const result = outbox ? await writeThroughOutbox(outbox, write, timeoutMs, signal) : await writeDirectly(backend, issueId, text, signal);
         if (result.state === 'failed') return giveUp(`could not write the checkpoint on ${issueId}: ${result.why}`, true);
         const firstLine = text.split('\n')[0] ?? text;
-        // Counted only once it landed: a queued checkpoint must not make the next run "nothing new".
+        // Counted (by the outbox's landing) only once it landed: a queued checkpoint must not make the next run "nothing new".
         if (result.state === 'queued') return giveUp(`checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}`, false);
-        await ledger?.markCheckpoint(issueId, now);
+        // Landed earlier (the key was done before this run, the landing unreported) or without an outbox: noted here.
+        if (result.landedBefore || !outbox) await ledger?.markCheckpoint(issueId, now);
         say(`checkpoint written on ${issueId}: ${firstLine}${earlier}`);
         return 0;
       } finally {
@@ -183,15 +188,17 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
   }
 }
 
-type WriteResult = { state: 'written' } | { state: 'queued' | 'failed'; why: string };
+type WriteResult = { state: 'written'; landedBefore?: boolean } | { state: 'queued'; why: string } | { state: 'failed'; why: string };
 
 /**
  * Through the same outbox VS Code drains: the write is durable before the CLI runs, a key already
  * queued or written is not written again, only the holder of the outbox's lease sends, and every
  * write still queued (by this process or an earlier one) is tried too.
  */
-async function writeThroughOutbox(outbox: Outbox, key: string, issueId: string, text: string, timeoutMs: number, signal?: AbortSignal): Promise<WriteResult> {
-  await outbox.enqueue({ key, kind: 'comment', issueId, text });
+async function writeThroughOutbox(outbox: Outbox, write: BeadsWrite, timeoutMs: number, signal?: AbortSignal): Promise<WriteResult> {
+  const { key } = write;
+  if (outbox.status(key) === 'done') return { state: 'written', landedBefore: true };
+  await outbox.enqueue(write);
   if (!outbox.canSend) return { state: 'queued', why: 'the beads CLI is not available' };
   await outbox.sendNow();
   // Untried means another drainer (a VS Code window, another hook) holds the queue: give it a moment.

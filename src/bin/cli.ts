@@ -9,6 +9,7 @@ import { readHookInput } from './hookInput';
 import { HOOKS_USAGE, HookUsageError, hooksCommand } from './hooks';
 import { MCP_USAGE } from './mcpUsage';
 import { errorMessage } from '../core/errors';
+import { endOrphanedProcesses } from '../beads/processRegistry';
 
 const USAGE = `Usage:
   beads-recovery context [--cwd DIR] [--json] [--budget N] [--format markdown|claude-hook]
@@ -39,6 +40,8 @@ ${MCP_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // A run killed outright (a hook the agent gave up on) may have left a CLI running: ended here.
+  endOrphanedProcesses({ log: (message) => process.stderr.write(`beads-recovery: ${message}\n`) });
   if (command === 'context') return contextCommand(rest);
   if (command === 'hooks') return hooksCommand(rest);
   if (command === 'hook') return runHookProcess(() => runHook(rest[0], rest[1]));

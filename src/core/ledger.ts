@@ -172,10 +172,15 @@ export function isSubjectLinked(state: LedgerState, issueId: string, subject: st
   return state.linkedSubjects.some((known) => sameSubject(known, wanted));
 }
 
-/** A checkpoint was written: the counters of the issue start again from zero. */
-export function markCheckpoint(state: LedgerState, issueId: string, now: number): LedgerState {
-  const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
-  const next: Ledger = {
+/**
+ * A checkpoint taken at `at` landed: the counters of the issue start again from there. It may land
+ * well after it was taken (queued while beads was busy or down), so what was recorded after `at`
+ * is not in it and stays for the next one: files touched and commits recorded since, each file
+ * counted as one edit (the count cannot be split by time).
+ */
+export function markCheckpoint(state: LedgerState, issueId: string, at: number): LedgerState {
+  const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, at);
+  const reset: Ledger = {
     issueId,
     files: [],
     moreFiles: 0,
@@ -184,10 +189,11 @@ export function markCheckpoint(state: LedgerState, issueId: string, now: number)
     commits: [],
     edits: 0,
     startedAt: ledger.startedAt,
-    lastCheckpointAt: Math.max(now, ledger.lastCheckpointAt ?? now),
+    lastCheckpointAt: Math.max(at, ledger.lastCheckpointAt ?? at),
     lastActivityAt: ledger.lastActivityAt,
   };
-  return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: next } });
+  const next = absorbLater(reset, ledger);
+  return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: { ...next, edits: next.files.length } } });
 }
 
 /** The user (pinned) or the extension (derived) chose the issue work is attributed to. */

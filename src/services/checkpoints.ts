@@ -17,6 +17,7 @@ import {
 import { filesByEdits, type Ledger, type LedgerState } from '../core/ledger';
 import { oneLine } from '../core/markdown';
 import type { IssueDetails } from '../core/model';
+import type { LandListener, Subscription, WriteStatus } from './outbox';
 import type { BeadsWrite } from './writeQueue';
 
 /** What checkpoints need of the ledger store (src/services/ledgerStore.ts). */
@@ -29,12 +30,21 @@ export interface CheckpointLedger {
 export interface CheckpointQueue {
   enqueue(write: BeadsWrite): Promise<void>;
   drain(signal?: AbortSignal): Promise<void>;
+  retryNow(): Promise<void>;
+  status(key: string): WriteStatus;
+  readonly pending: readonly { write: BeadsWrite }[];
   isOwnComment(issueId: string, text: string): boolean;
 }
 
+/**
+ * `written`: queued durably (it may have landed already; the ledger counts it once it has).
+ * `nothing-new` says how many writes of the issue are still queued: nothing new to record does
+ * not mean everything asked for is in beads.
+ */
 export type AutoCheckpointOutcome =
   | { written: true; issueId: string; key: string; comment: string }
-  | { written: false; reason: 'no-issue' | 'nothing-new' };
+  | { written: false; reason: 'no-issue' }
+  | { written: false; reason: 'nothing-new'; issueId: string; pending: number };
 
 export interface CheckpointsOptions {
   queue: CheckpointQueue;
@@ -71,32 +81,49 @@ export class Checkpoints {
     return activity ? summarizeActivity(activity, this.now(), lastNext) : '';
   }
 
-  /** `Checkpoint: <text>` on the issue, queued durably; the counters start again. */
+  /**
+   * `Checkpoint: <text>` on the issue, queued durably. The counters start again once it has landed
+   * (markCheckpointsOnLanding): until then its work still counts, so nothing queued looks done.
+   */
   async checkpoint(issueId: string, text: string): Promise<{ key: string; comment: string }> {
     const now = this.now();
     const activity = this.activity(issueId);
     const comment = checkpointComment(text, activity?.files ?? []);
     const key = manualCheckpointKey(issueId, activity?.lastCheckpointAt, text);
-    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment });
-    await this.ledger.markCheckpoint(issueId, now);
+    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now });
+    await this.markIfLandedBefore(key, issueId, now);
     return { key, comment };
   }
 
   /**
    * `Auto-checkpoint (<trigger>): …` when there is activity since the last checkpoint. The write's
    * key is the activity's fingerprint, so one state is never written twice, even by a process that
-   * died between queueing it and resetting the ledger.
+   * died between queueing it and the ledger noting that it landed.
    */
   async autoCheckpoint(trigger: AutoCheckpointTrigger, issueId = this.focusedId): Promise<AutoCheckpointOutcome> {
     if (issueId === undefined) return { written: false, reason: 'no-issue' };
     const activity = this.activity(issueId);
-    if (!activity || !hasNewActivity(activity)) return { written: false, reason: 'nothing-new' };
+    if (!activity || !hasNewActivity(activity)) {
+      const pending = this.queue.pending.filter((entry) => entry.write.issueId === issueId).length;
+      // What is still queued goes now: "nothing new" is no reason for it to wait out a backoff.
+      if (pending > 0) await this.queue.retryNow();
+      return { written: false, reason: 'nothing-new', issueId, pending };
+    }
     const now = this.now();
     const comment = autoCheckpointComment(activity, trigger, now);
     const key = autoCheckpointKey(activity);
-    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment });
-    await this.ledger.markCheckpoint(issueId, now);
+    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now });
+    await this.markIfLandedBefore(key, issueId, now);
     return { written: true, issueId, key, comment };
+  }
+
+  /**
+   * The key had landed before this request (a process queued it, saw it land and died before the
+   * ledger noted it): the outbox ignored the enqueue and will not report a landing, so it is noted here.
+   */
+  private async markIfLandedBefore(key: string, issueId: string, at: number): Promise<void> {
+    // Marking twice at one time changes nothing, should this process's own drain have landed it meanwhile.
+    if (this.queue.status(key) === 'done') await this.ledger.markCheckpoint(issueId, at);
   }
 
   /**
@@ -113,6 +140,19 @@ export class Checkpoints {
   noticeExternalCheckpoint(details: IssueDetails): Promise<boolean> {
     return noticeExternalCheckpoint(details, this.ledger, this.now(), (issueId, text) => this.queue.isOwnComment(issueId, text));
   }
+}
+
+/**
+ * The ledger counts a checkpoint once it has landed, whoever lands it: the process that queued
+ * it, another window, the command line or the next start. Every process that drains an outbox
+ * wires it to the ledger beside it with this, so the counters start again from the time the
+ * checkpoint was taken (what was recorded after that stays for the next one).
+ */
+export function markCheckpointsOnLanding(queue: { onDidLand(listener: LandListener): Subscription }, ledger: () => CheckpointLedger | undefined): Subscription {
+  return queue.onDidLand(async (write) => {
+    if (write.kind !== 'comment' || write.checkpointAt === undefined) return;
+    await ledger()?.markCheckpoint(write.issueId, write.checkpointAt);
+  });
 }
 
 /**

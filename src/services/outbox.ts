@@ -19,7 +19,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError, ReadOnlyError } from '../beads/errors';
-import { killProcessTree, observeSpawns, processTreeIsAlive } from '../beads/runCli';
+import { endOrphanedProcesses, killProcessTree, processTreeIsAlive } from '../beads/processRegistry';
+import { observeSpawns } from '../beads/runCli';
 import { fnv1a } from '../core/hash';
 import { isTerminal, type IssueDetails } from '../core/model';
 import {
@@ -106,6 +107,9 @@ export interface Subscription {
   dispose(): void;
 }
 
+/** Told of a write that landed; may be async (the drain waits for it). */
+export type LandListener = (write: BeadsWrite) => void | Promise<void>;
+
 export type WriteStatus = 'pending' | 'done' | 'failed' | 'unknown';
 
 const EMPTY_STATE: OutboxState = { version: 1, pending: [], failed: [], done: [], unreadable: [] };
@@ -135,6 +139,7 @@ export class Outbox implements WriteQueue {
   private disposed = false;
   private readonly changeListeners = new Set<Listener<void>>();
   private readonly parkListeners = new Set<Listener<FailedWrite>>();
+  private readonly landListeners = new Set<LandListener>();
 
   private readonly disk: DurableJsonFile<OutboxState>;
   private readonly lease: DrainLease;
@@ -197,6 +202,16 @@ export class Outbox implements WriteQueue {
   /** Fires once per write that is parked as failed (only in the window that parked it). */
   onDidPark(listener: Listener<FailedWrite>): Subscription {
     return subscribe(this.parkListeners, listener);
+  }
+
+  /**
+   * Fires once per write this process saw land: sent now, or found already in beads (an earlier
+   * attempt, perhaps of a process that died, had landed it). The drain pass waits for the
+   * listener, so what it records is done before `drain`/`sendNow` resolve. A write another
+   * process landed is that process's to report.
+   */
+  onDidLand(listener: LandListener): Subscription {
+    return subscribe(this.landListeners, listener);
   }
 
   /** Reads the file; call once before relying on the counts. Sending starts if anything is due. */
@@ -327,6 +342,7 @@ export class Outbox implements WriteQueue {
     this.timer = undefined;
     this.changeListeners.clear();
     this.parkListeners.clear();
+    this.landListeners.clear();
   }
 
   /** Starts a drain pass, or asks the running one to look again when it ends. */
@@ -378,6 +394,10 @@ export class Outbox implements WriteQueue {
       await this.reload();
       return;
     }
+    // Whatever a killed process left running (a write, or a read hanging on the database the
+    // writes need) is ended first. A CLI of a drainer that is alive but lost its lease is the
+    // in-flight mark's to end (endOrphanedCli).
+    endOrphanedProcesses({ log: (message) => this.log('warn', `outbox: ${message}`) });
     try {
       let entry = await this.nextDue();
       while (entry && !this.disposed) {
@@ -429,13 +449,13 @@ export class Outbox implements WriteQueue {
         }
         if (alreadyApplied(write, issue)) {
           this.log('info', `outbox: ${describeWrite(write)} had already landed; not sent again`);
-          await this.markDone(write);
+          await this.markDone(write, 'found');
           return 'next';
         }
         stillUncertain = false;
       }
       await observeSpawns((pid) => this.noteCliPid(write.key, pid), () => send(backend, write));
-      await this.markDone(write, true);
+      await this.markDone(write, 'sent');
       return 'next';
     } catch (error) {
       return this.recordFailure(entry, error, stillUncertain);
@@ -478,7 +498,7 @@ export class Outbox implements WriteQueue {
     if (decision.action === 'park' && decision.reason === 'moot') {
       // Nothing left to do (br: already closed, or gone): the write's purpose holds or cannot be had.
       this.log('info', `outbox: ${describeWrite(write)}: ${message}; counted as done`);
-      await this.markDone(write);
+      await this.markDone(write, 'moot');
       return 'next';
     }
     if (decision.action === 'park') {
@@ -502,7 +522,8 @@ export class Outbox implements WriteQueue {
     return affectsEveryWrite(decision) ? 'stop' : 'next';
   }
 
-  private async markDone(write: BeadsWrite, sentNow = false): Promise<void> {
+  /** `moot`: not landed, but nothing is left to do (the issue is closed or gone). */
+  private async markDone(write: BeadsWrite, how: 'sent' | 'found' | 'moot'): Promise<void> {
     const now = this.now();
     await this.mutate((state) => {
       state.pending = state.pending.filter((entry) => entry.write.key !== write.key);
@@ -514,8 +535,16 @@ export class Outbox implements WriteQueue {
       });
       if (state.done.length > this.doneLimit) state.done.splice(0, state.done.length - this.doneLimit);
       // The CLI just worked, so whatever waited out a backoff can go now.
-      if (sentNow) for (const entry of state.pending) if (entry.root === this.root) entry.nextAttemptAt = Math.min(entry.nextAttemptAt, now);
+      if (how === 'sent') for (const entry of state.pending) if (entry.root === this.root) entry.nextAttemptAt = Math.min(entry.nextAttemptAt, now);
     });
+    if (how === 'moot') return;
+    for (const listener of [...this.landListeners]) {
+      try {
+        await listener(write);
+      } catch (error) {
+        this.log('warn', `outbox: after ${describeWrite(write)} landed: ${errorMessage(error)}`);
+      }
+    }
   }
 
   private async park(key: string, reason: ParkReason, error: string): Promise<void> {

@@ -4,7 +4,19 @@
  * a terminal command and the git extension all reporting one commit) collapse into one comment.
  */
 export type BeadsWrite =
-  | { key: string; kind: 'comment'; issueId: string; text: string }
+  | {
+      key: string;
+      kind: 'comment';
+      issueId: string;
+      text: string;
+      /**
+       * A checkpoint: the ledger's activity of the issue up to this time (epoch ms) is what the
+       * comment records. Whichever process lands it starts the ledger's counters again from here
+       * (src/services/checkpoints.ts, markCheckpointsOnLanding), so a queued checkpoint still
+       * counts its work until it is in beads.
+       */
+      checkpointAt?: number;
+    }
   | { key: string; kind: 'claim'; issueId: string }
   | { key: string; kind: 'close'; issueId: string; reason: string; force?: boolean };
 

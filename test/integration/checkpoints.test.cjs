@@ -94,9 +94,13 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
   });
 
   it('with the CLI locked, the write is queued and lands exactly once after it recovers', async () => {
+    const checkpointedAt = () => ledgerOnDisk()?.ledgers?.['demo-1']?.lastCheckpointAt;
+    const before = checkpointedAt();
     setFault('locked write');
     const queued = await vscode.commands.executeCommand('beadsRecovery.checkpoint', { message: 'integration: written while locked' });
     assert.equal(queued.state, 'queued');
+    // Only queued: the ledger does not count it yet.
+    assert.equal(checkpointedAt(), before);
     const stillLocked = await vscode.commands.executeCommand('beadsRecovery.retryPendingWrites');
     assert.ok(stillLocked.pending >= 1, `pending ${stillLocked.pending}`);
     assert.equal(count(commentsOf('demo-1'), 'Checkpoint: integration: written while locked'), 0);
@@ -107,6 +111,8 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
     const recovered = await vscode.commands.executeCommand('beadsRecovery.retryPendingWrites');
     assert.deepEqual(recovered, { pending: 0, failed: 0 });
     assert.equal(count(commentsOf('demo-1'), 'Checkpoint: integration: written while locked'), 1);
+    // Landed: now it counts.
+    await waitFor('the landed checkpoint in the ledger', () => (checkpointedAt() ?? 0) > (before ?? 0));
     const landed = calls().filter((call) => call.args[0] === 'comments' && call.exit === 0 && call.args.some((arg) => arg.includes('written while locked')));
     assert.equal(landed.length, 1);
   });

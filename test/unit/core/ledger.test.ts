@@ -132,6 +132,25 @@ describe('commits and checkpoints', () => {
     expect(isLinked(state, 'b'.repeat(40))).toBe(true);
   });
 
+  it('keeps what was recorded after a checkpoint was taken when it lands later', () => {
+    let state = recordFileChange(emptyLedgerState(), 'demo-1', 'before.ts', T0);
+    state = recordCommit(state, 'demo-1', { hash: 'c'.repeat(40), subject: 'before', at: T0 }, T0);
+    // Taken at T0 + 1 min, queued; meanwhile more work; it lands at T0 + 5 min.
+    state = recordFileChange(state, 'demo-1', 'after.ts', T0 + 2 * MINUTE);
+    state = recordFileChange(state, 'demo-1', 'before.ts', T0 + 3 * MINUTE);
+    state = recordCommit(state, 'demo-1', { hash: 'd'.repeat(40), subject: 'after', at: T0 + 4 * MINUTE }, T0 + 4 * MINUTE);
+    state = markCheckpoint(state, 'demo-1', T0 + MINUTE);
+    expect(state.ledgers['demo-1']).toMatchObject({
+      files: ['after.ts', 'before.ts'],
+      commits: [{ hash: 'd'.repeat(40) }],
+      edits: 2,
+      lastCheckpointAt: T0 + MINUTE,
+      changesSince: T0 + 2 * MINUTE,
+    });
+    // Counted twice (two processes saw it land): the same.
+    expect(markCheckpoint(state, 'demo-1', T0 + MINUTE)).toEqual(state);
+  });
+
   it('never moves the checkpoint time backwards', () => {
     let state = markCheckpoint(emptyLedgerState(), 'demo-1', T0 + MINUTE);
     state = markCheckpoint(state, 'demo-1', T0);

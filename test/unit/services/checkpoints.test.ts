@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BeadsBackend } from '../../../src/beads/backend';
 import { emptyLedgerState, markCheckpoint, recordCommit, recordFileChange, setFocus, type LedgerState } from '../../../src/core/ledger';
 import type { IssueDetails } from '../../../src/core/model';
-import { Checkpoints, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
+import { Checkpoints, markCheckpointsOnLanding, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
 import { Outbox } from '../../../src/services/outbox';
 import { comments as numbered, issueDetails } from '../support/fakeIssues';
 
@@ -57,6 +57,7 @@ beforeEach(() => {
   ledger = new MemoryLedger();
   now = T0;
   checkpoints = new Checkpoints({ queue: outbox, ledger, now: () => now });
+  markCheckpointsOnLanding(outbox, () => ledger);
   ledger.state = ledgerBefore();
   now = T0 + 25 * 60_000;
 });
@@ -97,19 +98,69 @@ describe('Checkpoints', () => {
   it('writes an automatic checkpoint only when something is new, and never twice for one state', async () => {
     const first = await checkpoints.autoCheckpoint('issue-switch');
     expect(first).toMatchObject({ written: true, issueId: 'demo-1' });
-    expect(await checkpoints.autoCheckpoint('issue-switch')).toEqual({ written: false, reason: 'nothing-new' });
+    await outbox.drain(AbortSignal.timeout(2_000));
+    expect(await checkpoints.autoCheckpoint('issue-switch')).toEqual({ written: false, reason: 'nothing-new', issueId: 'demo-1', pending: 0 });
 
-    // A process that died after queueing but before the ledger noted it comes back with the same state.
+    // A process that saw it land but died before the ledger noted it comes back with the same
+    // state: the same key, found landed, so nothing is sent and the ledger notes it now.
     const restarted = new MemoryLedger();
     restarted.state = ledgerBefore();
     const again = new Checkpoints({ queue: outbox, ledger: restarted, now: () => now + 5_000 });
     const second = await again.autoCheckpoint('issue-switch');
     expect(second.written && second.key).toBe(first.written && first.key);
+    expect(restarted.state.ledgers['demo-1']).toMatchObject({ files: [], commits: [], lastCheckpointAt: now + 5_000 });
     await outbox.drain(AbortSignal.timeout(2_000));
     expect(store.comments.get('demo-1')).toHaveLength(1);
     expect(store.comments.get('demo-1')?.[0]).toBe(
       'Auto-checkpoint (issue switch): 2 edits, 2 files, 1 commit in 25 min\n- Files: src/lexer.ts, src/parser.ts\n- Commits: a1b2c3d feat: lexer',
     );
+  });
+
+  it('counts a checkpoint only once it has landed; work recorded meanwhile stays for the next one', async () => {
+    // No CLI yet: the checkpoint is only queued, and its work still counts.
+    const waiting = new Outbox({ file: join(dir, 'waiting.json'), root: '/p' });
+    markCheckpointsOnLanding(waiting, () => ledger);
+    const queued = new Checkpoints({ queue: waiting, ledger, now: () => now });
+    const takenAt = now;
+    const { key } = await queued.checkpoint('demo-1', 'parser and lexer');
+    expect(waiting.status(key)).toBe('pending');
+    expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: ['src/lexer.ts', 'src/parser.ts'], commits: [{ hash: 'a1b2c3d4' }] });
+    expect(ledger.state.ledgers['demo-1']?.lastCheckpointAt).toBe(T0);
+
+    // Asked again before it lands (a retry, a re-queue after a crash): the same key, queued once.
+    expect((await queued.checkpoint('demo-1', 'parser and lexer')).key).toBe(key);
+    expect(waiting.pendingCount).toBe(1);
+
+    // Nothing new to record would not hide it either: with no activity, the pending write is reported.
+    const idle = new MemoryLedger();
+    idle.state = setFocus(markCheckpoint(emptyLedgerState(), 'demo-1', T0), 'demo-1', T0);
+    expect(await new Checkpoints({ queue: waiting, ledger: idle, now: () => now }).autoCheckpoint('shutdown')).toEqual({
+      written: false,
+      reason: 'nothing-new',
+      issueId: 'demo-1',
+      pending: 1,
+    });
+
+    now += 60_000;
+    ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/later.ts', now);
+    waiting.setBackend(store.backend());
+    await waiting.drain(AbortSignal.timeout(2_000));
+    waiting.dispose();
+    expect(store.comments.get('demo-1')).toHaveLength(1);
+    expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: ['src/later.ts'], commits: [], edits: 1, lastCheckpointAt: takenAt });
+  });
+
+  it('lets whichever process lands the checkpoint count it in the ledger', async () => {
+    const offline = new Outbox({ file: join(dir, 'shared.json'), root: '/p' });
+    const { key } = await new Checkpoints({ queue: offline, ledger, now: () => now }).checkpoint('demo-1', 'handed over');
+    offline.dispose();
+    // Another process (a window, the command line) on the same file, with the same ledger beside it.
+    const other = new Outbox({ file: join(dir, 'shared.json'), root: '/p', backend: store.backend() });
+    markCheckpointsOnLanding(other, () => ledger);
+    await other.drain(AbortSignal.timeout(2_000));
+    other.dispose();
+    expect(other.status(key)).toBe('done');
+    expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: [], commits: [], lastCheckpointAt: now });
   });
 
   it('says when there is no issue to checkpoint', async () => {

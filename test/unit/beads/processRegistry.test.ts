@@ -1,0 +1,140 @@
+// The registry of running CLI processes (src/beads/processRegistry.ts) with real processes: a
+// hook killed outright while its `br where` hangs leaves the stand-in running, and the next run
+// ends it; entries are never acted on by pid alone.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { endOrphanedProcesses, ORPHAN_TRUST_MS, processTreeIsAlive, recordProcess, type ProcessEntry } from '../../../src/beads/processRegistry';
+import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'beads-process-registry-'));
+const registry = path.join(scratch, 'processes');
+const started: ChildProcess[] = [];
+let savedDir: string | undefined;
+
+beforeAll(() => ensureCliBuilt(), 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+beforeEach(() => {
+  savedDir = process.env.BEADS_RECOVERY_PROCESS_DIR;
+  process.env.BEADS_RECOVERY_PROCESS_DIR = registry;
+  rmSync(registry, { recursive: true, force: true });
+});
+afterEach(() => {
+  if (savedDir === undefined) delete process.env.BEADS_RECOVERY_PROCESS_DIR;
+  else process.env.BEADS_RECOVERY_PROCESS_DIR = savedDir;
+  for (const child of started.splice(0)) if (child.pid !== undefined && processTreeIsAlive(child.pid)) killGroup(child.pid);
+});
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
+/** A process that runs until killed, leading its own group, as runCli starts them. */
+function sleeper(): number {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e9)'], { detached: process.platform !== 'win32', stdio: 'ignore' });
+  started.push(child);
+  return child.pid as number;
+}
+
+/** The pid of a process that has ended: an owner that is gone. */
+function deadPid(): number {
+  const result = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(result.stdout);
+}
+
+function writeEntry(entry: ProcessEntry): string {
+  mkdirSync(registry, { recursive: true });
+  const file = path.join(registry, `${entry.ownerPid}-${entry.pid}.json`);
+  writeFileSync(file, JSON.stringify(entry));
+  return file;
+}
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
+
+describe.skipIf(process.platform === 'win32')('the process registry', { timeout: 60_000 }, () => {
+  it('ends the hanging `br where` of a hook that was SIGKILLed, at the next run', async () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'ws'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', BEADS_RECOVERY_PROCESS_DIR: registry };
+    const hookEnv = { ...env, BEADS_STANDIN_FAULT: 'hang', BEADS_RECOVERY_TIMEOUT_MS: '60000', BEADS_RECOVERY_HOOK_DEADLINE_MS: '60000' };
+    const hook = spawn(process.execPath, [CLI_SCRIPT, 'checkpoint', '--cwd', dir, '--pre-compact'], { env: hookEnv, stdio: 'ignore' });
+    started.push(hook);
+    expect(await until(() => existsSync(registry) && readdirSync(registry).length > 0, 20_000)).toBe(true);
+    const [name] = readdirSync(registry);
+    const entry = JSON.parse(readFileSync(path.join(registry, name as string), 'utf8')) as ProcessEntry;
+    expect(entry.ownerPid).toBe(hook.pid);
+    hook.kill('SIGKILL');
+    await new Promise((resolve) => hook.once('exit', resolve));
+    // Nobody is left to end it: without the registry it would hang on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(processTreeIsAlive(entry.pid)).toBe(true);
+
+    const next = spawnSync(process.execPath, [CLI_SCRIPT, '--help'], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(next.status).toBe(0);
+    expect(next.stderr).toMatch(new RegExp(`ending br \\(pid ${entry.pid}\\), left running by a process that is gone \\(pid ${hook.pid}\\)`));
+    expect(await until(() => !processTreeIsAlive(entry.pid))).toBe(true);
+    expect(readdirSync(registry)).toEqual([]);
+  });
+
+  it('notes a process while it runs and forgets it when it ends; a live owner\'s processes are left alone', () => {
+    const pid = sleeper();
+    const forget = recordProcess(pid, '/usr/bin/br');
+    expect(readdirSync(registry)).toEqual([`${process.pid}-${pid}.json`]);
+    expect(endOrphanedProcesses()).toEqual([]);
+    expect(processTreeIsAlive(pid)).toBe(true);
+    forget();
+    expect(readdirSync(registry)).toEqual([]);
+  });
+
+  it('ends a process whose owner is gone, with its whole group', async () => {
+    const pid = sleeper();
+    const file = writeEntry({ pid, ownerPid: deadPid(), at: Date.now(), command: 'br' });
+    expect(endOrphanedProcesses().map((entry) => entry.pid)).toEqual([pid]);
+    expect(await until(() => !processTreeIsAlive(pid))).toBe(true);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('does not kill on the pid alone: a reused pid, or an entry too old to trust, is dropped and the process left running', () => {
+    const pid = sleeper();
+    const owner = deadPid();
+    const tooOld = writeEntry({ pid, ownerPid: owner, at: Date.now() - ORPHAN_TRUST_MS - 1, command: 'br' });
+    expect(endOrphanedProcesses()).toEqual([]);
+    expect(existsSync(tooOld)).toBe(false);
+    if (process.platform === 'linux') {
+      // Another process now has the recorded pid: its start time is not the recorded one.
+      const reused = writeEntry({ pid, started: '1', ownerPid: owner, at: Date.now(), command: 'br' });
+      expect(endOrphanedProcesses()).toEqual([]);
+      expect(existsSync(reused)).toBe(false);
+      // The owner's pid now taken by another process (this one, started at another time): the owner is gone.
+      writeEntry({ pid, ownerPid: process.pid, ownerStarted: '1', at: Date.now(), command: 'br' });
+      expect(endOrphanedProcesses().map((entry) => entry.pid)).toEqual([pid]);
+    }
+    if (process.platform !== 'linux') expect(processTreeIsAlive(pid)).toBe(true);
+  });
+
+  it('removes an entry it cannot read once it is old, and keeps a fresh one (it may be being written)', () => {
+    mkdirSync(registry, { recursive: true });
+    const fresh = path.join(registry, '1-2.json');
+    const stale = path.join(registry, '3-4.json');
+    writeFileSync(fresh, '{"pid":');
+    writeFileSync(stale, 'garbage');
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(stale, old, old);
+    expect(endOrphanedProcesses()).toEqual([]);
+    expect(existsSync(fresh)).toBe(true);
+    expect(existsSync(stale)).toBe(false);
+  });
+});

@@ -56,6 +56,14 @@ function writeEntry(entry: ProcessEntry): string {
   return file;
 }
 
+function readEntry(file: string): ProcessEntry | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ProcessEntry;
+  } catch {
+    return undefined;
+  }
+}
+
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -72,9 +80,14 @@ describe.skipIf(process.platform === 'win32')('the process registry', { timeout:
     const hookEnv = { ...env, BEADS_STANDIN_FAULT: 'hang', BEADS_RECOVERY_TIMEOUT_MS: '60000', BEADS_RECOVERY_HOOK_DEADLINE_MS: '60000' };
     const hook = spawn(process.execPath, [CLI_SCRIPT, 'checkpoint', '--cwd', dir, '--pre-compact'], { env: hookEnv, stdio: 'ignore' });
     started.push(hook);
-    expect(await until(() => existsSync(registry) && readdirSync(registry).length > 0, 20_000)).toBe(true);
-    const [name] = readdirSync(registry);
-    const entry = JSON.parse(readFileSync(path.join(registry, name as string), 'utf8')) as ProcessEntry;
+    // The entry of the hanging `br where` (read whole: it may be caught while being written).
+    let entry: ProcessEntry | undefined;
+    const entryOfBr = () => {
+      entry = (existsSync(registry) ? readdirSync(registry) : []).map((name) => readEntry(path.join(registry, name))).find((candidate) => candidate?.command === 'br');
+      return entry !== undefined;
+    };
+    expect(await until(entryOfBr, 20_000)).toBe(true);
+    if (!entry) return;
     expect(entry.ownerPid).toBe(hook.pid);
     hook.kill('SIGKILL');
     await new Promise((resolve) => hook.once('exit', resolve));

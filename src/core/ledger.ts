@@ -193,7 +193,8 @@ export function markCheckpoint(state: LedgerState, issueId: string, at: number):
     lastActivityAt: ledger.lastActivityAt,
   };
   const next = absorbLater(reset, ledger);
-  return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: { ...next, edits: next.files.length } } });
+  const counted: Ledger = { ...next, editCounts: next.files.map(() => 1), edits: next.files.length };
+  return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: counted } });
 }
 
 /** The user (pinned) or the extension (derived) chose the issue work is attributed to. */

@@ -112,7 +112,7 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
     assert.deepEqual(recovered, { pending: 0, failed: 0 });
     assert.equal(count(commentsOf('demo-1'), 'Checkpoint: integration: written while locked'), 1);
     // Landed: now it counts.
-    await waitFor('the landed checkpoint in the ledger', () => (checkpointedAt() ?? 0) > (before ?? 0));
+    await waitFor(() => (checkpointedAt() ?? 0) > (before ?? 0), 'the landed checkpoint in the ledger');
     const landed = calls().filter((call) => call.args[0] === 'comments' && call.exit === 0 && call.args.some((arg) => arg.includes('written while locked')));
     assert.equal(landed.length, 1);
   });

@@ -15,6 +15,8 @@ export const Commands = {
   uninstallAgentHooks: 'beadsRecovery.uninstallAgentHooks',
   addAgentInstructions: 'beadsRecovery.addAgentInstructions',
   showChatAnswer: 'beadsRecovery.showChatAnswer',
+  /** Internal (not in the palette): runs an action link of a withdrawable reminder (reminders.ts). */
+  reminderAction: 'beadsRecovery.reminderAction',
 } as const;
 
 /** The getting-started walkthrough (package.json `contributes.walkthroughs`), as `<publisher>.<name>#<id>`. */

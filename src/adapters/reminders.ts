@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
+import { Commands } from './commandIds';
 
 // A notification from showInformationMessage cannot be taken back: one asking "Checkpoint now?"
 // stays after the issue is closed. A reminder here is a notification whose (progress) task ends
 // when it is withdrawn, so it goes away by itself once its question no longer holds. Its actions
 // are links in the message, each run through one internal command that also withdraws it.
 
-const ACT = 'beadsRecovery.reminderAction';
+const ACT = Commands.reminderAction;
 
 export interface ReminderAction {
   title: string;

@@ -51,7 +51,6 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     log,
     storageUri: context.storageUri,
     workspaceState: context.workspaceState,
-    writeQueue: (project) => outboxes.get(project),
     writes: { pendingCount: (folder) => outboxes.get(folder.project)?.pendingCount, onDidChange: outboxes.onDidChange },
   });
   const closes = new vscode.EventEmitter<CloseOutcome>();

@@ -6,7 +6,6 @@ import { fnv1a } from '../core/hash';
 import { activityOf } from '../services/checkpoints';
 import { Disposable, systemTimers } from '../services/disposable';
 import { FolderActivity as FolderActivityOf, type Clock } from '../services/folderActivity';
-import type { WriteQueue } from '../services/writeQueue';
 import { reportFailure } from './commandErrors';
 import { readSettings } from './config';
 import { VscodeFileWatchers } from './fileWatchers';
@@ -28,8 +27,6 @@ export interface ActivityDeps {
   log: vscode.LogOutputChannel;
   /** The extension's workspace storage: the ledger's home for folders outside git. */
   storageUri: vscode.Uri | undefined;
-  /** The outbox of a project's beads writes; undefined while there is none (commits then wait). */
-  writeQueue: (project: Project) => WriteQueue | undefined;
 }
 
 /**
@@ -213,7 +210,6 @@ export class ActivityTracker extends Disposable {
       watcherExcludes: watcherExcludes(folder.uri),
       fallbackDir: ledgerFallbackDir(this.deps.storageUri, folder),
       timeoutMs: readSettings(folder.uri).cliTimeoutMs,
-      writeQueue: this.deps.writeQueue,
       log,
       onDamage: (message) => void vscode.window.showWarningMessage(`Beads: ${message}`),
     });

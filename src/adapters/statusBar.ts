@@ -168,7 +168,7 @@ export class ActivityStatusBar extends Disposable {
       const others = (folder.inProgressIssues ?? []).filter((candidate) => candidate.id !== issueId).map((candidate) => inlineText(candidate.id, 40));
       if (others.length > 0) lines.push(`Also in progress: ${others.join(', ')}`);
     }
-    lines.push(folder.linker ? 'Commits are linked to the focused issue as `commit:` comments.' : 'Commits are not linked: this folder is not a git repository.');
+    lines.push(folder.linker ? 'Commits are linked to the focused issue and named in its next checkpoint.' : 'Commits are not linked: this folder is not a git repository.');
     const pending = this.writes?.pendingCount(folder);
     if (pending !== undefined && pending > 0) lines.push(`Beads writes waiting: ${pending}`);
     if (folder.project.backend.readOnly) lines.push(`Read-only: ${inlineText(folder.project.readOnlyReason ?? 'no beads CLI', 200)}`);

@@ -3,6 +3,7 @@ import { childrenOf, describeCloseObstacles, readyItems, type CloseObstacles, ty
 import { isTerminal, type Issue, type IssueSummary } from '../core/model';
 import { isContainer } from '../core/next';
 import { closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
+import { Checkpoints } from '../services/checkpoints';
 import { loadSnapshot } from '../services/snapshot';
 import type { WorkDeps } from './checkpointCommands';
 import { reportErrors } from './commandErrors';
@@ -175,6 +176,8 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
       reason: reason.trim(),
       cli: project.cli,
       ledgerFiles: folder?.state.ledgers[issueId]?.files ?? [],
+      ledgerCommits: folder?.state.ledgers[issueId]?.commits.map((commit) => commit.hash) ?? [],
+      checkpointCommits: folder ? () => new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('before-close', issueId) : undefined,
       commitFiles: (hashes) => filesOfCommits(project.folder.uri.fsPath, hashes, { timeoutMs: settings.cliTimeoutMs }),
       flushTimeoutMs: CLOSE_FLUSH_MS,
       now,

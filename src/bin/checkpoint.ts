@@ -154,7 +154,7 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
         let text: string;
         let key: string;
         if (values.message !== undefined) {
-          text = checkpointComment(values.message, activity.files);
+          text = checkpointComment(values.message, activity.files, activity.commits);
           key = manualCheckpointKey(issueId, since, values.message);
         } else if (!hasNewActivity(activity)) {
           const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
@@ -163,7 +163,7 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
           text = autoCheckpointComment(activity, preCompact ? 'pre-compaction' : 'agent-hook', now);
           key = autoCheckpointKey(activity);
         } else {
-          text = checkpointComment(summarizeActivity(activity, now), activity.files);
+          text = checkpointComment(summarizeActivity(activity, now), activity.files, activity.commits);
           key = autoCheckpointKey(activity);
         }
 

@@ -8,6 +8,7 @@ import type { Comment } from './model';
 import { oneLine, truncate } from './markdown';
 import { fnv1a } from './hash';
 import { parseTimestamp } from './time';
+import { MAX_PENDING_COMMITS } from './ledger';
 
 export interface CommitRef {
   hash: string;
@@ -29,10 +30,11 @@ export interface CheckpointActivity {
 }
 
 /** Why an automatic checkpoint is written; named in the comment so a reader knows what it was. */
-export type AutoCheckpointTrigger = 'before-recovery' | 'issue-switch' | 'shutdown' | 'pre-compaction' | 'agent-hook';
+export type AutoCheckpointTrigger = 'before-recovery' | 'before-close' | 'issue-switch' | 'shutdown' | 'pre-compaction' | 'agent-hook';
 
 const TRIGGER_WORDS: Record<AutoCheckpointTrigger, string> = {
   'before-recovery': 'before recovery',
+  'before-close': 'before close',
   'issue-switch': 'issue switch',
   shutdown: 'window closed',
   'pre-compaction': 'pre-compaction',
@@ -46,7 +48,9 @@ const FILES_MODIFIED_PREFIX = 'Files modified: ';
 const FILES_IN_AUTO_CHECKPOINT = 20;
 const FILES_IN_CLOSE_COMMENT = 200;
 const COMMITS_IN_SUMMARY = 3;
-const COMMITS_IN_AUTO_CHECKPOINT = 10;
+// Every commit waiting in the ledger: the checkpoint's comment is the only place they are written.
+const COMMITS_IN_CHECKPOINT = MAX_PENDING_COMMITS;
+const COMMITS_PREFIX = '- Commits: ';
 const SUBJECT_CHARS = 72;
 const PATH_CHARS = 160;
 const SUMMARY_CHARS = 500;
@@ -110,15 +114,26 @@ export function lastNextStep(comments: readonly Comment[]): string | undefined {
  * `Checkpoint: <text>`; a prefix the user typed is not doubled, and the text stays on one line.
  * When the text does not name every file changed since the last checkpoint, a `- Files:` line
  * follows: the ledger forgets its files at each checkpoint, and the closing file list is
- * rebuilt from these lines.
+ * rebuilt from these lines. The commits linked since the last checkpoint follow in a
+ * `- Commits:` line: this comment is where they are written (see `commitsLine`).
  */
-export function checkpointComment(text: string, files: readonly string[] = []): string {
+export function checkpointComment(text: string, files: readonly string[] = [], commits: readonly CommitRef[] = []): string {
   const body = oneLine(text).replace(/^checkpoint:\s*/i, '');
   const list = uniqueInOrder(files).map(cleanPath);
   const unnamed = list.some((file) => !body.includes(file));
   const lines = [`${CHECKPOINT_PREFIX}${body}`];
   if (unnamed) lines.push(`- Files: ${listWithMore(list, FILES_IN_AUTO_CHECKPOINT)}`);
+  if (commits.length > 0) lines.push(commitsLine(commits));
   return lines.join('\n');
+}
+
+/**
+ * `- Commits: a1b2c3d feat: parser; d4e5f6a fix: escapes`: every commit linked since the last
+ * checkpoint, by short hash and subject. Commits are not written one comment each (that changed
+ * beads' tracked files after every commit); `commitHashesFromComments` reads them back.
+ */
+function commitsLine(commits: readonly CommitRef[]): string {
+  return `${COMMITS_PREFIX}${listWithMore(commits.map(formatCommit), COMMITS_IN_CHECKPOINT, '; ')}`;
 }
 
 /**
@@ -137,7 +152,7 @@ export function autoCheckpointComment(activity: CheckpointActivity, trigger: Aut
   const span = elapsedPhrase(activity.lastCheckpointAt, now);
   const lines = [`${AUTO_CHECKPOINT_PREFIX} (${TRIGGER_WORDS[trigger]}): ${counts.join(', ')}${span ? ` ${span}` : ''}`];
   if (files.length > 0) lines.push(`- Files: ${listWithMore(files.map(cleanPath), FILES_IN_AUTO_CHECKPOINT)}`);
-  if (activity.commits.length > 0) lines.push(`- Commits: ${listWithMore(activity.commits.map(formatCommit), COMMITS_IN_AUTO_CHECKPOINT, '; ')}`);
+  if (activity.commits.length > 0) lines.push(commitsLine(activity.commits));
   return lines.join('\n');
 }
 
@@ -264,12 +279,21 @@ export function filesFromComments(comments: readonly Comment[]): string[] {
   return sortedUnique(files);
 }
 
-/** Hashes named by commit-link comments (`commit: <hash> <subject>`), oldest comment first. */
+/**
+ * Hashes of the commits an issue's comments name, oldest comment first: the `- Commits:` lines of
+ * checkpoints, and the one-per-commit `commit: <hash> <subject>` comments of earlier versions.
+ */
 export function commitHashesFromComments(comments: readonly Comment[]): string[] {
   const hashes: string[] = [];
   for (const comment of comments) {
-    const hash = /^\s*commit:\s+([0-9a-f]{7,40})\b/i.exec(comment.text)?.[1];
-    if (hash) hashes.push(hash.toLowerCase());
+    const single = /^\s*commit:\s+([0-9a-f]{7,40})\b/i.exec(comment.text)?.[1];
+    if (single) hashes.push(single.toLowerCase());
+    for (const line of comment.text.split(/\r?\n/)) {
+      const list = /^\s*-\s*commits:\s*(.+)$/i.exec(line)?.[1];
+      if (!list) continue;
+      // Each entry starts with its short hash; entries are separated by "; ".
+      for (const match of list.matchAll(/(?:^|;\s)([0-9a-f]{7,40})\b/gi)) hashes.push((match[1] as string).toLowerCase());
+    }
   }
   return [...new Set(hashes)];
 }

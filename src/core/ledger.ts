@@ -33,7 +33,7 @@ export interface Ledger {
    * most first. A ledger written before the counts existed loads with 1 per file.
    */
   editCounts: number[];
-  /** Commits recorded since the last checkpoint, oldest first. */
+  /** Commits linked since the last checkpoint, oldest first: the next checkpoint names them (`- Commits:`). */
   commits: LedgerCommit[];
   /** File changes and saves since the last checkpoint (repeats of one file within EDIT_COALESCE_MS count once). */
   edits: number;
@@ -68,7 +68,8 @@ export interface LedgerState {
 }
 
 export const MAX_FILES = 200;
-const MAX_COMMITS = 50;
+/** Commits kept waiting for the next checkpoint; a checkpoint comment names them all. */
+export const MAX_PENDING_COMMITS = 100;
 const MAX_LEDGERS = 50;
 export const MAX_LINKED_COMMITS = 500;
 const MAX_LINKED_SUBJECTS = 200;
@@ -133,13 +134,17 @@ function dropFolders(ledger: Ledger, path: string): Ledger {
   return result;
 }
 
-/** A commit was linked to the issue. It is a checkpoint too: the caller follows it with `markCheckpoint`. */
+/**
+ * A commit was linked to the issue. It waits here, durably, for the next checkpoint, whose comment
+ * names it: one beads write per checkpoint rather than one per commit, which would leave beads'
+ * tracked files changed right after every commit.
+ */
 export function recordCommit(state: LedgerState, issueId: string, commit: LedgerCommit, now: number): LedgerState {
   const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
   const subject = cleanSubject(commit.subject);
   const commits = ledger.commits.some((known) => known.hash === commit.hash)
     ? ledger.commits
-    : [...ledger.commits, { ...commit, subject }].slice(-MAX_COMMITS);
+    : [...ledger.commits, { ...commit, subject }].slice(-MAX_PENDING_COMMITS);
   const next: Ledger = { ...ledger, commits, lastActivityAt: now };
   return {
     ...rememberLinked(state, commit.hash),
@@ -392,7 +397,7 @@ function compareCursors(a: ReflogCursor, b: ReflogCursor): number {
 function uniteCommits(a: readonly LedgerCommit[], b: readonly LedgerCommit[]): LedgerCommit[] {
   return unite(a, b, (x, y) => x.hash === y.hash)
     .sort((x, y) => x.at - y.at)
-    .slice(-MAX_COMMITS);
+    .slice(-MAX_PENDING_COMMITS);
 }
 
 /** `a` in its order, then what only `b` has, in `b`'s order. */
@@ -497,7 +502,7 @@ function normalizeLedger(id: string, raw: unknown): Ledger | undefined {
     moreFiles: isCount(raw.moreFiles) ? raw.moreFiles : 0,
     touched: files.map((path) => times.get(path) ?? 0),
     editCounts: files.map((path) => counts.get(path) ?? 1),
-    commits: commits.slice(-MAX_COMMITS),
+    commits: commits.slice(-MAX_PENDING_COMMITS),
     edits: isCount(raw.edits) ? raw.edits : 0,
     startedAt: raw.startedAt,
     lastCheckpointAt: isTime(raw.lastCheckpointAt) ? raw.lastCheckpointAt : undefined,

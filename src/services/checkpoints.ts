@@ -88,7 +88,7 @@ export class Checkpoints {
   async checkpoint(issueId: string, text: string): Promise<{ key: string; comment: string }> {
     const now = this.now();
     const activity = this.activity(issueId);
-    const comment = checkpointComment(text, activity?.files ?? []);
+    const comment = checkpointComment(text, activity?.files ?? [], activity?.commits ?? []);
     const key = manualCheckpointKey(issueId, activity?.lastCheckpointAt, text);
     await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now });
     await this.markIfLandedBefore(key, issueId, now);

@@ -2,8 +2,8 @@
 // backend so the user hears at once whether they worked; a temporary failure (a locked database,
 // a CLI that timed out or went missing) queues them in the outbox instead, and the user is told.
 // Closing first says what would make the CLI refuse (open blockers, open children) and lets the
-// user close anyway or stop; then lands what the issue still has queued (commit links,
-// checkpoints), closes, and only once the close has landed writes `Files modified: …` and
+// user close anyway or stop; then lands what the issue still has to say (the commits linked since
+// its last checkpoint, as a checkpoint; queued checkpoints), closes, and only once the close has landed writes `Files modified: …` and
 // starts the ledger's counters again; then works out what comes next. A refusal leaves the
 // issue, the ledger and the outbox as they were.
 
@@ -81,6 +81,14 @@ export interface CloseRequest {
   cli: Dialect;
   /** Files the ledger recorded for the issue since its last checkpoint. */
   ledgerFiles: readonly string[];
+  /** Full hashes of the commits the ledger linked to the issue since its last checkpoint (no comment names them yet). */
+  ledgerCommits?: readonly string[];
+  /**
+   * Queues a checkpoint that names the commits linked since the last one (`ledgerCommits`), which
+   * are written nowhere else; called once the close is decided, before the queue is flushed, so
+   * it lands before the close.
+   */
+  checkpointCommits?: () => Promise<unknown>;
   /** Files changed by commits, from git; absent outside a repository. */
   commitFiles?: (hashes: readonly string[]) => Promise<string[]>;
   /** How long to wait for the outbox to land what the issue still has to say before closing. */
@@ -141,6 +149,7 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
   const filesComment = filesModifiedComment(files);
   // Keyed by content: closing again after a queued close does not list the same files twice.
   const filesWrite: BeadsWrite | undefined = filesComment ? { key: `files:${issueId}:${textFingerprint(filesComment)}`, kind: 'comment', issueId, text: filesComment } : undefined;
+  if ((request.ledgerCommits?.length ?? 0) > 0) await request.checkpointCommits?.();
   await queue.drain(anySignal(signal, AbortSignal.timeout(request.flushTimeoutMs)));
   if (signal?.aborted) throw new CliError({ kind: 'canceled', command: 'close', args: [issueId] });
 
@@ -188,12 +197,15 @@ async function writeFileList(backend: BeadsBackend, queue: WorkQueue, write: Bea
 }
 
 /**
- * Every file the issue touched: what the ledger holds now, the file lines of earlier checkpoint
- * comments (the ledger forgets its files at each checkpoint) and the files of its linked commits.
+ * The files touched while the issue was in progress: what the ledger holds now and the file lines
+ * of earlier checkpoint comments (the ledger forgets its files at each checkpoint). Only when
+ * neither recorded any (work done before the extension watched, or outside any watched folder)
+ * do the files of its linked commits stand in: a commit may carry unrelated paths.
  */
 async function issueFiles(details: IssueDetails, request: CloseRequest): Promise<string[]> {
   const files = new Set([...request.ledgerFiles, ...filesFromComments(details.comments)]);
-  const hashes = commitHashesFromComments(details.comments);
+  if (files.size > 0) return [...files];
+  const hashes = [...new Set([...commitHashesFromComments(details.comments), ...(request.ledgerCommits ?? [])])];
   if (hashes.length > 0 && request.commitFiles) {
     // A commit also carries beads' own files and agent configuration: never the issue's work.
     const isWork = trackedPathFilter([]);

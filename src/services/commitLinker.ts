@@ -1,10 +1,9 @@
-import { advanceReflog, cleanSubject, isLinked, isSubjectLinked, markCheckpoint, recordCommit, rememberLinked } from '../core/ledger';
+import { advanceReflog, cleanSubject, isLinked, isSubjectLinked, recordCommit, rememberLinked } from '../core/ledger';
 import type { ReflogCursor } from '../core/reflog';
-import { readReflogTail, type ReflogReadMode, type TailedEntry } from '../git/reflog';
+import { readReflogTail, type ReflogReadMode } from '../git/reflog';
 import { describeCommits, headReflogPath, type CommitDescription, type GitRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
 import type { LedgerStore } from './ledgerStore';
-import type { WriteQueue } from './writeQueue';
 
 /** Whom commits made now belong to. `known: false` while the in-progress issues have not been read yet. */
 export type CommitFocus = { known: false } | { known: true; issueId: string | undefined };
@@ -13,8 +12,6 @@ export interface CommitLinkerOptions {
   store: LedgerStore;
   repository: GitRepository;
   focus: () => CommitFocus;
-  /** The outbox; undefined while it is not available (the reflog is then left unread). */
-  queue: () => WriteQueue | undefined;
   now: () => number;
   git: GitOptions;
   log?: (message: string) => void;
@@ -22,7 +19,7 @@ export interface CommitLinkerOptions {
 
 export interface LinkOutcome {
   mode: ReflogReadMode | 'waiting';
-  /** Comments queued by this check, e.g. "commit: a1b2c3d feat: parser". */
+  /** Commits this check recorded for the next checkpoint, e.g. "a1b2c3d feat: parser". */
   linked: string[];
   /** Commits recognised and left without a comment: rewrites of linked work, or made with nothing in progress. */
   passed: number;
@@ -34,14 +31,16 @@ export interface LinkOutcome {
 const WAITING: LinkOutcome = { mode: 'waiting', linked: [], passed: 0, bytesRead: 0, processes: 0 };
 
 /**
- * Turns new commits in the HEAD reflog into one `commit: <short-hash> <subject>` comment each
- * on the focused in-progress issue, whatever made the commit. The reflog decides what is new;
- * file watchers, terminal commands and the git extension only say "look now". Exactly once:
- * the check-and-record runs under the ledger store's lock against the hashes every window has
- * linked, and the comment's write key (`commit:<full-hash>`) lets the outbox drop a repeat.
- * A linked commit is a checkpoint. Amends, rebase picks and cherry-picks are linked only when
- * their subject is not already linked to the issue (a rebase does not repeat its commits);
- * checkouts, resets and fast-forwards are moves, not commits, and say nothing.
+ * Links new commits in the HEAD reflog to the focused in-progress issue, whatever made the commit:
+ * each is recorded in the issue's ledger, and the next checkpoint (manual, automatic, before a
+ * recovery context, on a focus change, before a close) names it in its `- Commits:` line. Nothing
+ * is written to beads here, so a commit does not leave beads' tracked files changed behind it.
+ * The reflog decides what is new; file watchers, terminal commands and the git extension only say
+ * "look now". Exactly once: the check and the record (commit, linked hash, reflog cursor) are one
+ * write under the ledger store's lock, against the hashes every window has linked; the
+ * checkpoint's key covers its commits (see Checkpoints). Amends, rebase picks and cherry-picks are
+ * linked only when their subject is not already linked to the issue (a rebase does not repeat its
+ * commits); checkouts, resets and fast-forwards are moves, not commits, and say nothing.
  */
 export class CommitLinker {
   private running: Promise<unknown> = Promise.resolve();
@@ -70,8 +69,7 @@ export class CommitLinker {
   private async checkOnce(): Promise<LinkOutcome> {
     const { store, repository } = this.options;
     const focus = this.options.focus();
-    const queue = this.options.queue();
-    if (!focus.known || !queue) return WAITING;
+    if (!focus.known) return WAITING;
 
     const before = store.state.reflog;
     const read = await readReflogTail(this.reflogFile, before);
@@ -94,52 +92,28 @@ export class CommitLinker {
       }
     }
 
-    await store.update(async (fresh) => {
+    await store.update((fresh) => {
       let state = fresh;
-      let handledUpTo: TailedEntry | undefined;
-      let failed = false;
       for (const entry of read.entries) {
-        if (entry.effect !== 'moved' && !isLinked(state, entry.newHash)) {
-          if (issueId === undefined) {
-            outcome.passed += 1;
-          } else {
-            const description = described.get(entry.newHash) ?? { shortHash: entry.newHash.slice(0, 7), subject: entry.subject };
-            const subject = cleanSubject(description.subject) || '(no subject)';
-            if (entry.effect === 'rewritten' && isSubjectLinked(state, issueId, subject)) {
-              state = rememberLinked(state, entry.newHash);
-              outcome.passed += 1;
-            } else {
-              const text = `commit: ${description.shortHash} ${subject}`;
-              try {
-                await queue.enqueue({ key: `commit:${entry.newHash}`, kind: 'comment', issueId, text });
-              } catch (error) {
-                this.options.log?.(`could not queue "${text}": ${String(error)}; it will be retried`);
-                failed = true;
-                break;
-              }
-              const now = this.options.now();
-              state = markCheckpoint(recordCommit(state, issueId, { hash: entry.newHash, subject, at: now }, now), issueId, now);
-              outcome.linked.push(text);
-            }
-          }
+        if (entry.effect === 'moved' || isLinked(state, entry.newHash)) continue;
+        if (issueId === undefined) {
+          outcome.passed += 1;
+          continue;
         }
-        handledUpTo = entry;
+        const description = described.get(entry.newHash) ?? { shortHash: entry.newHash.slice(0, 7), subject: entry.subject };
+        const subject = cleanSubject(description.subject) || '(no subject)';
+        if (entry.effect === 'rewritten' && isSubjectLinked(state, issueId, subject)) {
+          state = rememberLinked(state, entry.newHash);
+          outcome.passed += 1;
+        } else {
+          state = recordCommit(state, issueId, { hash: entry.newHash, subject, at: this.options.now() }, this.options.now());
+          outcome.linked.push(`${description.shortHash} ${subject}`);
+        }
       }
-      return advanceReflog(state, failed ? stoppedAt(read.mode, before, read.cursor, handledUpTo) : read.cursor);
+      return advanceReflog(state, read.cursor);
     });
     return outcome;
   }
-}
-
-/**
- * Where to resume after a failure: just past the last handled entry of an appended block; for a
- * rewritten file, the old cursor, so that the next read re-detects the rewrite and offers the
- * unhandled entries again (the handled ones are in `linkedCommits` by then).
- */
-function stoppedAt(mode: ReflogReadMode, before: ReflogCursor | undefined, after: ReflogCursor, handled: TailedEntry | undefined): ReflogCursor {
-  if (mode !== 'append' || !before) return before ?? after;
-  if (!handled) return before;
-  return { ...after, offset: handled.end, lastTimestamp: Math.max(before.lastTimestamp, handled.timestamp) };
 }
 
 function sameCursor(a: ReflogCursor | undefined, b: ReflogCursor): boolean {

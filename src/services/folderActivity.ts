@@ -12,7 +12,6 @@ import { Disposable, type Subscription, type Timers } from './disposable';
 import { describeDamage } from './durableJson';
 import { LedgerStore, locateLedger } from './ledgerStore';
 import { isOwnWrite, isUnchangedOwnWrite } from './ownWrites';
-import type { WriteQueue } from './writeQueue';
 
 // File tracking and commit linking for one workspace folder that holds a beads project. File
 // events become ledger transitions here; where the events come from (VS Code's file watchers) and
@@ -75,8 +74,6 @@ export interface FolderActivityOptions<P extends ActivityProject> {
   fallbackDir: string | undefined;
   /** For git. */
   timeoutMs: number;
-  /** The outbox of a project's beads writes; undefined while there is none (commits then wait). */
-  writeQueue: (project: P) => WriteQueue | undefined;
   log: { info(message: string): void; warn(message: string): void };
   /** A damaged ledger file was read: what was kept, in words for the user. */
   onDamage: (message: string) => void;
@@ -145,7 +142,6 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
             store,
             repository,
             focus: () => activity.commitFocus(),
-            queue: () => options.writeQueue(activity.project),
             now: () => options.clock.now(),
             git: { timeoutMs: options.timeoutMs },
             log: (message) => log.warn(`${name}: ${message}`),

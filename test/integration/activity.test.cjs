@@ -1,6 +1,7 @@
 // Activity tracking in a real VS Code: files saved in the editor and written by other processes
-// land in the ledger, commits made by any git process become exactly one `commit:` comment on the
-// in-progress issue (read back through the stand-in CLI), the ledger survives a reload, and the
+// land in the ledger, commits made by any git process are linked once to the in-progress issue and
+// named in its next checkpoint (read back through the stand-in CLI) without touching beads' files
+// in between, the ledger survives a reload, and the
 // status bar asks for a checkpoint once when a (small) threshold is reached.
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
@@ -54,8 +55,18 @@ function comments(issueId) {
   return JSON.parse(execFileSync('br', ['comments', issueId, '--json'], { cwd: run.workspace, encoding: 'utf8', stdio: 'pipe' }));
 }
 
-function commitComments(subject) {
-  return comments(ISSUE).filter((comment) => comment.text.startsWith('commit: ') && comment.text.endsWith(` ${subject}`));
+/** Comments that name the commit `short`: its own `commit:` comment (older versions) or a checkpoint's Commits line. */
+function commentsNaming(short) {
+  return comments(ISSUE).filter((comment) => comment.text.includes(`commit: ${short}`) || new RegExp(`^- Commits: (?:.*; )?${short} `, 'm').test(comment.text));
+}
+
+/** beads' tracked file, as it is now: a linked commit must leave it as it was. */
+function beadsFile() {
+  return fs.readFileSync(path.join(run.workspace, '.beads', 'issues.jsonl'), 'utf8');
+}
+
+function pendingCommits(api, subject) {
+  return (api.ledger()?.commits ?? []).filter((commit) => commit.subject === subject);
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -121,36 +132,41 @@ describeIn(['br'], 'activity tracking', () => {
     assert.doesNotMatch(git('status', '--porcelain', '--untracked-files=all'), /beads-recovery|ledger\.json/);
   });
 
-  it('links a commit made by a separate git process with exactly one comment, as a checkpoint', async () => {
+  it('links a commit made by a separate git process once, leaves beads\' files alone, and names it in the next checkpoint', async () => {
     const subject = 'feat: commit from another process';
     fs.writeFileSync(path.join(run.workspace, 'agent', 'committed.txt'), 'committed\n');
     await waitFor(afterFlush(api, () => api.ledger()?.files.includes('agent/committed.txt')), 'the file to be committed in the ledger');
+    const beadsBefore = beadsFile();
     git('add', 'agent/committed.txt');
     git('commit', '-q', '-m', subject);
     const short = git('rev-parse', '--short', 'HEAD');
-    const linked = await waitFor(afterFlush(api, () => commitComments(subject).length > 0 && commitComments(subject)), 'the commit comment');
-    assert.equal(linked[0].text, `commit: ${short} ${subject}`);
+    await waitFor(afterFlush(api, () => pendingCommits(api, subject).length > 0), 'the commit in the ledger');
     // More hints for the same commit: window focus, another flush, a checkout that moves nothing.
     git('checkout', '-q', '-B', 'main');
     await sleep(1_500);
     await api.flushActivity();
-    assert.equal(commitComments(subject).length, 1);
-    const ledger = api.ledger();
-    assert.equal(ledger.edits, 0);
-    assert.ok(ledger.lastCheckpointAt > Date.now() - 60_000);
+    assert.equal(pendingCommits(api, subject).length, 1);
+    assert.deepEqual(commentsNaming(short), [], 'no comment is written for the commit itself');
+    assert.equal(beadsFile(), beadsBefore, 'the commit left .beads/issues.jsonl as it was');
+
+    await vscode.commands.executeCommand('beadsRecovery.checkpoint', { issueId: ISSUE, message: 'committed the file' });
+    const named = await waitFor(afterFlush(api, () => commentsNaming(short).length > 0 && commentsNaming(short)), 'the checkpoint naming the commit');
+    assert.equal(named.length, 1);
+    assert.match(named[0].text, new RegExp(`^Checkpoint: committed the file\\n(?:- Files: .*\\n)?- Commits: ${short} ${subject}$`));
+    assert.deepEqual(pendingCommits(api, subject), []);
   });
 
-  it('links a commit typed in an integrated terminal with exactly one comment', async function () {
+  it('links a commit typed in an integrated terminal once', async function () {
     this.timeout(45_000);
     const subject = 'chore: typed in the integrated terminal';
     const terminal = vscode.window.createTerminal({ name: 'activity test', cwd: run.workspace });
     try {
       terminal.sendText(`git commit --allow-empty -q -m "${subject}"`);
-      await waitFor(afterFlush(api, () => commitComments(subject).length > 0), 'the terminal commit comment', 30_000);
+      await waitFor(afterFlush(api, () => pendingCommits(api, subject).length > 0), 'the terminal commit in the ledger', 30_000);
       await sleep(1_500);
       await api.flushActivity();
-      assert.equal(commitComments(subject).length, 1);
-      assert.match(commitComments(subject)[0].text, /^commit: [0-9a-f]{7,} chore: typed in the integrated terminal$/);
+      assert.equal(pendingCommits(api, subject).length, 1);
+      assert.equal(pendingCommits(api, subject)[0].hash, git('rev-parse', 'HEAD'));
     } finally {
       terminal.dispose();
     }

@@ -164,6 +164,19 @@ describe('reading comments back', () => {
     expect(commitHashesFromComments(links)).toEqual(['a1b2c3d']);
   });
 
+  it('names the commits of a checkpoint in its Commits line, and reads them back', () => {
+    const commits = [
+      { hash: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0', subject: 'feat: parser; with 1234567 in it' },
+      { hash: 'ffff000111222333444555666777888999aaabbb', subject: 'fix: escapes' },
+    ];
+    const text = checkpointComment('parser done', ['src/a.ts'], commits);
+    expect(text).toBe('Checkpoint: parser done\n- Files: src/a.ts\n- Commits: a1b2c3d feat: parser; with 1234567 in it; ffff000 fix: escapes');
+    const auto = autoCheckpointComment({ issueId: 'demo-1', files: [], commits, edits: 0 }, 'before-close', Date.parse('2026-03-01T12:00:00Z'));
+    expect(auto).toBe('Auto-checkpoint (before close): 0 files, 2 commits\n- Commits: a1b2c3d feat: parser; with 1234567 in it; ffff000 fix: escapes');
+    // Hex inside a subject does not start an entry: only what follows the line's start or "; " does.
+    expect(commitHashesFromComments([comment(text, '2026-03-01T12:00:00Z')])).toEqual(['a1b2c3d', 'ffff000']);
+  });
+
   it('collects the files earlier comments listed, without the "+N more" marker', () => {
     expect(filesFromComments(comments)).toEqual(['src/x.ts', 'src/y.ts', 'src/z.ts']);
   });

@@ -89,7 +89,8 @@ describe('Checkpoints', () => {
     const { comment } = await checkpoints.checkpoint('demo-1', checkpoints.suggestion());
     await outbox.drain(AbortSignal.timeout(2_000));
     expect(store.comments.get('demo-1')).toEqual([comment]);
-    expect(comment).toBe('Checkpoint: 1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts\n- Files: src/lexer.ts, src/parser.ts');
+    // The commit linked since the last checkpoint is written here, in its Commits line, and nowhere else.
+    expect(comment).toBe('Checkpoint: 1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts\n- Files: src/lexer.ts, src/parser.ts\n- Commits: a1b2c3d feat: lexer');
     expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: [], edits: 0, commits: [], lastCheckpointAt: now });
     expect(checkpoints.suggestion()).toBe('Progress: …');
     expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('Progress: …; Next: escapes');

@@ -74,10 +74,11 @@ describe('closeWithFiles', () => {
       'comment demo-1: commit: ffff000 fix: last one',
       'close demo-1: Verified: parser works',
       'counters reset',
-      'comment demo-1: Files modified: src/old.ts, src/parser.ts, src/tokenizer.ts',
+      'comment demo-1: Files modified: src/old.ts, src/parser.ts',
     ]);
     expect(outcome.state).toBe('closed');
-    expect(outcome.filesComment).toBe('Files modified: src/old.ts, src/parser.ts, src/tokenizer.ts');
+    // The files recorded while the issue was in progress; not every path its commits carried.
+    expect(outcome.filesComment).toBe('Files modified: src/old.ts, src/parser.ts');
     // demo-2 had only demo-1 as blocker; demo-3 is still blocked by demo-4.
     expect(outcome.unblocked.map((issue) => issue.id)).toEqual(['demo-2']);
     expect(outcome.ready.map((item) => item.issue.id)).toEqual(['demo-2', 'demo-4', 'demo-5']);
@@ -87,6 +88,45 @@ describe('closeWithFiles', () => {
     // The prompt, the notification and the sidebar name the same next issue: the one just unblocked.
     expect(outcome.next).toEqual({ issue: expect.objectContaining({ id: 'demo-2' }), reason: 'unblocked' });
     expect(outcome.continuePrompt).toContain('**Next:** demo-2 — Issue demo-2 (just unblocked). Claim it with `br update demo-2 --claim`');
+  });
+
+  it('names the commits the ledger still holds in a checkpoint that lands before the close', async () => {
+    const checkpoint = 'Auto-checkpoint (before close): 0 files, 1 commit\n- Commits: c0ffee1 feat: last one';
+    let asked = 0;
+    await close({
+      ledgerCommits: ['c0ffee1'.padEnd(40, '0')],
+      checkpointCommits: async () => {
+        asked += 1;
+        await outbox.enqueue({ key: 'auto:demo-1:x', kind: 'comment', issueId: 'demo-1', text: checkpoint });
+      },
+    });
+    const writes = beads.log.filter((entry) => !entry.startsWith('show') && entry !== 'ready');
+    expect(writes).toEqual([`comment demo-1: ${checkpoint}`, 'close demo-1: Verified: parser works', 'comment demo-1: Files modified: src/old.ts, src/parser.ts']);
+    expect(asked).toBe(1);
+  });
+
+  it('asks for no checkpoint when the ledger holds no commit', async () => {
+    let asked = 0;
+    await close({ ledgerCommits: [], checkpointCommits: async () => void (asked += 1) });
+    expect(asked).toBe(0);
+    expect(beads.log.filter((entry) => entry.startsWith('comment'))).toEqual(['comment demo-1: Files modified: src/old.ts, src/parser.ts']);
+  });
+
+  it('lists the files of linked commits only when neither the ledger nor a checkpoint recorded any', async () => {
+    beads.issues.get('demo-1')!.comments = [
+      { id: 'c', author: 'a', text: 'Checkpoint: tokenizer done\n- Commits: a1b2c3d feat: tokenizer; 0123abc fix: typo', createdAt: '2026-01-01T02:00:00Z' },
+    ];
+    const asked: string[][] = [];
+    const outcome = await close({
+      ledgerFiles: [],
+      ledgerCommits: ['beefcafe'.padEnd(40, '0')],
+      commitFiles: async (hashes) => {
+        asked.push([...hashes]);
+        return ['src/tokenizer.ts', '.beads/.gitignore', '.claude/settings.local.json'];
+      },
+    });
+    expect(asked).toEqual([['a1b2c3d', '0123abc', 'beefcafe'.padEnd(40, '0')]]);
+    expect(outcome.filesComment).toBe('Files modified: src/tokenizer.ts');
   });
 
   it('writes no file list when there are no files', async () => {

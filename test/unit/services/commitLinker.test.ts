@@ -7,29 +7,8 @@ import { recordFileChange } from '../../../src/core/ledger';
 import { findRepository, type GitRepository } from '../../../src/git/repo';
 import { CommitLinker, type CommitFocus } from '../../../src/services/commitLinker';
 import { LedgerStore } from '../../../src/services/ledgerStore';
-import type { BeadsWrite, WriteQueue } from '../../../src/services/writeQueue';
 
 const GIT_OPTIONS = { timeoutMs: 10_000 };
-
-/** An outbox stand-in that keeps what it was given; `seen` dedupes by key like the real one. */
-class RecordingQueue implements WriteQueue {
-  readonly writes: BeadsWrite[] = [];
-  failNext = 0;
-  constructor(private readonly seen = new Set<string>()) {}
-  async enqueue(write: BeadsWrite): Promise<void> {
-    if (this.failNext > 0) {
-      this.failNext -= 1;
-      throw new Error('disk full');
-    }
-    if (this.seen.has(write.key)) return;
-    this.seen.add(write.key);
-    this.writes.push(write);
-  }
-  async drain(): Promise<void> {}
-  get pendingCount(): number {
-    return 0;
-  }
-}
 
 let dir: string;
 let repoDir: string;
@@ -48,24 +27,26 @@ function commit(message: string, file = `f${Math.random().toString(16).slice(2)}
   return git('rev-parse', 'HEAD').trim();
 }
 
-function texts(queue: RecordingQueue): string[] {
-  return queue.writes.map((write) => (write.kind === 'comment' ? `${write.issueId} ${write.text}` : write.kind));
+/** The commits waiting in the ledger for the next checkpoint, as `<issue> <short hash> <subject>`, oldest first. */
+function texts(store: LedgerStore): string[] {
+  return Object.values(store.state.ledgers)
+    .flatMap((ledger) => ledger.commits.map((commit) => ({ ...commit, issueId: ledger.issueId })))
+    .sort((a, b) => a.at - b.at)
+    .map((commit) => `${commit.issueId} ${commit.hash.slice(0, 7)} ${commit.subject}`);
 }
 
-async function setUp(options: { focus?: () => CommitFocus; queue?: RecordingQueue; file?: string } = {}) {
+async function setUp(options: { focus?: () => CommitFocus; file?: string } = {}) {
   const store = new LedgerStore(options.file ?? join(repository.gitDir, 'beads-recovery', 'ledger.json'), { persistDelayMs: 10 });
   stores.push(store);
   await store.load();
-  const queue = options.queue ?? new RecordingQueue();
   const linker = new CommitLinker({
     store,
     repository,
     focus: options.focus ?? (() => ({ known: true, issueId: 'demo-1' })),
-    queue: () => queue,
     now: () => (clock += 1000),
     git: GIT_OPTIONS,
   });
-  return { store, queue, linker };
+  return { store, linker };
 }
 
 beforeEach(async () => {
@@ -84,42 +65,47 @@ afterEach(() => {
 });
 
 describe('CommitLinker', () => {
-  it('links nothing from before it first looked, then each new commit once, as a checkpoint', async () => {
+  it('links nothing from before it first looked, then each new commit once, kept for the next checkpoint', async () => {
     commit('history one');
     commit('history two');
-    const { store, queue, linker } = await setUp();
+    const { store, linker } = await setUp();
     store.record((state) => recordFileChange(state, 'demo-1', 'a.ts', clock));
     expect((await linker.check()).mode).toBe('first');
-    expect(queue.writes).toEqual([]);
+    expect(texts(store)).toEqual([]);
 
     const hash = commit('feat: add parser');
     const outcome = await linker.check();
-    expect(outcome).toMatchObject({ mode: 'append', processes: 1 });
-    expect(queue.writes).toEqual([{ key: `commit:${hash}`, kind: 'comment', issueId: 'demo-1', text: `commit: ${hash.slice(0, 7)} feat: add parser` }]);
+    expect(outcome).toMatchObject({ mode: 'append', processes: 1, linked: [`${hash.slice(0, 7)} feat: add parser`] });
+    // Nothing is written to beads: the commit waits with the work since the last checkpoint.
     const ledger = store.state.ledgers['demo-1'];
-    expect(ledger).toMatchObject({ edits: 0, files: [] });
-    expect(ledger?.lastCheckpointAt).toBeGreaterThan(0);
+    expect(ledger).toMatchObject({ edits: 1, files: ['a.ts'], commits: [{ hash, subject: 'feat: add parser' }] });
+    expect(ledger?.lastCheckpointAt).toBeUndefined();
     expect(store.state.linkedCommits).toEqual([hash]);
+    // Durably: a store opened on the same file (another window, a restart) has it.
+    const other = await setUp();
+    expect(texts(other.store)).toEqual([`demo-1 ${hash.slice(0, 7)} feat: add parser`]);
 
     expect(await linker.check()).toMatchObject({ mode: 'unchanged', processes: 0, linked: [] });
   });
 
-  it('gives one comment for one commit whatever number of hints arrive at once', async () => {
-    const { queue, linker } = await setUp();
+  it('records one commit once whatever number of hints arrive at once', async () => {
+    const { store, linker } = await setUp();
     await linker.check();
     commit('one commit, many signals');
     await Promise.all([linker.check(), linker.check(), linker.check(), linker.check()]);
-    expect(queue.writes).toHaveLength(1);
+    expect(texts(store)).toHaveLength(1);
   });
 
-  it('gives one comment across two windows that each have their own outbox', async () => {
+  it('records one commit once across two windows', async () => {
     const first = await setUp();
     const second = await setUp();
     await first.linker.check();
     await second.store.reload();
     commit('seen by both windows');
-    await Promise.all([first.linker.check(), second.linker.check()]);
-    expect(first.queue.writes.length + second.queue.writes.length).toBe(1);
+    const outcomes = await Promise.all([first.linker.check(), second.linker.check()]);
+    expect(outcomes[0].linked.length + outcomes[1].linked.length).toBe(1);
+    await first.store.reload();
+    expect(texts(first.store)).toEqual([expect.stringMatching(/seen by both windows$/)]);
   });
 
   it('survives a restart: a new store and linker do not link again, and pick up commits made meanwhile', async () => {
@@ -131,20 +117,22 @@ describe('CommitLinker', () => {
     commit('made while the window was closed');
     const after = await setUp();
     await after.linker.check();
-    expect(texts(before.queue)).toEqual([expect.stringContaining('before restart')]);
-    expect(texts(after.queue)).toEqual([expect.stringContaining('made while the window was closed')]);
+    // The same ledger file: the commit linked before stays pending once, the new one joins it.
+    expect(texts(after.store)).toEqual([expect.stringContaining('before restart'), expect.stringContaining('made while the window was closed')]);
+    await after.linker.check();
+    expect(texts(after.store)).toHaveLength(2);
   });
 
   it('recognises amends, rebases, merges, cherry-picks, checkouts and resets for what they are', async () => {
     commit('base');
-    const { queue, linker } = await setUp();
+    const { store, linker } = await setUp();
     await linker.check();
 
     commit('feat: one');
     git('commit', '-q', '--amend', '--no-edit');
     git('commit', '-q', '--amend', '-m', 'feat: one, reworded');
     await linker.check();
-    expect(texts(queue)).toEqual([expect.stringMatching(/^demo-1 commit: [0-9a-f]{7} feat: one$/), expect.stringMatching(/feat: one, reworded$/)]);
+    expect(texts(store)).toEqual([expect.stringMatching(/^demo-1 [0-9a-f]{7} feat: one$/), expect.stringMatching(/feat: one, reworded$/)]);
 
     git('checkout', '-q', '-b', 'topic');
     commit('topic: two');
@@ -153,7 +141,7 @@ describe('CommitLinker', () => {
     git('checkout', '-q', 'topic');
     git('rebase', '-q', 'main');
     await linker.check();
-    expect(texts(queue).slice(2)).toEqual([expect.stringMatching(/topic: two$/), expect.stringMatching(/main: three$/)]);
+    expect(texts(store).slice(2)).toEqual([expect.stringMatching(/topic: two$/), expect.stringMatching(/main: three$/)]);
 
     git('checkout', '-q', 'main');
     git('merge', '-q', '--no-ff', '--no-edit', 'topic');
@@ -161,31 +149,31 @@ describe('CommitLinker', () => {
     git('cherry-pick', 'topic');
     git('checkout', '-q', '--detach');
     await linker.check();
-    expect(texts(queue).slice(4)).toEqual([expect.stringMatching(/commit: [0-9a-f]{7} Merge branch 'topic'$/)]);
+    expect(texts(store).slice(4)).toEqual([expect.stringMatching(/[0-9a-f]{7} Merge branch 'topic'$/)]);
   });
 
   it('links a commit made on a detached HEAD and collapses a multi-line subject', async () => {
     commit('base');
-    const { queue, linker } = await setUp();
+    const { store, linker } = await setUp();
     await linker.check();
     git('checkout', '-q', '--detach');
     commit('fix: *bold* claim\nthat spans two lines\n\nBody paragraph');
     await linker.check();
-    expect(texts(queue)).toEqual([expect.stringMatching(/^demo-1 commit: [0-9a-f]{7} fix: \*bold\* claim that spans two lines$/)]);
+    expect(texts(store)).toEqual([expect.stringMatching(/^demo-1 [0-9a-f]{7} fix: \*bold\* claim that spans two lines$/)]);
   });
 
   it('links the first commit of a repository that had none', async () => {
-    const { queue, linker } = await setUp();
+    const { store, linker } = await setUp();
     expect((await linker.check()).mode).toBe('missing');
     const hash = commit('initial commit');
     await linker.check();
-    expect(queue.writes.map((write) => write.key)).toEqual([`commit:${hash}`]);
+    expect(texts(store)).toEqual([`demo-1 ${hash.slice(0, 7)} initial commit`]);
   });
 
   it('waits while the focus is unknown, and links nothing made while nothing was in progress', async () => {
     let focus: CommitFocus = { known: false };
     commit('base');
-    const { queue, linker, store } = await setUp({ focus: () => focus });
+    const { store, linker } = await setUp({ focus: () => focus });
     expect((await linker.check()).mode).toBe('waiting');
     expect(store.state.reflog).toBeUndefined();
     focus = { known: true, issueId: undefined };
@@ -195,25 +183,13 @@ describe('CommitLinker', () => {
     focus = { known: true, issueId: 'demo-2' };
     commit('now demo-2 is in progress');
     await linker.check();
-    expect(texts(queue)).toEqual([expect.stringMatching(/^demo-2 commit: .* now demo-2 is in progress$/)]);
+    expect(texts(store)).toEqual([expect.stringMatching(/^demo-2 [0-9a-f]{7} now demo-2 is in progress$/)]);
   });
 
-  it('retries a comment the outbox could not take, still exactly once', async () => {
-    const { queue, linker } = await setUp();
-    await linker.check();
-    commit('first');
-    commit('second');
-    queue.failNext = 1;
-    expect((await linker.check()).linked).toEqual([]);
-    await linker.check();
-    expect(texts(queue)).toEqual([expect.stringMatching(/ first$/), expect.stringMatching(/ second$/)]);
-    await linker.check();
-    expect(queue.writes).toHaveLength(2);
-  });
 
   it('does not link again after the reflog is rewritten', async () => {
     commit('base');
-    const { queue, linker, store } = await setUp();
+    const { store, linker } = await setUp();
     await linker.check();
     commit('linked before expiry');
     await linker.check();
@@ -221,7 +197,7 @@ describe('CommitLinker', () => {
     commit('after expiry');
     const outcome = await linker.check();
     expect(outcome.mode).toBe('rewritten');
-    expect(texts(queue)).toEqual([expect.stringMatching(/linked before expiry$/), expect.stringMatching(/after expiry$/)]);
+    expect(texts(store)).toEqual([expect.stringMatching(/linked before expiry$/), expect.stringMatching(/after expiry$/)]);
     expect(store.state.reflog?.rewrites).toBe(1);
     commit('after that');
     expect((await linker.check()).mode).toBe('append');

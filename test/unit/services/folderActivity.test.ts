@@ -53,7 +53,6 @@ async function open(excludes: string[] = []): Promise<FolderActivity> {
     watcherExcludes: excludes,
     fallbackDir: storage,
     timeoutMs: 5_000,
-    writeQueue: () => undefined,
     log: { info: () => undefined, warn: (message) => warnings.push(message) },
     onDamage: (message) => warnings.push(message),
   });

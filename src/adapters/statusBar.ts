@@ -7,6 +7,7 @@ import {
   dueNotified,
   findStalls,
   formatDuration,
+  lastCheckpointPhrase,
   lastSignOfLife,
   shouldNotifyDue,
   snoozed,
@@ -17,7 +18,7 @@ import {
   type NudgeMemory,
   type Stall,
 } from '../core/policy';
-import { formatAge, parseTimestamp } from '../core/time';
+import { parseTimestamp } from '../core/time';
 import { Disposable } from '../services/disposable';
 import type { ActivityTracker, FolderActivity } from './activity';
 import { Commands } from './commandIds';
@@ -150,7 +151,7 @@ export class ActivityStatusBar extends Disposable {
     } else {
       lines.push(`**${inlineText(issueId, 80)}**${issue ? ` — ${inlineText(issue.title, 120)}` : ''}`);
       const ledger = folder.focusedLedger();
-      const since = ledger?.lastCheckpointAt !== undefined ? `last checkpoint ${formatAge(ledger.lastCheckpointAt, now)}` : 'no checkpoint yet';
+      const since = lastCheckpointPhrase(ledger, now);
       const work = due.edits === 0 ? 'No edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${formatDuration(due.minutesWithChanges)}`;
       lines.push(`${work} since the last checkpoint (${since})${due.due ? ' — **checkpoint due**' : ''}`);
       // In the checkpoint text's order: the most edited first.

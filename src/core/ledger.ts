@@ -202,6 +202,18 @@ export function markCheckpoint(state: LedgerState, issueId: string, at: number):
   return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: counted } });
 }
 
+/**
+ * A checkpoint older than this ledger (made in an earlier session, on another machine) became
+ * known: the ledger learns when it was, so the status bar, the sidebar and the recovery context
+ * all say "last checkpoint <then>", and keeps its counters (what it recorded came after it).
+ * Returns the same object when the ledger knew as much already.
+ */
+export function noteEarlierCheckpoint(state: LedgerState, issueId: string, at: number): LedgerState {
+  const ledger = state.ledgers[issueId];
+  if (!ledger || (ledger.lastCheckpointAt !== undefined && ledger.lastCheckpointAt >= at)) return state;
+  return { ...state, ledgers: { ...state.ledgers, [issueId]: { ...ledger, lastCheckpointAt: at } } };
+}
+
 /** The user (pinned) or the extension (derived) chose the issue work is attributed to. */
 export function setFocus(state: LedgerState, issueId: string | undefined, now: number, pinned = true): LedgerState {
   return { ...state, focusedId: issueId, focusPinned: issueId !== undefined && pinned, focusedAt: now };

@@ -4,6 +4,7 @@
 // once and each stall is warned about once.
 
 import type { Ledger } from './ledger';
+import { formatAge } from './time';
 
 export interface CheckpointPolicy {
   /** Edits since the last checkpoint that make one due; 0 turns this trigger off. */
@@ -124,4 +125,9 @@ export function formatDuration(minutes: number): string {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
   return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`;
+}
+
+/** When the last checkpoint was, as the status bar's tooltip says it: read from the ledger, the one model every surface reads. */
+export function lastCheckpointPhrase(ledger: Pick<Ledger, 'lastCheckpointAt'> | undefined, now: number): string {
+  return ledger?.lastCheckpointAt !== undefined ? `last checkpoint ${formatAge(ledger.lastCheckpointAt, now)}` : 'no checkpoint yet';
 }

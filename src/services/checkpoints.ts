@@ -24,6 +24,7 @@ import type { BeadsWrite } from './writeQueue';
 export interface CheckpointLedger {
   readonly state: LedgerState;
   markCheckpoint(issueId: string, now: number): Promise<unknown>;
+  noteEarlierCheckpoint(issueId: string, at: number): Promise<unknown>;
 }
 
 /** What checkpoints need of the outbox (src/services/outbox.ts). */
@@ -158,7 +159,9 @@ export function markCheckpointsOnLanding(queue: { onDidLand(listener: LandListen
 /**
  * A checkpoint made elsewhere: a comment on the issue newer than its last checkpoint (or, before
  * the first one, than the ledger itself) that the extension did not write. The counters start
- * again from that comment's time. Call it wherever refreshed issue details are at hand; returns
+ * again from that comment's time. A ledger that knows no checkpoint while the issue has older
+ * comments learns the newest one's time, counters kept (`noteEarlierCheckpoint`): every surface
+ * then reads one "last checkpoint". Call it wherever refreshed issue details are at hand; returns
  * whether it reset anything.
  */
 export async function noticeExternalCheckpoint(
@@ -171,7 +174,11 @@ export async function noticeExternalCheckpoint(
   if (!ledger) return false;
   const after = ledger.lastCheckpointAt ?? ledger.startedAt;
   const newest = newestForeignComment(details.comments, after, (text) => isOwn(details.id, text), now);
-  if (!newest) return false;
+  if (!newest) {
+    const earlier = ledger.lastCheckpointAt === undefined ? newestForeignComment(details.comments, undefined, () => false, now) : undefined;
+    if (earlier) await ledgerStore.noteEarlierCheckpoint(details.id, earlier.at);
+    return false;
+  }
   await ledgerStore.markCheckpoint(details.id, newest.at);
   return true;
 }

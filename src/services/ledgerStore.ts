@@ -3,6 +3,7 @@ import {
   emptyLedgerState,
   focusedLedger,
   markCheckpoint,
+  noteEarlierCheckpoint,
   mergeLedgerStates,
   normalizeLedgerState,
   type Ledger,
@@ -140,6 +141,10 @@ export class LedgerStore {
 
   markCheckpoint(issueId: string, now: number): Promise<void> {
     return this.update((state) => markCheckpoint(state, issueId, now));
+  }
+
+  noteEarlierCheckpoint(issueId: string, at: number): Promise<void> {
+    return this.update((state) => noteEarlierCheckpoint(state, issueId, at));
   }
 
   /** Writes what `record` gathered now rather than after the delay; resolves when every queued write is done. */

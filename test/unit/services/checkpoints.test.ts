@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BeadsBackend } from '../../../src/beads/backend';
-import { emptyLedgerState, markCheckpoint, recordCommit, recordFileChange, setFocus, type LedgerState } from '../../../src/core/ledger';
+import { emptyLedgerState, markCheckpoint, noteEarlierCheckpoint, recordCommit, recordFileChange, setFocus, type LedgerState } from '../../../src/core/ledger';
+import { lastCheckpointPhrase } from '../../../src/core/policy';
+import { formatAge } from '../../../src/core/time';
+import { buildSidebarModel } from '../../../src/core/viewModel';
+import { activityOf } from '../../../src/services/checkpoints';
 import type { IssueDetails } from '../../../src/core/model';
 import { Checkpoints, markCheckpointsOnLanding, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
 import { Outbox } from '../../../src/services/outbox';
@@ -20,6 +24,9 @@ class MemoryLedger implements CheckpointLedger {
   state: LedgerState = emptyLedgerState();
   async markCheckpoint(issueId: string, now: number): Promise<void> {
     this.state = markCheckpoint(this.state, issueId, now);
+  }
+  async noteEarlierCheckpoint(issueId: string, at: number): Promise<void> {
+    this.state = noteEarlierCheckpoint(this.state, issueId, at);
   }
 }
 
@@ -194,6 +201,39 @@ describe('noticeExternalCheckpoint', () => {
     ]);
     expect(await checkpoints.noticeExternalCheckpoint(seen)).toBe(false);
     expect(ledger.state.ledgers['demo-1']?.files).toEqual(['src/after.ts']);
+  });
+
+  it('learns the time of checkpoints older than the ledger, counters kept, so the status bar and the sidebar agree', async () => {
+    // The ledger started after three checkpoints were written (an earlier session): it knows none.
+    let state = setFocus(emptyLedgerState(), 'demo-1', T0);
+    state = recordFileChange(state, 'demo-1', 'src/parser.ts', T0 + 60_000);
+    state = recordFileChange(state, 'demo-1', 'src/lexer.ts', T0 + 120_000);
+    ledger.state = state;
+    expect(lastCheckpointPhrase(ledger.state.ledgers['demo-1'], now)).toBe('no checkpoint yet');
+    const issue = details('demo-1', [
+      { text: 'Checkpoint: one', createdAt: new Date(T0 - 3 * 3_600_000).toISOString() },
+      { text: 'Checkpoint: two', createdAt: new Date(T0 - 2 * 3_600_000).toISOString() },
+      { text: 'Checkpoint: three', createdAt: new Date(T0 - 3_600_000).toISOString() },
+    ]);
+    expect(await checkpoints.noticeExternalCheckpoint(issue)).toBe(false);
+    const noted = ledger.state.ledgers['demo-1']!;
+    expect(noted).toMatchObject({ lastCheckpointAt: T0 - 3_600_000, edits: 2, files: ['src/lexer.ts', 'src/parser.ts'] });
+    // One truth: the tooltip's phrase, the sidebar's age and the activity's window all read it.
+    const sidebar = buildSidebarModel({
+      inProgress: { ok: true, value: [issue] },
+      ready: { ok: true, value: [] },
+      details: { ok: true, value: [issue] },
+      focusedId: 'demo-1',
+      activity: activityOf(noted),
+      now,
+    });
+    expect(sidebar.trail.items).toHaveLength(3);
+    expect(lastCheckpointPhrase(noted, now)).toBe(`last checkpoint ${sidebar.activity?.lastCheckpointAge}`);
+    expect(sidebar.activity?.lastCheckpointAge).toBe(formatAge(T0 - 3_600_000, now));
+    expect(sidebar.activity?.edits).toBe(noted.edits);
+    // Seen again: nothing changes.
+    await checkpoints.noticeExternalCheckpoint(issue);
+    expect(ledger.state.ledgers['demo-1']).toBe(noted);
   });
 
   it('does nothing for an issue without a ledger', async () => {

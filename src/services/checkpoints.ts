@@ -175,8 +175,9 @@ export async function noticeExternalCheckpoint(
   const after = ledger.lastCheckpointAt ?? ledger.startedAt;
   const newest = newestForeignComment(details.comments, after, (text) => isOwn(details.id, text), now);
   if (!newest) {
+    // Only comments from before the ledger started: a later one of ours is counted when it lands.
     const earlier = ledger.lastCheckpointAt === undefined ? newestForeignComment(details.comments, undefined, () => false, now) : undefined;
-    if (earlier) await ledgerStore.noteEarlierCheckpoint(details.id, earlier.at);
+    if (earlier && earlier.at <= ledger.startedAt) await ledgerStore.noteEarlierCheckpoint(details.id, earlier.at);
     return false;
   }
   await ledgerStore.markCheckpoint(details.id, newest.at);

@@ -1,9 +1,10 @@
 // Recovery-context speed (issue 11): every beads CLI call made to cost 250 ms (the stand-in's
-// slow fault), then, side by side in one run, `beads-recovery context` as a hook runs it against
-// five sequential single calls (what the seed did), and the CLI processes and dependent steps of
-// one context and one sidebar refresh, counted from the stand-in's call log.
+// slow fault), then, side by side in one run, `beads-recovery context` as a hook runs it — cold
+// (first run in the repository), warm, and over br's current issues.jsonl — against five
+// sequential single calls (what the seed did), and the CLI processes and dependent steps of one
+// context and one sidebar refresh, counted from the stand-in's call log.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCliBackend } from '../../src/beads/cliBackend';
@@ -13,6 +14,11 @@ import { makeWorkspace, SCENARIO } from '../../test/fixtures/make-workspace.mjs'
 import { describeCalls, dependentSteps, readCalls, type CallRecord } from './callLog';
 
 const CALL_MS = 250;
+
+interface Timed {
+  ms: number;
+  calls: CallRecord[];
+}
 const RUNS = 3;
 
 export async function benchRecoveryContextSpeed({ repo }: { repo: string }): Promise<void> {
@@ -24,7 +30,7 @@ export async function benchRecoveryContextSpeed({ repo }: { repo: string }): Pro
   try {
     await makeWorkspace({ dir, dialect: 'br', data: 'scenario', git: true });
     const cli = path.join(repo, 'dist/cli.js');
-    const timed = (run: () => void): { ms: number; calls: CallRecord[] } => {
+    const timed = (run: () => void): Timed => {
       rmSync(logFile, { force: true });
       const started = performance.now();
       run();
@@ -40,23 +46,42 @@ export async function benchRecoveryContextSpeed({ repo }: { repo: string }): Pro
       single(['ready', '--json', '--limit', '0']);
     };
     const context = () => execFileSync(process.execPath, [cli, 'context'], { cwd: dir, env, stdio: 'pipe' });
+    // What one run leaves for the next (the last context's ids); gone, the next run is a first one.
+    const forget = () => rmSync(path.join(dir, '.git', 'beads-recovery', 'project-cache.json'), { force: true });
+    const coldContext = () => {
+      forget();
+      context();
+    };
 
-    const cold = timed(context);
-    const rows: { five: number; context: number; calls: CallRecord[] }[] = [];
+    const rows: { five: number; warm: Timed; cold: Timed }[] = [];
     for (let i = 0; i < RUNS; i++) {
       const five = timed(sequential);
+      const cold = timed(coldContext);
       const warm = timed(context);
-      rows.push({ five: five.ms, context: warm.ms, calls: warm.calls });
+      rows.push({ five: five.ms, warm, cold });
     }
     const five = median(rows.map((row) => row.five));
-    const warm = median(rows.map((row) => row.context));
-    const last = rows[rows.length - 1]!;
     console.log(`stand-in br, every call slowed by ${CALL_MS} ms; scenario workspace, ${SCENARIO.inProgress} in progress; median of ${RUNS}, alternating`);
     console.log(`five sequential single calls: ${five.toFixed(0)} ms`);
-    console.log(`beads-recovery context (warm: where and the last context's ids remembered): ${warm.toFixed(0)} ms — ratio ${(warm / five).toFixed(2)} (goal ≤ 0.5)`);
-    console.log(`  CLI processes ${last.calls.length}, dependent steps ${dependentSteps(last.calls)}: ${describeCalls(last.calls)}`);
-    console.log(`beads-recovery context (cold: first run in the repository): ${cold.ms.toFixed(0)} ms — ratio ${(cold.ms / five).toFixed(2)}`);
-    console.log(`  CLI processes ${cold.calls.length}, dependent steps ${dependentSteps(cold.calls)}: ${describeCalls(cold.calls)}`);
+    const report = (label: string, runs: Timed[]) => {
+      const ms = median(runs.map((run) => run.ms));
+      const last = runs[runs.length - 1]!;
+      console.log(`beads-recovery context (${label}): ${ms.toFixed(0)} ms — ratio ${(ms / five).toFixed(2)} (goal ≤ 0.5)`);
+      console.log(`  CLI processes ${last.calls.length}, dependent steps ${dependentSteps(last.calls)}${last.calls.length > 0 ? `: ${describeCalls(last.calls)}` : ''}`);
+    };
+    report('cold: first run in the repository, no database beside issues.jsonl so the CLI answers', rows.map((row) => row.cold));
+    report('warm: the last context\'s ids remembered', rows.map((row) => row.warm));
+
+    // br's own layout: a database the JSONL was flushed after (as br does after every write), so
+    // the file is current and read directly.
+    const database = path.join(dir, '.beads', 'beads.db');
+    writeFileSync(database, '');
+    const flushed = new Date();
+    utimesSync(database, new Date(flushed.getTime() - 1000), new Date(flushed.getTime() - 1000));
+    utimesSync(path.join(dir, '.beads', 'issues.jsonl'), flushed, flushed);
+    const direct = Array.from({ length: RUNS }, () => timed(coldContext));
+    report('cold, br with issues.jsonl current: read from the file', direct);
+    rmSync(database);
 
     // One sidebar refresh: the snapshot alone (git status runs beside it and is not a beads call).
     const backend = createCliBackend({ dialect: 'br', command: br, root: dir, timeoutMs: 60_000, env: { BEADS_STANDIN_FAULT: `slow:${CALL_MS}`, BEADS_STANDIN_LOG: logFile } });

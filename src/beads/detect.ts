@@ -5,6 +5,7 @@ import type { Dialect } from '../core/model';
 import { parseWhere, type WhereInfo } from '../core/parse';
 import type { BeadsBackend } from './backend';
 import { createCliBackend } from './cliBackend';
+import { brJsonlIsCurrent, readingCurrentJsonl } from './currentJsonl';
 import { CliError } from './errors';
 import { createJsonlBackend } from './jsonlBackend';
 import { runCliJson } from './runCli';
@@ -25,6 +26,12 @@ export interface DetectOptions {
   env?: Record<string, string>;
   /** Remembers `where --json` per folder and executable, so that a new process need not ask again. */
   whereCache?: WhereCache;
+  /**
+   * Start no `where --json` when the store (walking up, following `redirect`) and the dialect (the
+   * executable's name or the user's choice) are known without it: the first query validates the
+   * CLI instead, and its failure is the caller's to handle (the command line's one-shot contexts).
+   */
+  skipWhere?: boolean;
   signal?: AbortSignal;
 }
 
@@ -49,7 +56,8 @@ export interface WhereCache {
 export type ReadOnlyReason = 'cli-missing' | 'untrusted' | 'cli-failed' | 'cli-timeout';
 
 export type Detection =
-  | { kind: 'cli'; backend: BeadsBackend; cli: Dialect; beadsDir: string; where: WhereInfo }
+  /** `where` is absent when `skipWhere` left it out. */
+  | { kind: 'cli'; backend: BeadsBackend; cli: Dialect; beadsDir: string; where?: WhereInfo }
   | { kind: 'readonly'; backend: BeadsBackend; cli: Dialect; beadsDir: string; reason: ReadOnlyReason; message: string }
   | { kind: 'none' };
 
@@ -59,7 +67,8 @@ const INSTALL_HINT =
 
 /**
  * Finds the beads project that contains `folder` and picks a backend for it, starting at most
- * one process (`where --json`, which also confirms the CLI really is a beads CLI).
+ * one process (`where --json`, which also confirms the CLI really is a beads CLI; none with
+ * `skipWhere`). A br project's reads come from its `issues.jsonl` while that is current.
  *
  * The dialect comes from the user's choice, else from which of `bd`/`br` is on PATH (looked up
  * in the file system, nothing is run), else — when both are — from the store's files.
@@ -72,11 +81,7 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
   const storeDialect = await dialectFromStore(beadsDir);
   const preferred = options.preferred === 'bd' || options.preferred === 'br' ? options.preferred : undefined;
 
-  const readOnly = async (cli: Dialect, reason: ReadOnlyReason, why: string): Promise<Detection> => {
-    const jsonlPath = await jsonlPathOf(beadsDir);
-    const backend = createJsonlBackend({ root, beadsDir, jsonlPath, dialect: cli, reason: readOnlyReasonText(reason) });
-    return { kind: 'readonly', backend, cli, beadsDir, reason, message: `${why} Showing ${jsonlPath} read-only.` };
-  };
+  const readOnly = (cli: Dialect, reason: ReadOnlyReason, why: string): Promise<Detection> => readOnlyDetection({ root, beadsDir }, cli, reason, why);
 
   if (!options.trusted) {
     // Which CLI to name in the rules: the store's own, else the one installed (looked up, never run).
@@ -88,6 +93,20 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
   if (!choice) {
     const missing = preferred ? `'${preferred}' was not found on PATH.` : 'Neither bd nor br was found on PATH.';
     return readOnly(preferred ?? storeDialect ?? 'br', 'cli-missing', `${missing} ${INSTALL_HINT}`);
+  }
+
+  const redirectedByEnvironment = STORE_VARIABLES.some((name) => (options.env?.[name] ?? process.env[name]) !== undefined);
+  const cliBackend = async (dialect: Dialect, activeDir: string): Promise<BeadsBackend> => {
+    const backend = createCliBackend({ dialect, command: choice.command, root: dirname(activeDir), timeoutMs: options.timeoutMs, env: options.env });
+    // br keeps issues.jsonl current after every write: read it while it is, and spare the processes.
+    if (dialect !== 'br' || redirectedByEnvironment) return backend;
+    const jsonlPath = await jsonlPathOf(activeDir);
+    const jsonl = createJsonlBackend({ root: dirname(activeDir), beadsDir: activeDir, jsonlPath, dialect });
+    return readingCurrentJsonl(backend, jsonl, () => brJsonlIsCurrent(activeDir, jsonlPath));
+  };
+  // The store and the dialect are known, and nothing in the environment points the CLI elsewhere.
+  if (options.skipWhere && choice.certain && !redirectedByEnvironment) {
+    return { kind: 'cli', backend: await cliBackend(choice.dialect, beadsDir), cli: choice.dialect, beadsDir };
   }
 
   const stamp = options.whereCache ? await executableStamp(choice.command) : undefined;
@@ -130,8 +149,17 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
   // Both CLIs print the canonical path (C10): the folder as the user opened it is kept when it is
   // the same one, so that paths compare equal everywhere (a symlinked or macOS /tmp workspace).
   const activeDir = (await samePath(reported, beadsDir)) ? beadsDir : reported;
-  const backend = createCliBackend({ dialect, command: choice.command, root: dirname(activeDir), timeoutMs: options.timeoutMs, env: options.env });
-  return { kind: 'cli', backend, cli: dialect, beadsDir: activeDir, where };
+  return { kind: 'cli', backend: await cliBackend(dialect, activeDir), cli: dialect, beadsDir: activeDir, where };
+}
+
+/** Both CLIs read these to find their store instead of walking up from the working folder (§1 "Discovery rule"). */
+const STORE_VARIABLES = ['BEADS_DIR', 'BEADS_DB', 'BEADS_JSONL'];
+
+/** The project served read-only from its `.beads/issues.jsonl`, saying why. */
+export async function readOnlyDetection(store: { root: string; beadsDir: string }, cli: Dialect, reason: ReadOnlyReason, why: string): Promise<Detection> {
+  const jsonlPath = await jsonlPathOf(store.beadsDir);
+  const backend = createJsonlBackend({ root: store.root, beadsDir: store.beadsDir, jsonlPath, dialect: cli, reason: readOnlyReasonText(reason) });
+  return { kind: 'readonly', backend, cli, beadsDir: store.beadsDir, reason, message: `${why} Showing ${jsonlPath} read-only.` };
 }
 
 interface CliChoice {
@@ -286,7 +314,8 @@ export async function dialectFromStore(beadsDir: string): Promise<Dialect | unde
   return undefined;
 }
 
-async function jsonlPathOf(beadsDir: string): Promise<string> {
+/** The JSONL file of a store: br may name its own in metadata.json. */
+export async function jsonlPathOf(beadsDir: string): Promise<string> {
   const metadata = await readMetadata(beadsDir);
   const exported = metadata?.jsonl_export;
   // br names its export in metadata.json; only a plain file name inside .beads is accepted.

@@ -2,7 +2,10 @@
 // produce it: the same core and backends as the extension, with the ledger VS Code keeps for the
 // folder when there is one, and settings from the environment instead of VS Code's.
 import path from 'node:path';
-import { detectProject } from '../beads/detect';
+import { detectProject, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
+import type { BeadsBackend } from '../beads/backend';
+import { CliError } from '../beads/errors';
+import { createJsonlBackend } from '../beads/jsonlBackend';
 import type { AgentId } from '../core/hookConfig';
 import { toLedgerSummary } from '../core/ledger';
 import type { RecoveryResult } from '../core/recovery';
@@ -13,6 +16,7 @@ import { LEDGER_DIR, locateLedger, LedgerStore } from '../services/ledgerStore';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext } from '../services/recovery';
+import { expectFromFile } from '../services/snapshot';
 import { errorMessage } from '../core/errors';
 
 export const DEFAULT_BUDGET_BYTES = 2048;
@@ -46,6 +50,9 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
     timeoutMs,
     signal: options.signal,
     whereCache: cache,
+    // One context, one process: the first query validates the CLI (see the fallback below), so
+    // `where` would only add a dependent step.
+    skipWhere: true,
   });
   if (detection.kind === 'readonly' && trusted) warn(detection.message);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
@@ -58,28 +65,62 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   try {
     if (prime?.present) warn(`rules left out: ${prime.reason} already gives them`);
     const focusedLedger = ledger?.current();
+    // What to show alongside the lists: the ledger's focus, else what the last context needed,
+    // else (a first run) what the store's own file says is in progress.
+    const expected =
+      ledger?.state.focusedId !== undefined || hints !== undefined || detection.kind !== 'cli'
+        ? { focusedId: ledger?.state.focusedId ?? hints?.focusedId, hints: hints?.contextIds ?? [] }
+        : await expectFromFile(createJsonlBackend({ root: detection.backend.root, beadsDir: detection.beadsDir, jsonlPath: await jsonlPathOf(detection.beadsDir), dialect: detection.cli }), options.signal);
     let remember: ContextHints | undefined;
-    const result = await produceRecoveryContext({
-      backend: detection.kind === 'none' ? null : detection.backend,
-      workingFolder: cwd,
-      cli: detection.kind === 'none' ? 'br' : detection.cli,
-      focusedId: ledger?.state.focusedId ?? hints?.focusedId,
-      hints: hints?.contextIds,
-      onSnapshot: (snapshot) => {
-        remember = { focusedId: snapshot.focusedId, contextIds: snapshot.contextIds };
+    let unusable: CliError | undefined;
+    // The in-progress list is the first query: how it fails tells whether the CLI can serve at all.
+    const watched = (backend: BeadsBackend): BeadsBackend => ({
+      ...backend,
+      listInProgress: async (signal) => {
+        try {
+          return await backend.listInProgress(signal);
+        } catch (error) {
+          unusable = cliUnusable(error);
+          throw error;
+        }
       },
-      ledger: focusedLedger ? toLedgerSummary(focusedLedger) : undefined,
-      budget: options.budget ?? DEFAULT_BUDGET_BYTES,
-      omitRules: prime?.present === true,
-      now: Date.now(),
-      timeoutMs,
-      signal: options.signal,
     });
+    const produce = (current: Detection) =>
+      produceRecoveryContext({
+        backend: current.kind === 'none' ? null : watched(current.backend),
+        workingFolder: cwd,
+        cli: current.kind === 'none' ? 'br' : current.cli,
+        focusedId: expected.focusedId,
+        hints: expected.hints,
+        onSnapshot: (snapshot) => {
+          remember = { focusedId: snapshot.focusedId, contextIds: snapshot.contextIds };
+        },
+        ledger: focusedLedger ? toLedgerSummary(focusedLedger) : undefined,
+        budget: options.budget ?? DEFAULT_BUDGET_BYTES,
+        omitRules: prime?.present === true,
+        now: Date.now(),
+        timeoutMs,
+        signal: options.signal,
+      });
+    let result = await produce(detection);
+    // Validated lazily: a CLI that cannot answer gets the project read-only from its file, as a failed `where` would have.
+    if (unusable && detection.kind === 'cli' && !detection.where) {
+      const reason = unusable.kind === 'notFound' ? 'cli-missing' : unusable.kind === 'timeout' ? 'cli-timeout' : 'cli-failed';
+      const readOnly = await readOnlyDetection({ root: detection.backend.root, beadsDir: detection.beadsDir }, detection.cli, reason, `${unusable.message}.`);
+      if (readOnly.kind === 'readonly') warn(readOnly.message);
+      result = await produce(readOnly);
+      remember = undefined;
+    }
     if (cache && root !== undefined && remember) await cache.saveHints(root, remember).catch(() => undefined);
     return result;
   } finally {
     ledger?.dispose();
   }
+}
+
+/** The CLI failed in a way that says it cannot serve this project (not a refusal, not a cancel). */
+function cliUnusable(error: unknown): CliError | undefined {
+  return error instanceof CliError && error.kind !== 'canceled' && error.kind !== 'refused' ? error : undefined;
 }
 
 /** The ledger, or undefined when there is none or it cannot be read (said through `warn`: the context goes on without it). */

@@ -31,7 +31,7 @@ const READY_IN_CONTEXT = 5;
 
 /**
  * Gathers everything the recovery context needs (beads queries and `git status` concurrently:
- * at most two dependent CLI steps, see loadSnapshot) and formats it. Every surface — clipboard, chat, tools, participant, command line, hooks —
+ * at most three CLI processes in two dependent steps, see loadSnapshot) and formats it. Every surface — clipboard, chat, tools, participant, command line, hooks —
  * goes through here, so they all print the same text.
  */
 export async function produceRecoveryContext(request: RecoveryRequest): Promise<RecoveryResult> {
@@ -51,8 +51,8 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
   const snapshot = await loadSnapshot(backend, {
     focusedId: request.focusedId,
     hints: request.hints,
-    // A context is made once: without an expected focus, its dependents are worth a third step.
-    completeInThirdStep: true,
+    // A context is made once: three processes in two steps at most (a cold start leaves out what they cannot reach).
+    oneShot: true,
     alwaysReady: false,
     readyDetails: READY_IN_CONTEXT,
     signal,

@@ -37,29 +37,33 @@ export interface SnapshotOptions {
   /** Also load the focused issue's parent chain (its parent, and further ancestors as hints allow). */
   ancestors?: boolean;
   /**
-   * When step 2 leaves the view incomplete, spend a third step on what it misses rather than
-   * leave it to a later refresh: for one-shot callers (a recovery context) that have no later
-   * refresh. With a current focus or current hints it is never needed.
+   * A one-shot caller (a recovery context, which has no later refresh to complete it): at most
+   * three processes in two steps, every time. Step 1 is the in-progress list with either the
+   * expected focus's `show` (its hints) or, with no focus expected, the ready list; step 2 is one
+   * process, whichever the answers call for.
    */
-  completeInThirdStep?: boolean;
+  oneShot?: boolean;
   signal?: AbortSignal;
 }
 
 /**
- * Loads a snapshot in at most two dependent steps (three on a cold start with completeInThirdStep),
- * whatever the project's size:
+ * Loads a snapshot in at most two dependent steps, whatever the project's size:
  *
  * 1. the in-progress list, the ready list (when it can be needed) and one `show` of the expected
  *    focus and the hinted ids, all at once;
  * 2. one `show` of whatever the view needs that step 1 did not bring: the other issues in view,
- *    the focused issue's dependents (to tell which of them its close would unblock), its parent.
+ *    the focused issue's dependents (to tell which of them its close would unblock), its parent —
+ *    or, for a one-shot caller whose expected focus is no longer in progress, the ready list.
  *
- * So a context with a current focus costs three processes, and a refresh whose hints are current
- * usually needs no second step. Never one process per issue.
+ * So a context with a current focus costs two or three processes, and a refresh whose hints are
+ * current usually needs no second step. Never one process per issue, never a third step: what
+ * the two steps could not reach is left out and `incomplete` says so.
  */
 export async function loadSnapshot(backend: BeadsBackend, options: SnapshotOptions): Promise<ProjectSnapshot> {
   const { signal } = options;
-  const speculative = unique([...(options.focusedId ? [options.focusedId] : []), ...(options.hints ?? [])]);
+  const oneShot = options.oneShot === true;
+  // A one-shot caller with no focus to expect shows nothing speculatively: its one `show` comes once the lists have said what is in view.
+  const speculative = oneShot && !options.focusedId ? [] : unique([...(options.focusedId ? [options.focusedId] : []), ...(options.hints ?? [])]);
   const inProgressQuery = section(() => backend.listInProgress(signal));
   // Without an expected focus, nothing in progress is as likely as something: ask for the queue now.
   const readyQuery = options.alwaysReady || !options.focusedId ? section(() => backend.listReady(signal)) : undefined;
@@ -69,36 +73,44 @@ export async function loadSnapshot(backend: BeadsBackend, options: SnapshotOptio
   const inProgressIssues = inProgress.ok ? inProgress.value : [];
   const focusedId = chooseFocus(inProgressIssues, options.focusedId);
   // The expected focus is no longer in progress and nothing else is: only now is the queue needed.
-  const ready: Section<Issue[]> = readyQuery ? await readyQuery : focusedId ? { ok: true, value: [] } : await section(() => backend.listReady(signal));
+  const readyLate = !readyQuery && !focusedId;
+  const ready: Section<Issue[]> = readyQuery ? await readyQuery : readyLate ? await section(() => backend.listReady(signal)) : { ok: true, value: [] };
   const early = earlyShow ? await earlyShow : undefined;
   const loaded: IssueDetails[] = early?.ok ? [...early.value] : [];
 
   const readyIds = ready.ok ? ready.value.slice(0, options.readyDetails).map((issue) => issue.id) : [];
   const inView = unique([...inProgressIssues.map((issue) => issue.id), ...readyIds]);
-  const wanted = () => unique([...inView, ...contextIdsOf(loaded, focusedId, options.ancestors === true)]);
   const requested = new Set(early?.ok ? speculative : []);
-  const missing = wanted().filter((id) => !requested.has(id));
+  const missing = unique([...inView, ...contextIdsOf(loaded, focusedId, options.ancestors === true)]).filter((id) => !requested.has(id));
   let details: Section<IssueDetails[]> = early && !early.ok && missing.length === 0 ? early : { ok: true, value: loaded };
-  if (missing.length > 0) {
+  // A one-shot caller that spent its second step on the ready list has no third.
+  if (missing.length > 0 && !(oneShot && readyLate)) {
     const rest = await section(() => backend.show(missing, signal));
     if (rest.ok) loaded.push(...rest.value);
     // Without the speculative ids' details the view still stands on what it asked for in this step.
     details = rest.ok ? { ok: true, value: loaded } : rest;
     for (const id of missing) requested.add(id);
   }
-  let contextIds = details.ok ? contextIdsOf(loaded, focusedId, options.ancestors === true) : speculative;
-  const unreached = () => contextIds.filter((id) => !requested.has(id));
-  if (details.ok && options.completeInThirdStep && unreached().length > 0) {
-    const more = unreached();
-    const rest = await section(() => backend.show(more, signal));
-    // This is context around the focus: without it the view only lacks what it would add.
-    if (rest.ok) loaded.push(...rest.value);
-    for (const id of more) requested.add(id);
-    contextIds = contextIdsOf(loaded, focusedId, options.ancestors === true);
-  }
-  const incomplete = details.ok && unreached().length > 0;
+  const contextIds = details.ok ? contextIdsOf(loaded, focusedId, options.ancestors === true) : speculative;
+  const incomplete = details.ok && [...contextIds, ...inView].some((id) => !requested.has(id));
   // The next refresh wants the same issues in view (ready ones may change, but most stay).
   return { inProgress, ready, details, focusedId, contextIds: unique([...contextIds, ...inView]), incomplete };
+}
+
+/**
+ * What a one-shot caller with nothing remembered can expect, read from the store's own file (a
+ * read-only backend over `issues.jsonl`, which may be behind the CLI): the most recently updated
+ * issue in progress and the ids around it. Only a guess to start `show` with the lists — the CLI's
+ * answers decide — so an unreadable or missing file expects nothing.
+ */
+export async function expectFromFile(file: BeadsBackend, signal?: AbortSignal): Promise<{ focusedId?: string; hints: string[] }> {
+  try {
+    const focusedId = chooseFocus(await file.listInProgress(signal), undefined);
+    if (!focusedId) return { hints: [] };
+    return { focusedId, hints: contextIdsOf(await file.show([focusedId], signal), focusedId, false) };
+  } catch {
+    return { hints: [] };
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectProject, dialectFromStore, executableProblem, findBeadsDir, findOnPath, samePath, type Detection } from '../../../src/beads/detect';
+import { brJsonlIsCurrent } from '../../../src/beads/currentJsonl';
 import { ProjectCacheFile } from '../../../src/services/projectCache';
 
 const base = mkdtempSync(join(tmpdir(), 'beads-detect-'));
@@ -236,7 +237,7 @@ describe('detectProject', () => {
     const linked = join(fresh('links'), 'project-link');
     symlinkSync(real, linked, 'dir');
     const detection = await detectProject(linked, { trusted: true, timeoutMs, pathEnv: standins });
-    if (detection.kind !== 'cli') throw new Error('expected a CLI backend');
+    if (detection.kind !== 'cli' || !detection.where) throw new Error('expected a CLI backend that asked where');
     // The stand-in, like both CLIs, prints the canonical path.
     expect(await realpath(detection.where.path)).toBe(detection.where.path);
     expect(detection.where.path).not.toBe(join(linked, '.beads'));
@@ -343,5 +344,75 @@ describe('the where cache', () => {
     expect(detection.kind).toBe('cli');
     expect(whereCalls()).toBe(3);
     expect(JSON.parse(readFileSync(damaged, 'utf8')).where).toHaveProperty([root]);
+  });
+});
+
+describe('skipWhere, and reading br’s issues.jsonl while it is current', () => {
+  const line = JSON.stringify({ id: 'j-1', title: 'From the file', status: 'in_progress', priority: 2, issue_type: 'task', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
+  /** A br store whose database was last written `dbAfterJsonlMs` after its JSONL (negative: before). */
+  function brStore(dbAfterJsonlMs: number): string {
+    const root = beadsProject({ 'metadata.json': '{"database":"beads.db","jsonl_export":"issues.jsonl"}', 'beads.db': '', 'issues.jsonl': `${line}\n` });
+    const jsonlTime = new Date('2026-03-01T12:00:00Z');
+    utimesSync(join(root, '.beads', 'issues.jsonl'), jsonlTime, jsonlTime);
+    const dbTime = new Date(jsonlTime.getTime() + dbAfterJsonlMs);
+    utimesSync(join(root, '.beads', 'beads.db'), dbTime, dbTime);
+    return root;
+  }
+
+  it('starts no process to detect when the dialect is certain, and asks `where` when the environment points the CLI elsewhere', async () => {
+    const bin = fresh('bin-skip');
+    fakeCli(bin, 'br', 'br');
+    const root = brStore(0);
+    const { detection, processes } = await detectCounting(root, { trusted: true, timeoutMs, pathEnv: bin, skipWhere: true });
+    expect(processes).toBe(0);
+    expect(detection).toMatchObject({ kind: 'cli', cli: 'br', beadsDir: join(root, '.beads') });
+    expect(detection.kind === 'cli' && detection.where).toBe(undefined);
+    const redirected = await detectCounting(root, { trusted: true, timeoutMs, pathEnv: bin, skipWhere: true, env: { BEADS_DIR: join(root, '.beads') } });
+    expect(redirected.processes).toBe(1);
+  });
+
+  it('serves reads from the file while it is current, from the CLI once the database is newer, and writes always through the CLI', async () => {
+    const standins = resolve(__dirname, '../..', 'fixtures', 'bin');
+    const log = join(fresh('standin-log'), 'calls.log');
+    const countCalls = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).length : 0);
+    const root = brStore(300);
+    const detection = await detectProject(root, { trusted: true, timeoutMs, pathEnv: standins, skipWhere: true, env: { BEADS_STANDIN_LOG: log } });
+    if (detection.kind !== 'cli') throw new Error('expected a CLI backend');
+    expect((await detection.backend.listInProgress()).map((issue) => issue.id)).toEqual(['j-1']);
+    expect((await detection.backend.show(['j-1'])).map((issue) => issue.title)).toEqual(['From the file']);
+    expect(countCalls()).toBe(0);
+
+    // A write the CLI did not flush (--no-auto-flush): the database is newer, so the CLI answers.
+    const later = new Date('2026-03-01T12:00:05Z');
+    utimesSync(join(root, '.beads', 'beads.db'), later, later);
+    expect((await detection.backend.listInProgress()).map((issue) => issue.id)).toEqual(['j-1']);
+    expect(countCalls()).toBe(1);
+
+    await detection.backend.addComment('j-1', 'Checkpoint: through the CLI');
+    expect(countCalls()).toBe(2);
+  });
+
+  it('takes no file as current without a database to compare with, while a writer holds the lock, or with auto-flush off', async () => {
+    const noDatabase = beadsProject({ 'issues.jsonl': `${line}\n` });
+    expect(await brJsonlIsCurrent(join(noDatabase, '.beads'), join(noDatabase, '.beads', 'issues.jsonl'))).toBe(false);
+    const current = brStore(300);
+    const beadsDir = join(current, '.beads');
+    const jsonl = join(beadsDir, 'issues.jsonl');
+    expect(await brJsonlIsCurrent(beadsDir, jsonl)).toBe(true);
+    writeFileSync(join(beadsDir, 'beads.db-wal'), '');
+    expect(await brJsonlIsCurrent(beadsDir, jsonl)).toBe(false);
+    rmSync(join(beadsDir, 'beads.db-wal'));
+    writeFileSync(join(beadsDir, '.write.lock'), '');
+    expect(await brJsonlIsCurrent(beadsDir, jsonl)).toBe(false);
+    rmSync(join(beadsDir, '.write.lock'));
+    writeFileSync(join(beadsDir, 'config.yaml'), 'sync:\n  auto_flush: false\n');
+    expect(await brJsonlIsCurrent(beadsDir, jsonl)).toBe(false);
+    writeFileSync(join(beadsDir, 'config.yaml'), 'no-auto-flush: true\n');
+    expect(await brJsonlIsCurrent(beadsDir, jsonl)).toBe(false);
+    writeFileSync(join(beadsDir, 'config.yaml'), 'issue-prefix: "j"\n');
+    expect(await brJsonlIsCurrent(beadsDir, jsonl)).toBe(true);
+    // A newer JSONL (a git pull) is what br itself would import first.
+    const pulled = join(brStore(-60_000), '.beads');
+    expect(await brJsonlIsCurrent(pulled, join(pulled, 'issues.jsonl'))).toBe(true);
   });
 });

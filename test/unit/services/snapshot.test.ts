@@ -103,17 +103,50 @@ describe('loadSnapshot with the parent chain', () => {
   });
 });
 
-describe('loadSnapshot for a one-shot context on a cold start', () => {
-  it('spends a third step on the focus’s dependents only when nothing told it the focus in advance', async () => {
-    const chain = store([{ id: 'f-1', status: 'in_progress' }, { id: 'f-next', blockedBy: ['f-1'] }]);
+describe('loadSnapshot for a one-shot context: at most three processes in two steps, every time', () => {
+  const chain = store([{ id: 'f-1', status: 'in_progress' }, { id: 'f-next', blockedBy: ['f-1'] }, { id: 'f-other' }]);
+
+  it('with no focus expected: the lists, then one show; the dependents it could not know are left for the next context', async () => {
     const cold = fakeBackend(chain);
-    const snapshot = await loadSnapshot(cold.backend, { alwaysReady: false, readyDetails: 5, completeInThirdStep: true });
-    expect(cold.calls).toEqual(['list', 'ready', 'show f-1', 'show f-next']);
-    expect(cold.steps()).toBe(3);
-    expect(snapshot.incomplete).toBe(false);
+    const snapshot = await loadSnapshot(cold.backend, { alwaysReady: false, readyDetails: 5, oneShot: true });
+    expect(cold.calls).toEqual(['list', 'ready', 'show f-1,f-other']);
+    expect(cold.steps()).toBe(2);
+    expect(snapshot.incomplete).toBe(true);
     const warm = fakeBackend(chain);
-    await loadSnapshot(warm.backend, { focusedId: 'f-1', hints: snapshot.contextIds, alwaysReady: false, readyDetails: 5, completeInThirdStep: true });
-    expect(warm.calls).toEqual(['list', 'show f-1,f-next']);
+    const next = await loadSnapshot(warm.backend, { focusedId: 'f-1', hints: snapshot.contextIds, alwaysReady: false, readyDetails: 5, oneShot: true });
+    expect(warm.calls).toEqual(['list', 'show f-1,f-next,f-other']);
     expect(warm.steps()).toBe(1);
+    expect(next.incomplete).toBe(false);
+  });
+
+  it('with the expected focus: its show and its dependents come with the list', async () => {
+    const { backend, calls, steps } = fakeBackend(chain);
+    const snapshot = await loadSnapshot(backend, { focusedId: 'f-1', hints: ['f-next'], alwaysReady: false, readyDetails: 5, oneShot: true });
+    expect(calls).toEqual(['list', 'show f-1,f-next']);
+    expect(steps()).toBe(1);
+    expect(snapshot.incomplete).toBe(false);
+  });
+
+  it('when the expected focus was closed and nothing else is in progress: the ready list is the second step, with what the first show brought', async () => {
+    const closed = store([{ id: 'g-1', status: 'closed' }, { id: 'g-next', blockedBy: ['g-1'] }]);
+    const { backend, calls, steps } = fakeBackend(closed);
+    const snapshot = await loadSnapshot(backend, { focusedId: 'g-1', hints: ['g-next'], alwaysReady: false, readyDetails: 5, oneShot: true });
+    expect(calls).toEqual(['list', 'show g-1,g-next', 'ready']);
+    expect(steps()).toBe(2);
+    expect(snapshot.focusedId).toBeUndefined();
+    expect(snapshot.ready.ok && snapshot.ready.value.map((issue) => issue.id)).toEqual(['g-next']);
+    expect(snapshot.details.ok && snapshot.details.value.map((issue) => issue.id)).toEqual(['g-1', 'g-next']);
+    expect(snapshot.incomplete).toBe(false);
+  });
+
+  it('when the expected focus changed: one show of the new one, its dependents left out', async () => {
+    const moved = store([{ id: 'h-1', status: 'closed' }, { id: 'h-2', status: 'in_progress' }, { id: 'h-next', blockedBy: ['h-2'] }]);
+    const { backend, calls, steps } = fakeBackend(moved);
+    const snapshot = await loadSnapshot(backend, { focusedId: 'h-1', alwaysReady: false, readyDetails: 5, oneShot: true });
+    expect(calls).toEqual(['list', 'show h-1', 'show h-2']);
+    expect(steps()).toBe(2);
+    expect(snapshot.focusedId).toBe('h-2');
+    expect(snapshot.incomplete).toBe(true);
+    expect(snapshot.contextIds).toEqual(['h-2', 'h-next']);
   });
 });

@@ -1,0 +1,52 @@
+// `beads-recovery context` as a process runs it (recoveryContextFor): processes and dependent steps
+// counted from the stand-in's call log, on a first run and when the CLI cannot answer.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { recoveryContextFor } from '../../../src/bin/context';
+import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+import { readCalls } from '../../../scripts/bench/callLog';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'beads-context-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// The CLI processes inherit this process's environment, as they do under `beads-recovery context`.
+const saved = { ...process.env };
+afterEach(() => {
+  process.env = { ...saved };
+});
+
+function workspace(name: string, fault?: string): { dir: string; log: string; env: NodeJS.ProcessEnv } {
+  const dir = path.join(scratch, name);
+  makeWorkspace({ dir, dialect: 'br', data: 'scenario', git: true });
+  const log = path.join(scratch, `${name}.log`);
+  const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', BEADS_STANDIN_LOG: log, ...(fault ? { BEADS_STANDIN_FAULT: fault } : {}) };
+  Object.assign(process.env, env);
+  return { dir, log, env: process.env };
+}
+
+describe('recoveryContextFor', () => {
+  it('on a first run: no `where`, the focus issues.jsonl names shown alongside the list — two processes, one step', async () => {
+    const { dir, log, env } = workspace('first');
+    const result = await recoveryContextFor(dir, { env });
+    expect(result.markdown).toContain(`## Resuming: ${SCENARIO.inProgress} — `);
+    const calls = readCalls(log);
+    expect(calls.map((call) => call.args[0]).sort()).toEqual(['list', 'show']);
+    expect(calls.find((call) => call.args[0] === 'show')?.args).toContain(SCENARIO.inProgress);
+    // Both started before either ended: one dependent step.
+    const [first, second] = calls;
+    expect(Date.parse(second!.startedAt)).toBeLessThan(Date.parse(first!.endedAt));
+  });
+
+  it('reads the project read-only from issues.jsonl, saying why, when the CLI it took by name cannot answer', async () => {
+    const { dir, log, env } = workspace('failing', 'exit:2');
+    const warnings: string[] = [];
+    const result = await recoveryContextFor(dir, { env, warn: (line) => warnings.push(line) });
+    expect(result.markdown).toContain(`## Resuming: ${SCENARIO.inProgress} — `);
+    expect(result.markdown).not.toContain('unavailable');
+    expect(warnings.join('\n')).toMatch(/stand-in fault \(exit 2\).* Showing .*issues\.jsonl read-only\./s);
+    // The CLI was tried (and failed) before the file was read.
+    expect(readCalls(log).map((call) => call.args[0])).toContain('list');
+  });
+});

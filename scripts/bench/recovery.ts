@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { BeadsBackend } from '../../src/beads/backend';
 import { createCliBackend } from '../../src/beads/cliBackend';
+import { detectProject } from '../../src/beads/detect';
 import { DEFAULT_LIMITS } from '../../src/core/viewModel';
 import { loadSnapshot, type ProjectSnapshot } from '../../src/services/snapshot';
 import { makeWorkspace, SCENARIO } from '../../test/fixtures/make-workspace.mjs';
@@ -81,20 +83,28 @@ export async function benchRecoveryContextSpeed({ repo }: { repo: string }): Pro
     utimesSync(path.join(dir, '.beads', 'issues.jsonl'), flushed, flushed);
     const direct = Array.from({ length: RUNS }, () => timed(coldContext));
     report('cold, br with issues.jsonl current: read from the file', direct);
-    rmSync(database);
 
     // One sidebar refresh: the snapshot alone (git status runs beside it and is not a beads call).
-    const backend = createCliBackend({ dialect: 'br', command: br, root: dir, timeoutMs: 60_000, env: { BEADS_STANDIN_FAULT: `slow:${CALL_MS}`, BEADS_STANDIN_LOG: logFile } });
-    const options = { focusedId: SCENARIO.inProgress, alwaysReady: true, readyDetails: DEFAULT_LIMITS.ready, ancestors: true };
-    let previous: ProjectSnapshot | undefined;
-    for (const label of ['first (no hints)', 'next (hints from the last)', 'settled']) {
-      rmSync(logFile, { force: true });
-      const started = performance.now();
-      previous = await loadSnapshot(backend, { ...options, hints: previous?.contextIds });
-      const ms = performance.now() - started;
-      const calls = readCalls(logFile);
-      console.log(`sidebar refresh, ${label}: ${ms.toFixed(0)} ms, CLI processes ${calls.length}, dependent steps ${dependentSteps(calls)}${previous.incomplete ? ', asks for one more refresh' : ''}: ${describeCalls(calls)}`);
-    }
+    const standinEnv = { BEADS_STANDIN_FAULT: `slow:${CALL_MS}`, BEADS_STANDIN_LOG: logFile };
+    const refreshes = async (what: string, backend: BeadsBackend) => {
+      const options = { focusedId: SCENARIO.inProgress, alwaysReady: true, readyDetails: DEFAULT_LIMITS.ready, ancestors: true };
+      let previous: ProjectSnapshot | undefined;
+      for (const label of ['first (no hints)', 'next (hints from the last)', 'settled']) {
+        rmSync(logFile, { force: true });
+        const started = performance.now();
+        previous = await loadSnapshot(backend, { ...options, hints: previous?.contextIds });
+        const ms = performance.now() - started;
+        const calls = readCalls(logFile);
+        const described = calls.length > 0 ? `: ${describeCalls(calls)}` : '';
+        console.log(`sidebar refresh${what}, ${label}: ${ms.toFixed(0)} ms, CLI processes ${calls.length}, dependent steps ${dependentSteps(calls)}${previous.incomplete ? ', asks for one more refresh' : ''}${described}`);
+      }
+    };
+    // The extension's backend for a br project (its one `where` at detection is not a refresh's).
+    const detection = await detectProject(dir, { trusted: true, timeoutMs: 60_000, pathEnv: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, preferred: 'br', env: standinEnv });
+    if (detection.kind !== 'cli') throw new Error(`expected the stand-in br to serve ${dir}`);
+    await refreshes(' (br, issues.jsonl current)', detection.backend);
+    rmSync(database);
+    await refreshes(' (CLI)', createCliBackend({ dialect: 'br', command: br, root: dir, timeoutMs: 60_000, env: standinEnv }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,12 +1,17 @@
 // `beads-recovery context` as a process runs it (recoveryContextFor): processes and dependent steps
 // counted from the stand-in's call log, on a first run and when the CLI cannot answer.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { recoveryContextFor } from '../../../src/bin/context';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
-import { readCalls } from '../../../scripts/bench/callLog';
+
+/** The stand-in's call log (BEADS_STANDIN_LOG): one JSON line per process. */
+function readCalls(log: string): { args: string[]; startedAt: string; endedAt: string }[] {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { args: string[]; startedAt: string; endedAt: string });
+}
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'beads-context-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

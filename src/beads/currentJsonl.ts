@@ -33,7 +33,7 @@ export async function brJsonlIsCurrent(beadsDir: string, jsonlPath: string): Pro
 
 /**
  * A br backend whose reads come from `issues.jsonl` while it is current (checked before every
- * read, a few `stat`s) and from the CLI otherwise; writes always go to the CLI. A read of the
+ * read, a few `stat`s) and from the CLI otherwise; writes (and `version`) always go to the CLI. A read of the
  * file that fails falls back to the CLI too: the file is a shortcut, never the only way.
  */
 export function readingCurrentJsonl(cli: BeadsBackend, jsonl: BeadsBackend, isCurrent: () => Promise<boolean>): BeadsBackend {
@@ -59,6 +59,8 @@ export function readingCurrentJsonl(cli: BeadsBackend, jsonl: BeadsBackend, isCu
     addComment: (id, text, signal) => cli.addComment(id, text, signal),
     claim: (id, signal) => cli.claim(id, signal),
     close: (id, reason, signal, options) => cli.close(id, reason, signal, options),
+    // The CLI's own version: the file is only a way to read its data.
+    ...(cli.version ? { version: cli.version.bind(cli) } : {}),
   };
 }
 

@@ -390,6 +390,8 @@ describe('skipWhere, and reading br’s issues.jsonl while it is current', () =>
 
     await detection.backend.addComment('j-1', 'Checkpoint: through the CLI');
     expect(countCalls()).toBe(2);
+    expect(await detection.backend.version?.()).toMatch(/^\d+\.\d+/);
+    expect(countCalls()).toBe(3);
   });
 
   it('takes no file as current without a database to compare with, while a writer holds the lock, or with auto-flush off', async () => {

@@ -34,9 +34,9 @@ export type Section<T> = { ok: true; value: T } | { ok: false; error: string };
 export interface LedgerSummary {
   issueId: string;
   files: string[];
-  /** When each of `files` was last touched (epoch ms), index for index; names the most recent first when the list is summarised. */
+  /** When each of `files` was last touched (epoch ms), index for index; orders files of equal edits when the list is summarised. */
   touched?: number[];
-  /** How many edits each of `files` had since the last checkpoint, index for index (the ledger's `editCounts`). */
+  /** How many edits each of `files` had since the last checkpoint, index for index (the ledger's `editCounts`): a summarised list names the most edited first. */
   fileEdits?: number[];
   /** Files touched beyond `files`, when the ledger caps its list. */
   moreFiles?: number;
@@ -511,12 +511,15 @@ interface LedgerPart {
 function ledgerPart(ledger: LedgerSummary, now: number): LedgerPart {
   const since = ledger.lastCheckpointAt === undefined ? 'no checkpoint yet' : formatAge(ledger.lastCheckpointAt, now);
   const heading = `### Since Last Checkpoint (${since})`;
-  const allFiles = mostRecentFirst(ledger.files ?? [], ledger.touched).filter((file) => !BEADS_STORE_PATH.test(file));
+  const ranked = mostEditedFirst(ledger.files ?? [], ledger.touched, ledger.fileEdits).filter((entry) => !BEADS_STORE_PATH.test(entry.file));
+  const allFiles = ranked.map((entry) => entry.file);
   const allCommits = ledger.commits ?? [];
   const fileCount = allFiles.length + wholeNumber(ledger.moreFiles);
   const summarised = fileCount > LEDGER_FILES_LISTED;
-  const named = summarised ? allFiles.slice(0, LEDGER_FILES_LISTED) : [...allFiles].sort(compareText);
-  const files = named.map((file) => inlineCode(file, PATH_BYTES));
+  // Edit counts name the files worked on most only when they differ; otherwise recency orders the list.
+  const byEdits = ranked.some((entry) => entry.edits < (ranked[0]?.edits ?? 0));
+  const named = summarised ? ranked.slice(0, LEDGER_FILES_LISTED) : [...ranked].sort((a, b) => compareText(a.file, b.file));
+  const files = named.map((entry) => `${inlineCode(entry.file, PATH_BYTES)}${summarised && byEdits ? ` ×${entry.edits}` : ''}`);
   // The newest commits matter most: the cap and the budget remove the oldest first.
   const commits = allCommits.slice(-LEDGER_COMMITS).map((commit) => `- commit ${commitHash(commit.hash)} ${verbatimLine(cutBytes(commit.subject ?? '', TITLE_BYTES))}`);
   const edits = wholeNumber(ledger.edits);
@@ -530,7 +533,7 @@ function ledgerPart(ledger: LedgerSummary, now: number): LedgerPart {
       const shownFiles = files.slice(0, keptFiles);
       const lines = [heading];
       if (shownFiles.length === 0) lines.push(activity);
-      else if (summarised) lines.push(activity, `- latest: ${shownFiles.join(', ')}`);
+      else if (summarised) lines.push(activity, `- ${byEdits ? 'most edited' : 'latest'}: ${shownFiles.join(', ')}`);
       else lines.push(`${activity}: ${withMore(shownFiles, fileCount, ', ')}`);
       const shown = keptCommits > 0 ? commits.slice(-keptCommits) : [];
       const hidden = allCommits.length - shown.length;
@@ -570,14 +573,20 @@ function folderCounts(paths: readonly string[], uncounted: number): string {
   return [...named, ...(elsewhere > 0 ? [`${elsewhere} elsewhere`] : [])].join(', ');
 }
 
-/** Paths, the most recently touched first (then by path), without repeats. */
-function mostRecentFirst(files: readonly string[], touched: readonly number[] | undefined): string[] {
-  const latest = new Map<string, number>();
-  files.forEach((file, index) => {
+/** Paths, the most edited first, then the most recently touched, then by path; a path listed twice counts once (its edits added, its latest time). */
+function mostEditedFirst(files: readonly string[], touched: readonly number[] | undefined, edits: readonly number[] | undefined): { file: string; edits: number; at: number }[] {
+  const byFile = new Map<string, { file: string; edits: number; at: number }>();
+  files.forEach((name, index) => {
+    const file = String(name);
     const at = touched?.[index] ?? 0;
-    latest.set(String(file), Math.max(latest.get(String(file)) ?? Number.NEGATIVE_INFINITY, Number.isFinite(at) ? at : 0));
+    // A ledger from before per-file counts says nothing: one edit each, so recency decides.
+    const count = edits?.[index];
+    const entry = byFile.get(file) ?? { file, edits: 0, at: Number.NEGATIVE_INFINITY };
+    entry.edits += typeof count === 'number' && Number.isFinite(count) && count > 0 ? Math.floor(count) : 1;
+    entry.at = Math.max(entry.at, Number.isFinite(at) ? at : 0);
+    byFile.set(file, entry);
   });
-  return [...latest].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).map(([file]) => file);
+  return [...byFile.values()].sort((a, b) => b.edits - a.edits || b.at - a.at || compareText(a.file, b.file));
 }
 
 /** The first READY_ENTRIES items as lines, and a count of the rest of the queue (`total` items). */

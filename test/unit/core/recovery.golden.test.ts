@@ -264,6 +264,19 @@ describe('since last checkpoint', () => {
     );
   });
 
+  it('names the most edited files first when the ledger counts edits per file, then the most recent', () => {
+    const files = Array.from({ length: 12 }, (_, index) => `src/f${String(index).padStart(2, '0')}.ts`);
+    const touched = files.map((_, index) => NOW - index * 60_000);
+    const fileEdits = files.map((_, index) => (index === 9 ? 30 : index === 4 ? 7 : index === 11 ? 7 : 1));
+    const result = buildRecoveryContext(resumeInput({ ledger: { issueId: 'bd-a1b', files, touched, fileEdits, commits: [], edits: 53 }, budget: 65536 }));
+    expect(result.markdown).toContain(
+      '- 53 edits, 12 files in `src/` 12\n- most edited: `src/f09.ts` ×30, `src/f04.ts` ×7, `src/f11.ts` ×7, `src/f00.ts` ×1, `src/f01.ts` ×1, `src/f02.ts` ×1, `src/f03.ts` ×1, `src/f05.ts` ×1',
+    );
+    // Equal counts say nothing: recency orders the list, as without counts.
+    const even = buildRecoveryContext(resumeInput({ ledger: { issueId: 'bd-a1b', files, touched, fileEdits: files.map(() => 2), commits: [], edits: 24 }, budget: 65536 }));
+    expect(even.markdown).toContain('- latest: `src/f00.ts`, `src/f01.ts`, `src/f02.ts`');
+  });
+
   it('lists a short file list whole, by path', () => {
     const result = buildRecoveryContext(resumeInput({ budget: 65536 }));
     expect(result.markdown).toContain('- 14 edits, 3 files: `src/parser.ts`, `src/tokens.ts`, `tests/parser.test.ts`');

@@ -26,7 +26,7 @@ export interface BeadsBackend {
   /** Details for several issues in one call; unknown ids are left out, not errors. */
   show(ids: readonly string[], signal?: AbortSignal): Promise<IssueDetails[]>;
   /** Writes reject with a `refused` CliError, carrying the CLI's reason, when the CLI declines them. */
-  addComment(id: string, text: string, signal?: AbortSignal): Promise<void>;
+  addComment(id: string, text: string, signal?: AbortSignal): Promise<AddedComment | void>;
   claim(id: string, signal?: AbortSignal): Promise<void>;
   close(id: string, reason: string, signal?: AbortSignal, options?: CloseOptions): Promise<void>;
   /**
@@ -34,4 +34,9 @@ export interface BeadsBackend {
    * reader. Asked once per backend (one process, `version --json` in both CLIs), then remembered.
    */
   version?(): Promise<string | undefined>;
+}
+
+/** What a CLI printed of a comment it added: its stamp (the CLI's clock), when it gave one. */
+export interface AddedComment {
+  createdAt?: string;
 }

@@ -1,5 +1,5 @@
 import { IN_PROGRESS_STATUSES, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
-import { parseCliVersion, parseIssueList, parseShow } from '../core/parse';
+import { parseCliVersion, parseComment, parseIssueList, parseShow } from '../core/parse';
 import type { BeadsBackend, CloseOptions } from './backend';
 import { CliError } from './errors';
 import { asRefusal, refusalInCloseAnswer, type RefusableWrite } from './refusal';
@@ -82,6 +82,7 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
     // br prints `{closed, skipped}` (exit 0) when it closed some of several ids and skipped others.
     const refused = kind === 'close' ? refusalInCloseAnswer(answer, issueId) : undefined;
     if (refused !== undefined) throw new CliError({ kind: 'refused', command: options.command, args: argv, exitCode: 0, cliMessage: refused });
+    return answer;
   };
   let showArgs = args.show;
 
@@ -124,9 +125,10 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
       return parseIssueList(await query(args.ready, signal));
     },
     show,
-    addComment: (id, text, signal) => write('comment', id, args.addComment(id, text), signal),
-    claim: (id, signal) => write('claim', id, args.claim(id), signal),
-    close: (id, reason, signal, closeOptions) => write('close', id, args.close(id, reason, closeOptions), signal),
+    // Both print the added comment (CONTRACT §1): its stamp tells the CLI's clock (outbox, cliClockOffset).
+    addComment: async (id, text, signal) => ({ createdAt: parseComment(await write('comment', id, args.addComment(id, text), signal))?.createdAt || undefined }),
+    claim: async (id, signal) => void (await write('claim', id, args.claim(id), signal)),
+    close: async (id, reason, signal, closeOptions) => void (await write('close', id, args.close(id, reason, closeOptions), signal)),
     version: () => (version ??= query(['version', '--json']).then(parseCliVersion, () => undefined)),
   };
 }

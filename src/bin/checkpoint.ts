@@ -135,6 +135,7 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
             claimedAt: details?.startedAt,
             updatedAt: details?.updatedAt,
             createdAt: details?.createdAt,
+            cliOffsetMs: outbox?.cliClockOffsetMs,
           },
           now,
         );

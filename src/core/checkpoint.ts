@@ -190,20 +190,44 @@ export function isCheckpointLike(text: string): boolean {
 
 /**
  * A comment time further ahead of our clock than this shows the CLI's clock (or another
- * machine's) is ahead: such a time is not taken as the start of the work since.
+ * machine's) is ahead: without a measured offset, such a time is not taken as the start of the
+ * work since.
  */
 export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
+/** How far a CLI's stamp may fall outside the span of the call that made it before skew counts as evident (whole-second stamps, a slow start). */
+const STAMP_SLACK_MS = 2_000;
 
 /**
- * Epoch ms of the newest checkpoint-like comment, if any. A time ahead of `now` (skew evident) is
- * left out: taken as the start of the window, it would make all later work "nothing new".
+ * The CLI's clock minus ours, from a comment we wrote: the CLI stamped it `stampedAt` (its
+ * clock) during a call that ran from `sentAt` to `landedAt` (ours). 0 when the stamp falls within
+ * the call, give or take STAMP_SLACK_MS: no skew is evident. Otherwise the distance to the
+ * middle of the call.
  */
-export function latestCheckpointAt(comments: readonly Comment[], now: number): number | undefined {
+export function cliClockOffset(stampedAt: number, sentAt: number, landedAt: number): number {
+  if (stampedAt >= sentAt - STAMP_SLACK_MS && stampedAt <= landedAt + STAMP_SLACK_MS) return 0;
+  return Math.round(stampedAt - (sentAt + landedAt) / 2);
+}
+
+/**
+ * A time the CLI stamped, on our clock. With the CLI's offset known (cliClockOffset, measured on
+ * our own writes) it is moved by it; without one, a time further ahead of `now` than
+ * CLOCK_SKEW_TOLERANCE_MS is skew evident and unusable (undefined): taken as the start of a
+ * window, it would make all later work "nothing new".
+ */
+export function onOurClock(stamp: string | undefined, now: number, cliOffsetMs: number | undefined): number | undefined {
+  const at = parseTimestamp(stamp);
+  if (at === undefined) return undefined;
+  if (cliOffsetMs !== undefined) return at - cliOffsetMs;
+  return at > now + CLOCK_SKEW_TOLERANCE_MS ? undefined : at;
+}
+
+/** Epoch ms (our clock, see onOurClock) of the newest checkpoint-like comment, if any. */
+export function latestCheckpointAt(comments: readonly Comment[], now: number, cliOffsetMs?: number): number | undefined {
   let latest: number | undefined;
   for (const comment of comments) {
     if (!isCheckpointLike(comment.text)) continue;
-    const at = parseTimestamp(comment.createdAt);
-    if (at === undefined || at > now + CLOCK_SKEW_TOLERANCE_MS) continue;
+    const at = onOurClock(comment.createdAt, now, cliOffsetMs);
+    if (at === undefined) continue;
     if (latest === undefined || at > latest) latest = at;
   }
   return latest;
@@ -220,6 +244,8 @@ export interface WindowFacts {
   claimedAt?: string;
   updatedAt?: string;
   createdAt?: string;
+  /** The CLI's clock minus ours, when measured (cliClockOffset): the CLI's times are read through it. */
+  cliOffsetMs?: number;
 }
 
 /**
@@ -230,31 +256,31 @@ export interface WindowFacts {
  * Undefined only when nothing at all is known.
  */
 export function checkpointWindowStart(facts: WindowFacts, now: number): number | undefined {
-  const checkpoints = [facts.ledgerCheckpointAt, latestCheckpointAt(facts.comments, now)].filter((at): at is number => at !== undefined);
+  const offset = facts.cliOffsetMs;
+  const checkpoints = [facts.ledgerCheckpointAt, latestCheckpointAt(facts.comments, now, offset)].filter((at): at is number => at !== undefined);
   if (checkpoints.length > 0) return Math.max(...checkpoints);
-  for (const candidate of [parseTimestamp(facts.claimedAt), facts.ledgerStartedAt, parseTimestamp(facts.updatedAt), parseTimestamp(facts.createdAt)]) {
-    if (candidate !== undefined && candidate <= now + CLOCK_SKEW_TOLERANCE_MS) return candidate;
+  for (const candidate of [onOurClock(facts.claimedAt, now, offset), facts.ledgerStartedAt, onOurClock(facts.updatedAt, now, offset), onOurClock(facts.createdAt, now, offset)]) {
+    if (candidate !== undefined) return candidate;
   }
   return undefined;
 }
 
 /**
- * The newest comment written after `after` (and not ahead of `now`) that is not one of ours: someone checkpointed in a
- * terminal or another tool. Our own comments are recognised by the caller (it knows what it sent),
- * since a user may well type "Checkpoint: …" by hand.
+ * The newest comment written after `after` (our clock, like every time here: see onOurClock) that
+ * is not one of ours: someone checkpointed in a terminal or another tool. Our own comments are
+ * recognised by the caller (it knows what it sent), since a user may well type "Checkpoint: …" by hand.
  */
 export function newestForeignComment(
   comments: readonly Comment[],
   after: number | undefined,
   isOwn: (text: string) => boolean,
   now: number,
+  cliOffsetMs?: number,
 ): { at: number; comment: Comment } | undefined {
   let newest: { at: number; comment: Comment } | undefined;
   for (const comment of comments) {
-    const at = parseTimestamp(comment.createdAt);
+    const at = onOurClock(comment.createdAt, now, cliOffsetMs);
     if (at === undefined || (after !== undefined && at <= after) || isOwn(comment.text)) continue;
-    // Ahead of our clock (skew evident): as a checkpoint time it would hide the work done until then.
-    if (at > now + CLOCK_SKEW_TOLERANCE_MS) continue;
     if (!newest || at > newest.at) newest = { at, comment };
   }
   return newest;

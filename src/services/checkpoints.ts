@@ -35,6 +35,8 @@ export interface CheckpointQueue {
   status(key: string): WriteStatus;
   readonly pending: readonly { write: BeadsWrite }[];
   isOwnComment(issueId: string, text: string): boolean;
+  /** The CLI's clock minus ours, once measured on a comment it stamped for us. */
+  readonly cliClockOffsetMs?: number;
 }
 
 /**
@@ -139,7 +141,7 @@ export class Checkpoints {
 
   /** See `noticeExternalCheckpoint`; our own comments are told apart through the queue. */
   noticeExternalCheckpoint(details: IssueDetails): Promise<boolean> {
-    return noticeExternalCheckpoint(details, this.ledger, this.now(), (issueId, text) => this.queue.isOwnComment(issueId, text));
+    return noticeExternalCheckpoint(details, this.ledger, this.now(), (issueId, text) => this.queue.isOwnComment(issueId, text), this.queue.cliClockOffsetMs);
   }
 }
 
@@ -159,9 +161,10 @@ export function markCheckpointsOnLanding(queue: { onDidLand(listener: LandListen
 /**
  * A checkpoint made elsewhere: a comment on the issue newer than its last checkpoint (or, before
  * the first one, than the ledger itself) that the extension did not write. The counters start
- * again from that comment's time. A ledger that knows no checkpoint while the issue has older
- * comments learns the newest one's time, counters kept (`noteEarlierCheckpoint`): every surface
- * then reads one "last checkpoint". Call it wherever refreshed issue details are at hand; returns
+ * again from that comment's time (on our clock: through the CLI's measured offset, see
+ * onOurClock). A ledger that knows no checkpoint while the issue has older comments learns the
+ * newest one's time, counters kept (`noteEarlierCheckpoint`): every surface then reads one "last
+ * checkpoint". Call it wherever refreshed issue details are at hand; returns
  * whether it reset anything.
  */
 export async function noticeExternalCheckpoint(
@@ -169,14 +172,15 @@ export async function noticeExternalCheckpoint(
   ledgerStore: CheckpointLedger,
   now: number,
   isOwn: (issueId: string, text: string) => boolean = () => false,
+  cliOffsetMs?: number,
 ): Promise<boolean> {
   const ledger = ledgerStore.state.ledgers[details.id];
   if (!ledger) return false;
   const after = ledger.lastCheckpointAt ?? ledger.startedAt;
-  const newest = newestForeignComment(details.comments, after, (text) => isOwn(details.id, text), now);
+  const newest = newestForeignComment(details.comments, after, (text) => isOwn(details.id, text), now, cliOffsetMs);
   if (!newest) {
     // Only comments from before the ledger started: a later one of ours is counted when it lands.
-    const earlier = ledger.lastCheckpointAt === undefined ? newestForeignComment(details.comments, undefined, () => false, now) : undefined;
+    const earlier = ledger.lastCheckpointAt === undefined ? newestForeignComment(details.comments, undefined, () => false, now, cliOffsetMs) : undefined;
     if (earlier && earlier.at <= ledger.startedAt) await ledgerStore.noteEarlierCheckpoint(details.id, earlier.at);
     return false;
   }

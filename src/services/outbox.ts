@@ -17,11 +17,13 @@
 //   earlier one for the same issue is pending (the file list lands before the close).
 
 import { randomUUID } from 'node:crypto';
-import type { BeadsBackend } from '../beads/backend';
+import type { AddedComment, BeadsBackend } from '../beads/backend';
 import { CliError, ReadOnlyError } from '../beads/errors';
 import { endOrphanedProcesses, killProcessTree, processTreeIsAlive } from '../beads/processRegistry';
 import { observeSpawns } from '../beads/runCli';
+import { cliClockOffset } from '../core/checkpoint';
 import { fnv1a } from '../core/hash';
+import { parseTimestamp } from '../core/time';
 import { isTerminal, type IssueDetails } from '../core/model';
 import {
   DEFAULT_BACKOFF,
@@ -80,6 +82,13 @@ interface OutboxState {
   done: DoneWrite[];
   /** Entries of a damaged file that are not writes at all: kept for a human, never sent. */
   unreadable: unknown[];
+  /** Per project root: the CLI's clock minus ours, measured on the last comment it stamped for us. */
+  clocks?: Record<string, CliClock>;
+}
+
+interface CliClock {
+  offsetMs: number;
+  measuredAt: number;
 }
 
 export interface OutboxOptions {
@@ -252,6 +261,14 @@ export class Outbox implements WriteQueue {
     if (this.state.failed.some((entry) => entry.write.key === key)) return 'failed';
     if (this.state.done.some((entry) => entry.key === key)) return 'done';
     return 'unknown';
+  }
+
+  /**
+   * The CLI's clock minus ours (ms), as measured on the last comment it stamped for this project
+   * (0: no skew evident); undefined before any. Comment times are read through it (core/checkpoint, onOurClock).
+   */
+  get cliClockOffsetMs(): number | undefined {
+    return this.state.clocks?.[this.root]?.offsetMs;
   }
 
   /** Whether a comment with this text on this issue is one the outbox wrote or is writing. */
@@ -454,8 +471,11 @@ export class Outbox implements WriteQueue {
         }
         stillUncertain = false;
       }
-      await observeSpawns((pid) => this.noteCliPid(write.key, pid), () => send(backend, write));
-      await this.markDone(write, 'sent');
+      const sentAt = this.now();
+      const answer = await observeSpawns((pid) => this.noteCliPid(write.key, pid), () => send(backend, write));
+      const stampedAt = parseTimestamp(answer?.createdAt);
+      const landedAt = this.now();
+      await this.markDone(write, 'sent', stampedAt === undefined ? undefined : { offsetMs: cliClockOffset(stampedAt, sentAt, landedAt), measuredAt: landedAt });
       return 'next';
     } catch (error) {
       return this.recordFailure(entry, error, stillUncertain);
@@ -523,9 +543,10 @@ export class Outbox implements WriteQueue {
   }
 
   /** `moot`: not landed, but nothing is left to do (the issue is closed or gone). */
-  private async markDone(write: BeadsWrite, how: 'sent' | 'found' | 'moot'): Promise<void> {
+  private async markDone(write: BeadsWrite, how: 'sent' | 'found' | 'moot', clock?: CliClock): Promise<void> {
     const now = this.now();
     await this.mutate((state) => {
+      if (clock) state.clocks = { ...state.clocks, [this.root]: clock };
       state.pending = state.pending.filter((entry) => entry.write.key !== write.key);
       state.done.push({
         key: write.key,
@@ -588,8 +609,8 @@ export class Outbox implements WriteQueue {
   }
 }
 
-/** Sends one write through the backend: one CLI process. */
-async function send(backend: BeadsBackend, write: BeadsWrite): Promise<void> {
+/** Sends one write through the backend: one CLI process. A comment's answer carries the CLI's stamp. */
+async function send(backend: BeadsBackend, write: BeadsWrite): Promise<AddedComment | void> {
   switch (write.kind) {
     case 'comment':
       return backend.addComment(write.issueId, write.text);
@@ -678,6 +699,10 @@ function parseState(value: unknown, problems: string[]): OutboxState {
   for (const raw of Array.isArray(value.failed) ? value.failed : []) {
     if (isRecord(raw) && isBeadsWrite(raw.write)) state.failed.push(raw as unknown as FailedWrite);
     else state.unreadable.push(raw);
+  }
+  if (isRecord(value.clocks)) {
+    const clocks = Object.entries(value.clocks).filter(([, clock]) => isRecord(clock) && Number.isFinite(clock.offsetMs) && Number.isFinite(clock.measuredAt));
+    if (clocks.length > 0) state.clocks = Object.fromEntries(clocks) as Record<string, CliClock>;
   }
   state.done = (Array.isArray(value.done) ? value.done : []).filter((entry): entry is DoneWrite => isRecord(entry) && typeof entry.key === 'string' && typeof entry.issueId === 'string');
   return state;

@@ -153,10 +153,13 @@ describe.each(['bd', 'br'] as const)('%s CLI backend against the stand-in', (dia
 
   it('adds a comment verbatim in one process: leading dashes, quotes, $ and newlines', async () => {
     const { backend, counting } = workspace(dialect);
-    const { made } = await counting(() => backend.addComment('t-b', COMMENT));
+    const { value: added, made } = await counting(() => backend.addComment('t-b', COMMENT));
     expect(made.map((call) => [call.args, call.exit])).toEqual([[EXPECTED[dialect].comment, 0]]);
     const [b] = await backend.show(['t-b']);
     expect(b?.comments.map((comment) => comment.text)).toEqual([COMMENT]);
+    // The CLI's stamp of the comment, as it printed it: the outbox measures the CLI's clock on it.
+    expect(added).toEqual({ createdAt: b?.comments[0]?.createdAt });
+    expect(added?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
   it('claims in one process', async () => {

@@ -10,9 +10,11 @@ import {
   hasNewActivity,
   isCheckpointLike,
   checkpointWindowStart,
+  cliClockOffset,
   lastNextStep,
   latestCheckpointAt,
   newestForeignComment,
+  onOurClock,
   summarizeActivity,
   type CheckpointActivity,
 } from '../../../src/core/checkpoint';
@@ -209,6 +211,35 @@ describe('comment times ahead of the clock (skew)', () => {
     expect(latestCheckpointAt([earlier, ahead], now)).toBe(Date.parse('2026-03-01T11:00:00Z'));
     expect(newestForeignComment([ahead], undefined, () => false, now)).toBeUndefined();
     expect(checkpointWindowStart({ comments: [earlier, ahead] }, now)).toBe(Date.parse('2026-03-01T11:00:00Z'));
+  });
+});
+
+describe('comment times through the CLI\'s measured clock offset', () => {
+  const now = Date.parse('2026-03-01T12:00:00Z');
+  const HOUR = 3_600_000;
+
+  it('measures the offset on a comment we wrote: none within the call (give or take whole seconds), else from its middle', () => {
+    expect(cliClockOffset(now + 500, now, now + 1_000)).toBe(0);
+    expect(cliClockOffset(now - 1_000, now, now + 1_000)).toBe(0);
+    expect(cliClockOffset(now + HOUR, now, now + 1_000)).toBe(HOUR - 500);
+    expect(cliClockOffset(now - HOUR, now, now + 1_000)).toBe(-HOUR - 500);
+  });
+
+  it('reads a CLI an hour fast on our clock instead of ignoring its times', () => {
+    const ahead = comment('Checkpoint: typed where the CLI runs', '2026-03-01T12:50:00Z');
+    expect(onOurClock(ahead.createdAt, now, undefined)).toBeUndefined();
+    expect(onOurClock(ahead.createdAt, now, HOUR)).toBe(Date.parse('2026-03-01T11:50:00Z'));
+    expect(latestCheckpointAt([ahead], now, HOUR)).toBe(Date.parse('2026-03-01T11:50:00Z'));
+    expect(newestForeignComment([ahead], Date.parse('2026-03-01T11:00:00Z'), () => false, now, HOUR)?.at).toBe(Date.parse('2026-03-01T11:50:00Z'));
+    expect(checkpointWindowStart({ comments: [ahead], cliOffsetMs: HOUR }, now)).toBe(Date.parse('2026-03-01T11:50:00Z'));
+    // The claim too is the CLI's stamp.
+    expect(checkpointWindowStart({ comments: [], claimedAt: '2026-03-01T12:30:00Z', cliOffsetMs: HOUR }, now)).toBe(Date.parse('2026-03-01T11:30:00Z'));
+  });
+
+  it('reads a CLI that is behind forward, so its comment is not taken for older work', () => {
+    const behind = comment('Checkpoint: from a slow clock', '2026-03-01T10:55:00Z');
+    expect(newestForeignComment([behind], Date.parse('2026-03-01T11:30:00Z'), () => false, now)).toBeUndefined();
+    expect(newestForeignComment([behind], Date.parse('2026-03-01T11:30:00Z'), () => false, now, -HOUR)?.at).toBe(Date.parse('2026-03-01T11:55:00Z'));
   });
 });
 

@@ -64,6 +64,30 @@ describe('Outbox', () => {
     expect(beads.comments('demo-1')).toEqual(['Checkpoint: one']);
   });
 
+  it('measures the CLI\'s clock on each comment it stamps for us, and keeps it in the file', async () => {
+    const beads = new FakeBackend(['demo-1']);
+    const original = beads.addComment.bind(beads);
+    let stampAhead = 10 * 60_000;
+    beads.addComment = async (id, text) => {
+      await original(id, text);
+      return { createdAt: new Date(Date.now() + stampAhead).toISOString() };
+    };
+    const outbox = makeOutbox(beads);
+    expect(outbox.cliClockOffsetMs).toBeUndefined();
+    await outbox.enqueue({ key: 'k1', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: one' });
+    await outbox.drain(bounded());
+    expect(Math.abs((outbox.cliClockOffsetMs ?? 0) - 10 * 60_000)).toBeLessThan(2_000);
+    // Another process reads it from the file.
+    const reader = makeOutbox(undefined);
+    await reader.load();
+    expect(reader.cliClockOffsetMs).toBe(outbox.cliClockOffsetMs);
+    // The clock was put right: the next stamp says so.
+    stampAhead = 0;
+    await outbox.enqueue({ key: 'k2', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: two' });
+    await outbox.drain(bounded());
+    expect(outbox.cliClockOffsetMs).toBe(0);
+  });
+
   it('ignores a key that is pending or already done', async () => {
     const beads = new FakeBackend(['demo-1']);
     beads.failures = [locked()];

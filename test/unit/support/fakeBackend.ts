@@ -1,4 +1,4 @@
-import type { BackendKind, BeadsBackend, CloseOptions } from '../../../src/beads/backend';
+import type { AddedComment, BackendKind, BeadsBackend, CloseOptions } from '../../../src/beads/backend';
 import { CliError } from '../../../src/beads/errors';
 import type { Issue, IssueDetails, LinkedIssue } from '../../../src/core/model';
 import { issueDetails } from './fakeIssues';
@@ -97,7 +97,7 @@ export class FakeBackend implements BeadsBackend {
     });
   }
 
-  addComment(id: string, text: string): Promise<void> {
+  addComment(id: string, text: string): Promise<AddedComment | void> {
     return this.write({ op: 'comment', id, text }, `comment ${id}: ${text}`, (issue) => {
       issue.comments.push({ id: String(issue.comments.length + 1), author: 'me', text, createdAt: new Date().toISOString() });
     });

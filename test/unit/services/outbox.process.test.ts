@@ -80,7 +80,9 @@ function commentAdds(): { exit: number | null }[] {
 async function killDrainerMidWrite(text: string, options: { killCliToo: boolean }): Promise<void> {
   writeFileSync(faultFile, 'slow:1500 write\n');
   const child = spawn(process.execPath, [drainer, outboxFile, workspace, br, text], {
-    env: { ...process.env, ...standInEnv() },
+    // A registry of its own: the orphaned br is the in-flight mark's to end here, not that of
+    // whichever process of another test sweeps the shared registry first (src/beads/processRegistry.ts).
+    env: { ...process.env, ...standInEnv(), BEADS_RECOVERY_PROCESS_DIR: path.join(dir, 'processes') },
     stdio: 'ignore',
     detached: true,
   });

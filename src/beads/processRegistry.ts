@@ -149,7 +149,8 @@ function isStillTheRecordedProcess(entry: ProcessEntry): boolean {
   return now === undefined || now === entry.started;
 }
 
-function processExists(pid: number): boolean {
+/** Whether a process (or, given `-pgid`, a process group) exists; EPERM means it exists but belongs to someone else. */
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,6 +6,7 @@
 
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
+import { processExists } from '../beads/processRegistry';
 
 export interface DrainLeaseOptions {
   file: string;
@@ -69,17 +70,7 @@ export class DrainLease {
       return (error as NodeJS.ErrnoException).code === 'ENOENT';
     }
     if (holder.owner === this.options.owner) return true;
-    if (typeof holder.pid === 'number' && !processIsAlive(holder.pid)) return true;
+    if (typeof holder.pid === 'number' && !processExists(holder.pid)) return true;
     return Date.now() - modifiedAt > this.options.staleMs;
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

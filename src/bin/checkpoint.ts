@@ -9,20 +9,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BeadsBackend } from '../beads/backend';
 import { detectProject } from '../beads/detect';
-import {
-  autoCheckpointComment,
-  checkpointComment,
-  checkpointWindowStart,
-  hasNewActivity,
-  summarizeActivity,
-  type CheckpointActivity,
-  type CommitRef,
-} from '../core/checkpoint';
+import { checkpointWindowStart, type CheckpointActivity, type CommitRef } from '../core/checkpoint';
 import { trackedPathFilter } from '../core/ledger';
 import { clampTimeoutMs, formatAge } from '../core/time';
 import { NotGitRepositoryError, runGit, type GitOptions } from '../git/runGit';
 import { gitStatus } from '../git/status';
-import { activityOf, autoCheckpointKey, manualCheckpointKey, markCheckpointsOnLanding } from '../services/checkpoints';
+import { activityOf, checkpointWrite, markCheckpointsOnLanding, type CheckpointRequest } from '../services/checkpoints';
 import { describeDamage, type DamageReport } from '../services/durableJson';
 import { locateLedger, LedgerStore } from '../services/ledgerStore';
 import { Outbox } from '../services/outbox';
@@ -152,21 +144,14 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
           lastCheckpointAt: since,
         };
 
-        let text: string;
-        let key: string;
-        if (values.message !== undefined) {
-          text = checkpointComment(values.message, activity.files, activity.commits);
-          key = manualCheckpointKey(issueId, since, values.message);
-        } else if (!hasNewActivity(activity)) {
+        const request: CheckpointRequest =
+          values.message !== undefined ? { message: values.message } : automatic ? { trigger: preCompact ? 'pre-compaction' : 'agent-hook' } : { summary: true };
+        const planned = checkpointWrite(activity, request, now);
+        if (!planned) {
           const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
           return giveUp(`nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.${earlier}`, false);
-        } else if (automatic) {
-          text = autoCheckpointComment(activity, preCompact ? 'pre-compaction' : 'agent-hook', now);
-          key = autoCheckpointKey(activity);
-        } else {
-          text = checkpointComment(summarizeActivity(activity, now), activity.files, activity.commits);
-          key = autoCheckpointKey(activity);
         }
+        const { key, comment: text } = planned;
 
         const write = { key, kind: 'comment' as const, issueId, text, checkpointAt: now };
         const result = outbox ? await writeThroughOutbox(outbox, write, timeoutMs, signal) : await writeDirectly(backend, issueId, text, signal);

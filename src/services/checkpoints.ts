@@ -49,6 +49,38 @@ export type AutoCheckpointOutcome =
   | { written: false; reason: 'no-issue' }
   | { written: false; reason: 'nothing-new'; issueId: string; pending: number };
 
+/**
+ * What a checkpoint is asked for: the user's or agent's own words, an automatic checkpoint at a
+ * trigger, or (the command line without either) a summary of the activity in the user's form.
+ */
+export type CheckpointRequest = { message: string } | { trigger: AutoCheckpointTrigger } | { summary: true };
+
+/**
+ * The one definition of a checkpoint's comment and idempotency key, for VS Code, the command line
+ * and agent tools alike. Undefined when an automatic or summary checkpoint has nothing new to
+ * record; words given by someone are always written.
+ */
+export interface PlannedCheckpoint {
+  key: string;
+  comment: string;
+}
+
+export function checkpointWrite(activity: CheckpointActivity, request: { message: string }, now: number): PlannedCheckpoint;
+export function checkpointWrite(activity: CheckpointActivity, request: CheckpointRequest, now: number): PlannedCheckpoint | undefined;
+export function checkpointWrite(activity: CheckpointActivity, request: CheckpointRequest, now: number): PlannedCheckpoint | undefined {
+  if ('message' in request) {
+    return {
+      key: manualCheckpointKey(activity.issueId, activity.lastCheckpointAt, request.message),
+      comment: checkpointComment(request.message, activity.files, activity.commits),
+    };
+  }
+  if (!hasNewActivity(activity)) return undefined;
+  const comment = 'trigger' in request
+    ? autoCheckpointComment(activity, request.trigger, now)
+    : checkpointComment(summarizeActivity(activity, now), activity.files, activity.commits);
+  return { key: autoCheckpointKey(activity), comment };
+}
+
 export interface CheckpointsOptions {
   queue: CheckpointQueue;
   ledger: CheckpointLedger;
@@ -73,7 +105,10 @@ export class Checkpoints {
 
   /** Activity of `issueId` (default: the focused issue) since its last checkpoint. */
   activity(issueId = this.focusedId): CheckpointActivity | undefined {
-    if (issueId === undefined) return undefined;
+    return issueId === undefined ? undefined : this.activityOf(issueId);
+  }
+
+  private activityOf(issueId: string): CheckpointActivity {
     const ledger = this.ledger.state.ledgers[issueId];
     return ledger ? activityOf(ledger) : { issueId, files: [], commits: [], edits: 0 };
   }
@@ -90,9 +125,7 @@ export class Checkpoints {
    */
   async checkpoint(issueId: string, text: string): Promise<{ key: string; comment: string }> {
     const now = this.now();
-    const activity = this.activity(issueId);
-    const comment = checkpointComment(text, activity?.files ?? [], activity?.commits ?? []);
-    const key = manualCheckpointKey(issueId, activity?.lastCheckpointAt, text);
+    const { key, comment } = checkpointWrite(this.activityOf(issueId), { message: text }, now);
     await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now });
     await this.markIfLandedBefore(key, issueId, now);
     return { key, comment };
@@ -105,16 +138,15 @@ export class Checkpoints {
    */
   async autoCheckpoint(trigger: AutoCheckpointTrigger, issueId = this.focusedId): Promise<AutoCheckpointOutcome> {
     if (issueId === undefined) return { written: false, reason: 'no-issue' };
-    const activity = this.activity(issueId);
-    if (!activity || !hasNewActivity(activity)) {
+    const now = this.now();
+    const write = checkpointWrite(this.activityOf(issueId), { trigger }, now);
+    if (!write) {
       const pending = this.queue.pending.filter((entry) => entry.write.issueId === issueId).length;
       // What is still queued goes now: "nothing new" is no reason for it to wait out a backoff.
       if (pending > 0) await this.queue.retryNow();
       return { written: false, reason: 'nothing-new', issueId, pending };
     }
-    const now = this.now();
-    const comment = autoCheckpointComment(activity, trigger, now);
-    const key = autoCheckpointKey(activity);
+    const { key, comment } = write;
     await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now });
     await this.markIfLandedBefore(key, issueId, now);
     return { written: true, issueId, key, comment };
@@ -195,12 +227,12 @@ export async function noticeExternalCheckpoint(
  * time of the request, so concurrent processes asked for the same checkpoint agree on its key and
  * the outbox writes it once.
  */
-export function manualCheckpointKey(issueId: string, windowStart: number | undefined, text: string): string {
+function manualCheckpointKey(issueId: string, windowStart: number | undefined, text: string): string {
   return `checkpoint:${issueId}:${textFingerprint(`${windowStart ?? ''}\n${oneLine(text)}`)}`;
 }
 
 /** See manualCheckpointKey; the activity's fingerprint includes the start of its window. */
-export function autoCheckpointKey(activity: CheckpointActivity): string {
+function autoCheckpointKey(activity: CheckpointActivity): string {
   return `auto:${activity.issueId}:${activityFingerprint(activity)}`;
 }
 

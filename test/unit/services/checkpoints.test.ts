@@ -7,9 +7,8 @@ import { emptyLedgerState, markCheckpoint, noteEarlierCheckpoint, recordCommit, 
 import { lastCheckpointPhrase } from '../../../src/core/policy';
 import { formatAge } from '../../../src/core/time';
 import { buildSidebarModel } from '../../../src/core/viewModel';
-import { activityOf } from '../../../src/services/checkpoints';
 import type { IssueDetails } from '../../../src/core/model';
-import { Checkpoints, markCheckpointsOnLanding, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
+import { activityOf, checkpointWrite, Checkpoints, markCheckpointsOnLanding, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
 import { Outbox } from '../../../src/services/outbox';
 import { comments as numbered, issueDetails } from '../support/fakeIssues';
 
@@ -248,3 +247,47 @@ function ledgerBefore(): LedgerState {
   state = recordFileChange(state, 'demo-1', 'src/lexer.ts', T0 + 120_000);
   return recordCommit(state, 'demo-1', { hash: 'a1b2c3d4', subject: 'feat: lexer', at: T0 + 180_000 }, T0 + 180_000);
 }
+
+describe('checkpointWrite: one definition of a checkpoint for VS Code, the command line and agent tools', () => {
+  const activity = { issueId: 'wf-7', files: ['src/parse.ts', 'src/lex.ts'], fileEdits: [4, 1], commits: [{ hash: 'abc1234', subject: 'Lex numbers' }], edits: 5, lastCheckpointAt: T0 };
+  const nothing = { issueId: 'wf-7', files: [], commits: [], edits: 0, lastCheckpointAt: T0 };
+  const now = T0 + 20 * 60_000;
+
+  it('writes given words even with nothing new, keyed by the window and the words, not the time', () => {
+    const first = checkpointWrite(nothing, { message: 'Next: wire LineError' }, now);
+    const again = checkpointWrite(nothing, { message: 'Next: wire LineError' }, now + 60_000);
+    expect(first.comment).toMatch(/^Checkpoint: Next: wire LineError/);
+    expect(again.key).toBe(first.key);
+    expect(checkpointWrite({ ...nothing, lastCheckpointAt: T0 + 1 }, { message: 'Next: wire LineError' }, now).key).not.toBe(first.key);
+  });
+
+  it('writes an automatic or summary checkpoint only when there is something new, under one key for one activity', () => {
+    expect(checkpointWrite(nothing, { trigger: 'pre-compaction' }, now)).toBeUndefined();
+    expect(checkpointWrite(nothing, { summary: true }, now)).toBeUndefined();
+    const automatic = checkpointWrite(activity, { trigger: 'pre-compaction' }, now);
+    const summary = checkpointWrite(activity, { summary: true }, now);
+    expect(automatic?.comment).toMatch(/^Auto-checkpoint \(pre-compaction\)/);
+    expect(summary?.comment).toMatch(/^Checkpoint: /);
+    // The same recorded work is one checkpoint whichever process or trigger asks for it.
+    expect(summary?.key).toBe(automatic?.key);
+    expect(checkpointWrite(activity, { trigger: 'agent-hook' }, now + 1000)?.key).toBe(automatic?.key);
+  });
+
+  it('is what the extension queues', async () => {
+    const ledger = new MemoryLedger();
+    ledger.state = recordFileChange(setFocus(ledger.state, 'wf-7', T0), 'wf-7', 'src/parse.ts', T0 + 1000);
+    const queued: { key: string; text: string }[] = [];
+    const queue = {
+      enqueue: async (write: { key: string; text?: string }) => void queued.push({ key: write.key, text: write.text ?? '' }),
+      drain: async () => undefined,
+      retryNow: async () => undefined,
+      status: () => 'pending' as const,
+      pending: [],
+      isOwnComment: () => false,
+    };
+    const checkpoints = new Checkpoints({ queue, ledger, now: () => now });
+    await checkpoints.autoCheckpoint('pre-compaction', 'wf-7');
+    const expected = checkpointWrite(activityOf(ledger.state.ledgers['wf-7']!), { trigger: 'pre-compaction' }, now);
+    expect(queued).toEqual([{ key: expected?.key, text: expected?.comment }]);
+  });
+});

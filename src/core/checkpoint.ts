@@ -25,8 +25,13 @@ export interface CheckpointActivity {
   commits: readonly CommitRef[];
   /** Saves and file events; undefined when unknown (the command line only sees git). */
   edits?: number;
-  /** Epoch ms of the last checkpoint; undefined when none is known. */
+  /** Epoch ms of the last checkpoint (or, see recordingSince, of the start of the window); undefined when none is known. */
   lastCheckpointAt?: number;
+  /**
+   * Set when no checkpoint is known yet and the window runs from when the ledger started
+   * recording: lastCheckpointAt then holds that start, which no surface may show as a checkpoint.
+   */
+  recordingSince?: number;
 }
 
 /** Why an automatic checkpoint is written; named in the comment so a reader knows what it was. */

@@ -267,7 +267,9 @@ function activityView(activity: CheckpointActivity, newestComment: number | unde
   const files = [...new Set(activity.files)].map((path): FileEntry => ({ path: text(path, PATH_CHARS) }));
   const commits = activity.commits.map((commit): CommitEntry => ({ hash: text(commit.hash, 12), subject: text(commit.subject, SUMMARY_CHARS) }));
   const view: ActivityView = { files: fileList(files, limit), commits: cap(commits, limit), edits: count(activity.edits ?? 0) };
-  const lastCheckpoint = Math.max(activity.lastCheckpointAt ?? -Infinity, newestComment ?? -Infinity);
+  // The ledger's last checkpoint, as the status bar says it; the start of its recording is not one.
+  const checkpointedAt = activity.recordingSince === undefined ? activity.lastCheckpointAt : undefined;
+  const lastCheckpoint = Math.max(checkpointedAt ?? -Infinity, newestComment ?? -Infinity);
   if (Number.isFinite(lastCheckpoint)) view.lastCheckpointAge = formatAge(lastCheckpoint, now);
   return view;
 }

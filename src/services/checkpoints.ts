@@ -247,5 +247,6 @@ export function activityOf(ledger: Ledger): CheckpointActivity {
     edits: ledger.edits,
     // Before the first checkpoint, the span runs from when the ledger started recording.
     lastCheckpointAt: ledger.lastCheckpointAt ?? ledger.startedAt,
+    ...(ledger.lastCheckpointAt === undefined ? { recordingSince: ledger.startedAt } : {}),
   };
 }

@@ -305,6 +305,13 @@ describe('buildSidebarModel: activity, git and outbox', () => {
     expect(buildSidebarModel(input(all, { activity: recording })).activity?.lastCheckpointAge).toBeUndefined();
   });
 
+  it('never shows the start of the ledger\'s recording as a checkpoint, as the status bar says "no checkpoint yet"', () => {
+    const sinceRecording = { ...activity, lastCheckpointAt: NOW - 9 * 3_600_000, recordingSince: NOW - 9 * 3_600_000 };
+    expect(buildSidebarModel(input(all, { activity: sinceRecording })).activity?.lastCheckpointAge).toBeUndefined();
+    const commented = graph([{ id: 'a-1', status: 'in_progress', comments: [['Checkpoint: parser done', 90]] }]);
+    expect(buildSidebarModel(input(commented, { activity: sinceRecording })).activity?.lastCheckpointAge).toBe('1h ago');
+  });
+
   it('describes uncommitted changes, renames included', () => {
     const model = buildSidebarModel(
       input(all, {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BeadsBackend } from '../../../src/beads/backend';
 import { emptyLedgerState, markCheckpoint, noteEarlierCheckpoint, recordCommit, recordFileChange, setFocus, type LedgerState } from '../../../src/core/ledger';
 import { lastCheckpointPhrase } from '../../../src/core/policy';
 import { formatAge } from '../../../src/core/time';
@@ -10,6 +9,7 @@ import { buildSidebarModel } from '../../../src/core/viewModel';
 import type { IssueDetails } from '../../../src/core/model';
 import { activityOf, checkpointWrite, Checkpoints, markCheckpointsOnLanding, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
 import { Outbox } from '../../../src/services/outbox';
+import { FakeBackend } from '../support/fakeBackend';
 import { comments as numbered, issueDetails } from '../support/fakeIssues';
 
 function details(id: string, entries: { text: string; createdAt: string }[]): IssueDetails {
@@ -29,37 +29,23 @@ class MemoryLedger implements CheckpointLedger {
   }
 }
 
-class CommentStore {
-  readonly comments = new Map<string, string[]>();
-  backend(): BeadsBackend {
-    const comments = this.comments;
-    return {
-      kind: 'br',
-      readOnly: false,
-      root: '/p',
-      listInProgress: async () => [],
-      listReady: async () => [],
-      show: async (ids) => ids.map((id) => details(id, (comments.get(id) ?? []).map((text) => ({ text, createdAt: new Date(T0).toISOString() })))),
-      addComment: async (id, text) => {
-        comments.set(id, [...(comments.get(id) ?? []), text]);
-      },
-      claim: async () => undefined,
-      close: async () => undefined,
-    };
-  }
+/** What the fake beads holds as demo-1's comments, oldest first. */
+function commentsOnDemo1(): string[] {
+  return beads.issues.get('demo-1')?.comments.map((comment) => comment.text) ?? [];
 }
 
 let dir: string;
 let outbox: Outbox;
 let ledger: MemoryLedger;
-let store: CommentStore;
+let beads: FakeBackend;
 let now: number;
 let checkpoints: Checkpoints;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'checkpoints-'));
-  store = new CommentStore();
-  outbox = new Outbox({ file: join(dir, 'outbox.json'), root: '/p', backend: store.backend() });
+  // The CLI stamps every comment at T0, before the times the tests move `now` to.
+  beads = new FakeBackend([issueDetails('demo-1', { status: 'in_progress' })], { root: '/p', clock: () => T0 });
+  outbox = new Outbox({ file: join(dir, 'outbox.json'), root: '/p', backend: beads });
   ledger = new MemoryLedger();
   now = T0;
   checkpoints = new Checkpoints({ queue: outbox, ledger, now: () => now });
@@ -94,7 +80,7 @@ describe('Checkpoints', () => {
   it('writes Checkpoint: <text> through the outbox and starts the counters again', async () => {
     const { comment } = await checkpoints.checkpoint('demo-1', checkpoints.suggestion());
     await outbox.drain(AbortSignal.timeout(2_000));
-    expect(store.comments.get('demo-1')).toEqual([comment]);
+    expect(commentsOnDemo1()).toEqual([comment]);
     // The commit linked since the last checkpoint is written here, in its Commits line, and nowhere else.
     expect(comment).toBe('Checkpoint: 1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts\n- Files: src/lexer.ts, src/parser.ts\n- Commits: a1b2c3d feat: lexer');
     expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: [], edits: 0, commits: [], lastCheckpointAt: now });
@@ -117,8 +103,8 @@ describe('Checkpoints', () => {
     expect(second.written && second.key).toBe(first.written && first.key);
     expect(restarted.state.ledgers['demo-1']).toMatchObject({ files: [], commits: [], lastCheckpointAt: now + 5_000 });
     await outbox.drain(AbortSignal.timeout(2_000));
-    expect(store.comments.get('demo-1')).toHaveLength(1);
-    expect(store.comments.get('demo-1')?.[0]).toBe(
+    expect(commentsOnDemo1()).toHaveLength(1);
+    expect(commentsOnDemo1()?.[0]).toBe(
       'Auto-checkpoint (issue switch): 2 edits, 2 files, 1 commit in 25 min\n- Files: src/lexer.ts, src/parser.ts\n- Commits: a1b2c3d feat: lexer',
     );
   });
@@ -150,10 +136,10 @@ describe('Checkpoints', () => {
 
     now += 60_000;
     ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/later.ts', now);
-    waiting.setBackend(store.backend());
+    waiting.setBackend(beads);
     await waiting.drain(AbortSignal.timeout(2_000));
     waiting.dispose();
-    expect(store.comments.get('demo-1')).toHaveLength(1);
+    expect(commentsOnDemo1()).toHaveLength(1);
     expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: ['src/later.ts'], commits: [], edits: 1, lastCheckpointAt: takenAt });
   });
 
@@ -162,7 +148,7 @@ describe('Checkpoints', () => {
     const { key } = await new Checkpoints({ queue: offline, ledger, now: () => now }).checkpoint('demo-1', 'handed over');
     offline.dispose();
     // Another process (a window, the command line) on the same file, with the same ledger beside it.
-    const other = new Outbox({ file: join(dir, 'shared.json'), root: '/p', backend: store.backend() });
+    const other = new Outbox({ file: join(dir, 'shared.json'), root: '/p', backend: beads });
     markCheckpointsOnLanding(other, () => ledger);
     await other.drain(AbortSignal.timeout(2_000));
     other.dispose();
@@ -178,7 +164,7 @@ describe('Checkpoints', () => {
   it('flushes before recovery: the checkpoint has landed when it returns', async () => {
     const outcome = await checkpoints.flushBeforeRecovery(AbortSignal.timeout(2_000));
     expect(outcome.written).toBe(true);
-    expect(store.comments.get('demo-1')?.[0]).toMatch(/^Auto-checkpoint \(before recovery\)/);
+    expect(commentsOnDemo1()?.[0]).toMatch(/^Auto-checkpoint \(before recovery\)/);
   });
 });
 

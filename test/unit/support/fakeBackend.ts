@@ -9,6 +9,8 @@ export interface FakeBackendOptions {
   readOnly?: boolean;
   /** Each call answers after this long (a real process takes time; `steps` counts them). */
   latencyMs?: number;
+  /** The CLI's clock, which stamps new comments; the real time by default. */
+  clock?: () => number;
 }
 
 /** One call as made: `id` is the ids of a `show`, joined by commas. */
@@ -40,6 +42,7 @@ export class FakeBackend implements BeadsBackend {
   /** When set, the next write never answers and writes nothing. */
   hangBeforeWriting = false;
   private readonly latencyMs: number;
+  private readonly clock: () => number;
   /** For each call, how many calls had finished when it started: calls started together share a number. */
   private readonly startedAfter: number[] = [];
   private finished = 0;
@@ -49,6 +52,7 @@ export class FakeBackend implements BeadsBackend {
     this.readOnly = options.readOnly ?? false;
     this.root = options.root ?? '/project';
     this.latencyMs = options.latencyMs ?? 0;
+    this.clock = options.clock ?? Date.now;
     for (const issue of issues) this.add(typeof issue === 'string' ? issueDetails(issue) : issue);
   }
 
@@ -99,7 +103,7 @@ export class FakeBackend implements BeadsBackend {
 
   addComment(id: string, text: string): Promise<AddedComment | void> {
     return this.write({ op: 'comment', id, text }, `comment ${id}: ${text}`, (issue) => {
-      issue.comments.push({ id: String(issue.comments.length + 1), author: 'me', text, createdAt: new Date().toISOString() });
+      issue.comments.push({ id: String(issue.comments.length + 1), author: 'me', text, createdAt: new Date(this.clock()).toISOString() });
     });
   }
 

@@ -1,7 +1,7 @@
 // Lint keeps the architecture's boundaries (docs/ARCHITECTURE.md §2): only src/adapters and
 // src/extension.ts may import `vscode`; src/core is pure (no I/O, no other layer, no clock);
 // src/beads, src/git and src/services never reach up into the adapters; the webview (media/)
-// shares only the message protocol in src/shared. test/unit/project/lintRules.test.ts lints one probe
+// shares only the message protocol in src/shared; notifications go through src/adapters/notify.ts. test/unit/project/lintRules.test.ts lints one probe
 // per rule, so a rule that stops biting fails a test.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -16,6 +16,7 @@ const layer = (name) => [`**/${name}`, `**/${name}/**`, `${name}`, `${name}/**`]
 
 const vscodeOnlyInAdapters = { name: 'vscode', message: 'Only src/adapters and src/extension.ts may import vscode.' };
 const exportDefaultBan = { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' };
+const notifyMessage = 'Show notifications through src/adapters/notify.ts, which keeps issue data in a message from becoming a command link.';
 const clockMessage = 'src/core takes time as a parameter: read the clock in src/services, src/bin or an adapter.';
 
 export default tseslint.config(
@@ -49,6 +50,16 @@ export default tseslint.config(
     ignores: ['src/adapters/**', 'src/extension.ts', 'src/core/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [vscodeOnlyInAdapters] }],
+    },
+  },
+  {
+    files: ['src/adapters/**/*.ts', 'src/extension.ts'],
+    ignores: ['src/adapters/notify.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        exportDefaultBan,
+        { selector: "MemberExpression[object.property.name='window'][property.name=/^show(Information|Warning|Error)Message$/]", message: notifyMessage },
+      ],
     },
   },
   {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showWarningMessage } from './notify';
 import type { CheckpointActivity } from '../core/checkpoint';
 import { errorMessage } from '../core/errors';
 import { fnv1a } from '../core/hash';
@@ -211,7 +212,7 @@ export class ActivityTracker extends Disposable {
       fallbackDir: ledgerFallbackDir(this.deps.storageUri, folder),
       timeoutMs: readSettings(folder.uri).cliTimeoutMs,
       log,
-      onDamage: (message) => void vscode.window.showWarningMessage(`Beads: ${message}`),
+      onDamage: (message) => void showWarningMessage(`Beads: ${message}`),
     });
   }
 

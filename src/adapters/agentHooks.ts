@@ -1,6 +1,7 @@
 import { appendFile, mkdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showErrorMessage, showInformationMessage, showWarningMessage } from './notify';
 import { findOnPath } from '../beads/detect';
 import { upsertAgentsBlock } from '../core/agentsBlock';
 import { errorMessage } from '../core/errors';
@@ -92,7 +93,7 @@ export function registerAgentHookCommands(context: vscode.ExtensionContext, proj
 
 async function refuseUntrusted(title: string): Promise<void> {
   const manage = 'Manage Workspace Trust';
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarningMessage(
     `Beads: ${title} needs a trusted workspace.`,
     {
       modal: true,
@@ -139,7 +140,7 @@ async function installCommand(
   const plan = await planSetup(root, picked.agents, 'install', currentLauncher(extensionUri), { shared: scope === 'shared', mcp: picked.mcp });
   for (const problem of plan.problems) reportUnusable(problem.error, path.join(root, problem.relative));
   if (plan.changes.length === 0) {
-    if (plan.problems.length === 0) void vscode.window.showInformationMessage('Beads: the agent hooks are already installed.');
+    if (plan.problems.length === 0) void showInformationMessage('Beads: the agent hooks are already installed.');
     return;
   }
   const written: FileChange[] = [];
@@ -170,7 +171,7 @@ async function installCommand(
   }
   if (written.length === 0) return;
   const notes = [...new Set(written.map((change) => AGENT_FORMATS[change.agent].afterInstall).filter(Boolean))];
-  void vscode.window.showInformationMessage(`Beads: wrote ${written.map((change) => change.relative).join(', ')}.${notes.length > 0 ? ` ${notes.join(' ')}` : ''}`);
+  void showInformationMessage(`Beads: wrote ${written.map((change) => change.relative).join(', ')}.${notes.length > 0 ? ` ${notes.join(' ')}` : ''}`);
 }
 
 function describeChange(change: FileChange, extensionUri: vscode.Uri): string {
@@ -198,20 +199,20 @@ async function uninstallCommand(extensionUri: vscode.Uri, projects: ProjectRegis
   const plan = await planSetup(root, AGENTS, 'uninstall', currentLauncher(extensionUri), { mcp: true });
   for (const problem of plan.problems) reportUnusable(problem.error, path.join(root, problem.relative));
   if (plan.changes.length === 0) {
-    if (plan.problems.length === 0) void vscode.window.showInformationMessage("Beads: there are no beads-recovery hooks in this project's agent settings.");
+    if (plan.problems.length === 0) void showInformationMessage("Beads: there are no beads-recovery hooks in this project's agent settings.");
     return;
   }
   const names = plan.changes.map((change) => change.relative).join(', ');
   const question = `Remove the beads-recovery entries from ${names}?`;
   const detail = 'Only the hooks and MCP registrations this extension added are removed; every other setting and hook stays. A file that held nothing else is deleted.';
   const remove = 'Remove';
-  const confirmed = confirm ? await confirm(question, detail) : (await vscode.window.showWarningMessage(question, { modal: true, detail }, remove)) === remove;
+  const confirmed = confirm ? await confirm(question, detail) : (await showWarningMessage(question, { modal: true, detail }, remove)) === remove;
   if (!confirmed) return;
   for (const change of plan.changes) {
     await applyChange(root, change);
     log.info(`Removed the beads-recovery entries from ${change.file}`);
   }
-  void vscode.window.showInformationMessage(`Beads: agent hooks removed from ${names}.`);
+  void showInformationMessage(`Beads: agent hooks removed from ${names}.`);
 }
 
 /** The agents to install for, those detected here picked already, and whether to register the MCP server too. */
@@ -258,11 +259,11 @@ async function addInstructionsCommand(projects: ProjectRegistry, previews: Previ
   const before = await readIfPresent(file);
   const edit = upsertAgentsBlock(before, project.cli);
   if (!edit.ok) {
-    void vscode.window.showErrorMessage(`Beads: AGENTS.md: ${edit.error}. Nothing was changed.`);
+    void showErrorMessage(`Beads: AGENTS.md: ${edit.error}. Nothing was changed.`);
     return;
   }
   if (!edit.changed) {
-    void vscode.window.showInformationMessage('Beads: AGENTS.md already has the beads-recovery instructions.');
+    void showInformationMessage('Beads: AGENTS.md already has the beads-recovery instructions.');
     return;
   }
   const write = { relative: 'AGENTS.md', file, before, after: edit.text };
@@ -283,7 +284,7 @@ async function addInstructionsCommand(projects: ProjectRegistry, previews: Previ
   if (!confirmed) return;
   await applyChange(project.folder.uri.fsPath, write);
   log.info(`Wrote the agent instructions block to ${file}`);
-  void vscode.window.showInformationMessage('Beads: agent instructions written to AGENTS.md.');
+  void showInformationMessage('Beads: agent instructions written to AGENTS.md.');
 }
 
 /**
@@ -315,7 +316,7 @@ export async function repairAgentHooks(extensionUri: vscode.Uri, log: vscode.Log
   }
   if (repaired.length > 0) {
     const names = repaired.map((file) => vscode.workspace.asRelativePath(file)).join(', ');
-    void vscode.window.showInformationMessage(`Beads: updated the agent hook commands in ${names} to this version of the extension.`);
+    void showInformationMessage(`Beads: updated the agent hook commands in ${names} to this version of the extension.`);
   }
   return repaired;
 }
@@ -333,7 +334,7 @@ async function pickBeadsFolder(projects: ProjectRegistry, placeHolder: string): 
     if (project) found.push(project);
   }
   if (found.length === 0) {
-    void vscode.window.showInformationMessage('Beads: no beads project in this workspace (no .beads directory).');
+    void showInformationMessage('Beads: no beads project in this workspace (no .beads directory).');
     return undefined;
   }
   if (found.length === 1) return found[0];
@@ -369,7 +370,7 @@ async function pickScope(): Promise<SettingsScope | undefined> {
 function reportUnusable(error: string, file: string): void {
   const open = 'Open File';
   const message = /nothing was changed/.test(error) ? error : `${error}; nothing was changed`;
-  void vscode.window.showErrorMessage(`Beads: ${message}. Fix the file and try again.`, open).then((choice) => {
+  void showErrorMessage(`Beads: ${message}. Fix the file and try again.`, open).then((choice) => {
     if (choice === open) void vscode.window.showTextDocument(vscode.Uri.file(file));
   });
 }
@@ -435,7 +436,7 @@ class PreviewDocuments implements vscode.TextDocumentContentProvider, vscode.Dis
     try {
       await vscode.commands.executeCommand('vscode.diff', left, right, change.title, { preview: true });
       if (change.confirm) return await change.confirm(change.question, change.detail);
-      const choice = await vscode.window.showInformationMessage(change.question, { modal: true, detail: change.detail }, change.action);
+      const choice = await showInformationMessage(change.question, { modal: true, detail: change.detail }, change.action);
       return choice === change.action;
     } finally {
       await this.closeDiff(right);

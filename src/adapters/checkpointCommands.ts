@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showInformationMessage, showWarningMessage } from './notify';
 import { CliError } from '../beads/errors';
 import { errorMessage } from '../core/errors';
 import { commentCommandIssueIds, lastNextStep, type AutoCheckpointTrigger } from '../core/checkpoint';
@@ -126,7 +127,7 @@ export class Outboxes extends Disposable {
       backend: project.backend,
       leaseStaleMs: Math.max(120_000, 3 * settings.cliTimeoutMs),
       log: (level, message) => this.log[level](`${folder.name}: ${message}`),
-      onDamage: (report) => void vscode.window.showWarningMessage(`Beads: ${describeDamage('queue of beads writes', report)}`),
+      onDamage: (report) => void showWarningMessage(`Beads: ${describeDamage('queue of beads writes', report)}`),
     });
     outbox.onDidChange(() => this.changed.fire());
     outbox.onDidPark((failed) => reportParked(failed));
@@ -146,8 +147,7 @@ export class Outboxes extends Disposable {
 function reportParked(failed: FailedWrite): void {
   const showLog = 'Show Log';
   const retry = 'Retry';
-  void vscode.window
-    .showWarningMessage(`Beads: a ${describeWrite(failed.write)} could not be written and will not be retried: ${failed.error}`, showLog, retry)
+  void showWarningMessage(`Beads: a ${describeWrite(failed.write)} could not be written and will not be retried: ${failed.error}`, showLog, retry)
     .then((choice) => {
       if (choice === showLog) void vscode.commands.executeCommand(Commands.showLog);
       if (choice === retry) void vscode.commands.executeCommand(Commands.retryPendingWrites, { includeFailed: true });
@@ -313,7 +313,7 @@ async function checkpointNow(deps: WorkDeps, argument: CheckpointArgument): Prom
   const options = typeof argument === 'string' ? { issueId: argument } : (argument ?? {});
   const project = await deps.projects.pickProject();
   if (!project) {
-    void vscode.window.showInformationMessage('Beads: no beads project in this workspace, so there is nothing to checkpoint.');
+    void showInformationMessage('Beads: no beads project in this workspace, so there is nothing to checkpoint.');
     return undefined;
   }
   return checkpointIn(deps, project, options);
@@ -329,18 +329,18 @@ export async function checkpointIn(
   options: { issueId?: string; message?: string },
 ): Promise<CheckpointCommandResult | undefined> {
   if (project.backend.readOnly) {
-    void vscode.window.showWarningMessage(readOnlyWarning(project));
+    void showWarningMessage(readOnlyWarning(project));
     return undefined;
   }
   const found = await checkpointsFor(deps, project);
   if (!found) {
-    void vscode.window.showWarningMessage('Beads: activity is not tracked in this folder, so checkpoints cannot be written here.');
+    void showWarningMessage('Beads: activity is not tracked in this folder, so checkpoints cannot be written here.');
     return undefined;
   }
   const { checkpoints, outbox, folder } = found;
   const issueId = options.issueId ?? folder.focusedIssue() ?? (await project.backend.listInProgress())[0]?.id;
   if (!issueId) {
-    void vscode.window.showInformationMessage(`Beads: no issue is in progress. Claim one first (${project.cli} update <id> --claim, or Beads: Claim Issue…).`);
+    void showInformationMessage(`Beads: no issue is in progress. Claim one first (${project.cli} update <id> --claim, or Beads: Claim Issue…).`);
     return undefined;
   }
   await folder.flush();
@@ -362,7 +362,7 @@ export async function checkpointIn(
   await outbox.drain(AbortSignal.timeout(CHECKPOINT_LAND_MS));
   const state = outbox.status(key) === 'done' ? 'written' : 'queued';
   if (state === 'written') vscode.window.setStatusBarMessage(`$(check) Beads: checkpoint written on ${issueId}`, 4000);
-  else void vscode.window.showWarningMessage(`Beads: the checkpoint on ${issueId} is queued and will be written when beads answers (${pendingReason(outbox, key)}).`);
+  else void showWarningMessage(`Beads: the checkpoint on ${issueId} is queued and will be written when beads answers (${pendingReason(outbox, key)}).`);
   return { issueId, comment, state };
 }
 
@@ -390,15 +390,14 @@ async function retryPendingWrites(deps: WorkDeps, includeFailed: boolean): Promi
   } else if (failed > 0 && !includeFailed) {
     const retry = 'Retry Them Too';
     const discard = 'Discard Them';
-    void vscode.window
-      .showWarningMessage(`Beads: ${pending} write(s) still pending; ${failed} will not be retried because beads refused them.`, retry, discard, 'Show Log')
+    void showWarningMessage(`Beads: ${pending} write(s) still pending; ${failed} will not be retried because beads refused them.`, retry, discard, 'Show Log')
       .then(async (choice) => {
         if (choice === retry) await vscode.commands.executeCommand(Commands.retryPendingWrites, { includeFailed: true });
         if (choice === discard) await Promise.all(outboxes.map((outbox) => outbox.discardFailed()));
         if (choice === 'Show Log') deps.log.show();
       });
   } else {
-    void vscode.window.showWarningMessage(`Beads: ${pending} write(s) still pending: ${pendingReason(outboxes.find((outbox) => outbox.pendingCount > 0))}.`);
+    void showWarningMessage(`Beads: ${pending} write(s) still pending: ${pendingReason(outboxes.find((outbox) => outbox.pendingCount > 0))}.`);
   }
   return { pending, failed };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showErrorMessage } from './notify';
 import { CliError } from '../beads/errors';
 import { errorMessage } from '../core/errors';
 import { WorkRefusedError } from '../services/closeFlow';
@@ -18,7 +19,7 @@ export async function reportErrors<T>(log: vscode.LogOutputChannel, run: () => P
     if (error instanceof WorkRefusedError) log.warn(`${title ? `${title}: ` : ''}${errorMessage(error)}`);
     else if (title) log.error(`${title}: ${errorMessage(error)}`);
     else log.error(error instanceof Error ? error : String(error));
-    void vscode.window.showErrorMessage(`Beads: ${errorMessage(error)}`);
+    void showErrorMessage(`Beads: ${errorMessage(error)}`);
     return undefined;
   }
 }
@@ -30,7 +31,7 @@ export async function reportErrors<T>(log: vscode.LogOutputChannel, run: () => P
 export function reportFailure(log: vscode.LogOutputChannel, what: string, error: unknown): void {
   log.error(`${what}: ${errorMessage(error)}`);
   const showLog = 'Show Log';
-  void vscode.window.showErrorMessage(`Beads: ${what}: ${errorMessage(error)}`, showLog).then((choice) => {
+  void showErrorMessage(`Beads: ${what}: ${errorMessage(error)}`, showLog).then((choice) => {
     if (choice === showLog) log.show();
   });
 }

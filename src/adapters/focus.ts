@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showInformationMessage, showWarningMessage } from './notify';
 import type { Issue } from '../core/model';
 import { formatAge, parseTimestamp } from '../core/time';
 import type { ActivityTracker } from './activity';
@@ -18,23 +19,23 @@ export function registerFocusCommand(tracker: ActivityTracker, projects: Project
     const requested = typeof argument === 'object' && argument !== null ? (argument as { issueId?: unknown }).issueId : argument;
     const project = await projects.pickProject();
     if (!project) {
-      void vscode.window.showInformationMessage('Beads: no beads project in this workspace.');
+      void showInformationMessage('Beads: no beads project in this workspace.');
       return;
     }
     const activity = tracker.forProject(project);
     if (!activity) {
-      void vscode.window.showInformationMessage(`Beads: activity is not tracked in ${project.folder.name} (see Beads: Show Log).`);
+      void showInformationMessage(`Beads: activity is not tracked in ${project.folder.name} (see Beads: Show Log).`);
       return;
     }
     await activity.refreshInProgress();
     const issues = activity.inProgressIssues ?? [];
     if (typeof requested === 'string') {
       if (issues.some((issue) => issue.id === requested)) await activity.focus(requested);
-      else void vscode.window.showWarningMessage(`Beads: ${requested} is not in progress, so work cannot be attributed to it.`);
+      else void showWarningMessage(`Beads: ${requested} is not in progress, so work cannot be attributed to it.`);
       return;
     }
     if (issues.length === 0) {
-      void vscode.window.showInformationMessage('Beads: no issue is in progress. Claim one first.');
+      void showInformationMessage('Beads: no issue is in progress. Claim one first.');
       return;
     }
     const focused = activity.focusedIssue();

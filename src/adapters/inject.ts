@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showInformationMessage, showWarningMessage } from './notify';
 import { CLAUDE_CODE_EXTENSION_ID, claudeCodePromptUri } from '../core/claudeCodeUri';
 import { errorMessage } from '../core/errors';
 import { readSettings, SECTION, type InjectTarget } from './config';
@@ -109,7 +110,7 @@ async function mayReplaceChatInput(what: string, ask: NonNullable<InjectOptions[
 
 async function askReplaceModal(question: string, detail: string): Promise<ReplaceAnswer | undefined> {
   const answers: Record<string, ReplaceAnswer> = { Replace: 'replace', 'Always Replace': 'always', 'Copy Instead': 'copy' };
-  const choice = await vscode.window.showInformationMessage(question, { modal: true, detail }, ...Object.keys(answers));
+  const choice = await showInformationMessage(question, { modal: true, detail }, ...Object.keys(answers));
   return choice === undefined ? undefined : answers[choice];
 }
 
@@ -151,11 +152,11 @@ async function toTerminal(text: string, what: string, options: InjectOptions): P
 
 async function askModal(question: string, detail: string): Promise<boolean> {
   const paste = 'Paste';
-  return (await vscode.window.showWarningMessage(question, { modal: true, detail }, paste)) === paste;
+  return (await showWarningMessage(question, { modal: true, detail }, paste)) === paste;
 }
 
 async function fallBack(text: string, what: string, requested: InjectTarget, reason: string): Promise<InjectOutcome> {
   await vscode.env.clipboard.writeText(text);
-  void vscode.window.showInformationMessage(`Beads: ${reason}, so the ${what} was copied to the clipboard instead.`);
+  void showInformationMessage(`Beads: ${reason}, so the ${what} was copied to the clipboard instead.`);
   return { requested, delivered: 'clipboard', fallbackReason: reason };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showWarningMessage } from './notify';
 import type { BeadsBackend } from '../beads/backend';
 import { detectProject, type Detection, type ReadOnlyReason } from '../beads/detect';
 import { errorMessage } from '../core/errors';
@@ -133,7 +134,7 @@ export class ProjectRegistry extends Disposable {
       return;
     }
     const setPath = 'Set CLI Path…';
-    void vscode.window.showWarningMessage(`Beads: ${message}`, setPath).then((choice) => {
+    void showWarningMessage(`Beads: ${message}`, setPath).then((choice) => {
       if (choice === setPath) void vscode.commands.executeCommand(Commands.setCliPath);
     });
   }
@@ -142,7 +143,7 @@ export class ProjectRegistry extends Disposable {
   private async offerRetry(key: string, message: string): Promise<void> {
     const retry = 'Retry';
     const longer = 'Increase Timeout';
-    const choice = await vscode.window.showWarningMessage(`Beads: ${message}`, retry, longer);
+    const choice = await showWarningMessage(`Beads: ${message}`, retry, longer);
     if (!choice) return;
     // Asked for by the user, so a second timeout is told again.
     this.warned.delete(key);
@@ -152,7 +153,7 @@ export class ProjectRegistry extends Disposable {
         this.log.info(`beadsRecovery.cliTimeoutMs raised to ${timeoutMs} ms`);
         return; // the settings listener detects again
       }
-      void vscode.window.showWarningMessage('Beads: beadsRecovery.cliTimeoutMs is already at its maximum (600000 ms); trying once more.');
+      void showWarningMessage('Beads: beadsRecovery.cliTimeoutMs is already at its maximum (600000 ms); trying once more.');
     }
     this.reset();
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showInformationMessage } from './notify';
 import type { LedgerSummary, RecoveryResult } from '../core/recovery';
 import { produceRecoveryContext } from '../services/recovery';
 import { reportErrors, withAbortSignal } from './commandErrors';
@@ -58,7 +59,7 @@ export function registerRecoveryCommands(recovery: RecoveryProvider, log: vscode
       );
       if (!result) return;
       if (result.state === 'not-beads') {
-        void vscode.window.showInformationMessage(NOT_BEADS);
+        void showInformationMessage(NOT_BEADS);
         return;
       }
       await use(result);

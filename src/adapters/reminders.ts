@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { unlinked } from '../core/markdown';
 import { Commands } from './commandIds';
 
 // A notification from showInformationMessage cannot be taken back: one asking "Checkpoint now?"
@@ -28,7 +29,7 @@ export class Reminders implements vscode.Disposable {
     const links = actions.map((action, index) => `[${action.title}](command:${ACT}?${encodeURIComponent(JSON.stringify([key, index]))})`);
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Beads', cancellable: true }, (progress, token) => {
       // A determinate bar at 0 %: the notification is a question, not work in progress.
-      progress.report({ message: `${message} ${links.join(' · ')}`, increment: 0 });
+      progress.report({ message: `${unlinked(message)} ${links.join(' · ')}`, increment: 0 });
       return new Promise<void>((resolve) => {
         const reminder: OpenReminder = { end: resolve, actions };
         this.open.set(key, reminder);

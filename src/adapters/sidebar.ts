@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { showErrorMessage, showInformationMessage } from './notify';
 import { parseWebviewMessage, type HostMessage, type SidebarAction, type ViewState, type WebviewMessage } from '../shared/protocol';
 import { Commands } from './commandIds';
 import type { ProjectRegistry } from './projects';
@@ -105,7 +106,7 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
     } catch (caught) {
       error = errorMessage(caught);
       this.log.error(`sidebar: ${action} failed: ${error}`);
-      void vscode.window.showErrorMessage(`Beads: ${error}`);
+      void showErrorMessage(`Beads: ${error}`);
     }
     // The .beads watcher sees the write too; this covers stores whose files it cannot see.
     if (WRITES.has(action)) this.refresh.invalidate(['beads', 'local'], 300);
@@ -123,7 +124,7 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
     try {
       await vscode.workspace.fs.stat(uri);
     } catch {
-      void vscode.window.showInformationMessage(`Beads: ${path} no longer exists.`);
+      void showInformationMessage(`Beads: ${path} no longer exists.`);
       return;
     }
     await vscode.commands.executeCommand('vscode.open', uri);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showWarningMessage } from './notify';
 import { filesByEdits } from '../core/ledger';
 import { inlineCode, inlineText } from '../core/markdown';
 import {
@@ -216,8 +217,7 @@ export class ActivityStatusBar extends Disposable {
     const named = stalls.map((stall) => `${stall.issueId} (${formatDuration(stall.idleMinutes)})`).join(', ');
     const copy = 'Copy Recovery Context';
     const close = 'Close Issue…';
-    void vscode.window
-      .showWarningMessage(`Beads: no activity on in-progress ${stalls.length === 1 ? 'issue' : 'issues'} ${named}. Stalled?`, copy, close)
+    void showWarningMessage(`Beads: no activity on in-progress ${stalls.length === 1 ? 'issue' : 'issues'} ${named}. Stalled?`, copy, close)
       .then((choice) => {
         if (choice === copy) void vscode.commands.executeCommand(Commands.copyRecoveryContext);
         else if (choice === close) void vscode.commands.executeCommand(Commands.close);

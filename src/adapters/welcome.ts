@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showInformationMessage } from './notify';
 import { Commands } from './commandIds';
 import type { ProjectRegistry } from './projects';
 import { SIDEBAR_VIEW_ID } from './sidebar';
@@ -17,7 +18,7 @@ export async function welcomeOnFirstOpen(context: vscode.ExtensionContext, proje
   await context.workspaceState.update(WELCOMED_KEY, true);
   const getStarted = 'Get Started';
   const openView = 'Open the Beads View';
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await showInformationMessage(
     `Beads Recovery is keeping ${project.folder.name}'s work recoverable: it records the files and commits of the issue in progress and writes checkpoints into beads, so an agent that lost its context can pick up again.`,
     getStarted,
     openView,

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
+import { showInformationMessage, showWarningMessage } from './notify';
 import { childrenOf, describeCloseObstacles, readyItems, type CloseObstacles, type ReadyItem } from '../core/graph';
 import { isTerminal, type Issue, type IssueSummary } from '../core/model';
+import { unlinked } from '../core/markdown';
 import { isContainer } from '../core/next';
 import { closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { Checkpoints } from '../services/checkpoints';
@@ -49,11 +51,11 @@ export function registerWorkCommands(deps: WorkDeps): vscode.Disposable[] {
 async function writableProject(deps: WorkDeps, action: string): Promise<Project | undefined> {
   const project = await deps.projects.pickProject();
   if (!project) {
-    void vscode.window.showInformationMessage(`Beads: no beads project in this workspace, so there is nothing to ${action}.`);
+    void showInformationMessage(`Beads: no beads project in this workspace, so there is nothing to ${action}.`);
     return undefined;
   }
   if (project.backend.readOnly) {
-    void vscode.window.showWarningMessage(readOnlyWarning(project));
+    void showWarningMessage(readOnlyWarning(project));
     return undefined;
   }
   return project;
@@ -79,7 +81,7 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
     await folder?.focus(issueId);
     vscode.window.setStatusBarMessage(`$(check) Beads: claimed ${issueId}; work is now recorded against it`, 5000);
   } else {
-    void vscode.window.showWarningMessage(`Beads: ${issueId} could not be claimed now (${outcome.why}); the claim is queued and will be made when beads answers.`);
+    void showWarningMessage(`Beads: ${issueId} could not be claimed now (${outcome.why}); the claim is queued and will be made when beads answers.`);
   }
   return { issueId, outcome };
 }
@@ -95,7 +97,7 @@ async function confirmClaim(project: Project, issueId: string, ask: boolean): Pr
   if (isContainer(issue)) {
     const children = childrenOf(issue).filter((child) => !isTerminal(child.status));
     const detail = children.length > 0 ? `Its open children: ${children.slice(0, 5).map(name).join(', ')}${children.length > 5 ? ', …' : ''}.` : 'It has no open children.';
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await showWarningMessage(
       `${issueId} is an epic: it holds other work and is finished through its children, so work recorded against it is hard to follow. Claim it anyway?`,
       { modal: true, detail },
       claim,
@@ -103,7 +105,7 @@ async function confirmClaim(project: Project, issueId: string, ask: boolean): Pr
     return choice === claim;
   }
   if (!ask) return true;
-  const choice = await vscode.window.showInformationMessage(`Claim ${name(issue)}?`, { modal: true, detail: 'It becomes in progress and assigned to you; work is recorded against it from now on.' }, claim);
+  const choice = await showInformationMessage(`Claim ${name(issue)}?`, { modal: true, detail: 'It becomes in progress and assigned to you; work is recorded against it from now on.' }, claim);
   return choice === claim;
 }
 
@@ -114,7 +116,7 @@ async function pickReady(project: Project): Promise<string | undefined> {
     return readyItems(snapshot.ready.value, snapshot.details.ok ? snapshot.details.value : []);
   });
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('Beads: nothing is ready: every open issue is blocked, deferred or already in progress.');
+    void showInformationMessage('Beads: nothing is ready: every open issue is blocked, deferred or already in progress.');
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(items.map(readyPickItem), {
@@ -165,7 +167,7 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
   if (!outbox) throw new WorkRefusedError('there is no place to keep beads writes for this folder');
 
   const settings = readSettings(project.folder.uri);
-  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Beads: closing ${issueId}` }, async () => {
+  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: unlinked(`Beads: closing ${issueId}`) }, async () => {
     // The reflog read and the last burst of file events written, so the file list is complete.
     await folder?.flush();
     const now = Date.now();
@@ -188,7 +190,7 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
     });
   });
   if (outcome.state === 'queued') {
-    void vscode.window.showWarningMessage(`Beads: ${issueId} will be closed when beads answers: ${outcome.why}. Its file list is queued after it.`);
+    void showWarningMessage(`Beads: ${issueId} will be closed when beads answers: ${outcome.why}. Its file list is queued after it.`);
     return outcome;
   }
   await folder?.refreshInProgress();
@@ -200,7 +202,7 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
 /** Says what the CLI would refuse the close for, before it is asked; true to close anyway. */
 async function confirmCloseAnyway(issueId: string, obstacles: CloseObstacles, cli: string): Promise<boolean> {
   const closeAnyway = 'Close Anyway';
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarningMessage(
     `Beads: ${describeCloseObstacles(issueId, obstacles)}.`,
     { modal: true, detail: `${cli} refuses to close it as it is. Close Anyway runs '${cli} close --force'.` },
     closeAnyway,
@@ -211,7 +213,7 @@ async function confirmCloseAnyway(issueId: string, obstacles: CloseObstacles, cl
 async function pickInProgress(project: Project): Promise<string | undefined> {
   const issues = await project.backend.listInProgress();
   if (issues.length === 0) {
-    void vscode.window.showInformationMessage('Beads: no issue is in progress, so there is nothing to close.');
+    void showInformationMessage('Beads: no issue is in progress, so there is nothing to close.');
     return undefined;
   }
   if (issues.length === 1) return issues[0]?.id;
@@ -231,7 +233,7 @@ function offerNext(outcome: CloseOutcome): void {
   const copy = 'Copy Continue Prompt';
   const injectPrompt = 'Inject Continue Prompt';
   const actions = [claimNext, copy, injectPrompt].filter((action): action is string => action !== undefined);
-  void vscode.window.showInformationMessage(`Beads: closed ${outcome.closed.id}.${unblocked}${ready}`, ...actions).then(async (choice) => {
+  void showInformationMessage(`Beads: closed ${outcome.closed.id}.${unblocked}${ready}`, ...actions).then(async (choice) => {
     const prompt = outcome.continuePrompt ?? '';
     if (choice === claimNext && next) await vscode.commands.executeCommand(Commands.claim, next.id);
     else if (choice === copy) {

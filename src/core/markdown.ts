@@ -153,3 +153,13 @@ export function truncate(text: string, maxChars: number): string {
   if (codePoints.length <= limit) return text;
   return `${codePoints.slice(0, limit - 1).join('').trimEnd()}${ELLIPSIS}`;
 }
+
+/**
+ * Text for a VS Code notification, whose renderer turns `[label](target)` into a link it opens on
+ * click, `command:` targets included, and knows no escape for it. A zero-width space between `]`
+ * and `(` keeps a link written into issue data (an id, a title, a CLI's message) as the text it
+ * is; nothing else changes. Notifications only: markdown escaping is what MarkdownString needs.
+ */
+export function unlinked(text: string): string {
+  return text.replace(/\]\s*\(/g, (match) => `]\u200b${match.slice(1)}`);
+}

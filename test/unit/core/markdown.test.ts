@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutBytes, inlineCode, inlineText, isMultiLine, oneLine, truncate, verbatimBlock, verbatimLine } from '../../../src/core/markdown';
+import { cutBytes, inlineCode, inlineText, isMultiLine, oneLine, truncate, verbatimBlock, verbatimLine, unlinked } from '../../../src/core/markdown';
 
 describe('inlineText', () => {
   it('turns every kind of line break and whitespace run into one space', () => {
@@ -104,5 +104,18 @@ describe('verbatim text', () => {
     expect(cutBytes('👨‍👩‍👧‍👦👨‍👩‍👧‍👦', 30)).toBe('👨‍👩‍👧‍👦…');
     expect(cutBytes('e\u0301e\u0301e\u0301', 7)).toBe('e\u0301…');
     expect(cutBytes('abc', 2)).toBe('');
+  });
+});
+
+describe('unlinked: issue data in a notification never becomes a link', () => {
+  // VS Code's notification renderer links `[label](target)` with no escape; its pattern, for the test.
+  const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+  const hostile = 'wf-1 [Fix it](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) and [doc] (https://example.com)';
+
+  it('breaks every link a title or id could carry, and is invisible otherwise', () => {
+    expect(hostile.match(NOTIFICATION_LINK)).toHaveLength(1);
+    expect(unlinked(hostile).match(NOTIFICATION_LINK)).toBeNull();
+    expect(unlinked(hostile).replace(/\u200b/g, '')).toBe(hostile);
+    expect(unlinked('Fix parse_config in src/my_mod/__init__.py (and *ptr deref) [P1]')).toBe('Fix parse_config in src/my_mod/__init__.py (and *ptr deref) [P1]');
   });
 });

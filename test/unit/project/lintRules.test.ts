@@ -17,6 +17,7 @@ const probeFiles = [
   'src/beads/lint-probe.ts',
   'src/git/lint-probe.ts',
   'media/webview/lint-probe.ts',
+  'src/adapters/lint-probe.ts',
 ];
 
 interface Probe {
@@ -27,6 +28,12 @@ interface Probe {
 }
 
 const rejected: Probe[] = [
+  {
+    name: 'an adapter showing a notification around notify.ts',
+    file: 'src/adapters/lint-probe.ts',
+    code: "import * as vscode from 'vscode';\nexport const probe = (title: string): Thenable<string | undefined> => vscode.window.showInformationMessage(title);\n",
+    rule: 'no-restricted-syntax',
+  },
   { name: 'core importing beads', file: 'src/core/lint-probe.ts', code: "import { runCli } from '../beads/runCli';\nexport const probe = runCli;\n", rule: 'no-restricted-imports' },
   { name: 'core importing beads through src/ from deeper down', file: 'src/core/deep/lint-probe.ts', code: "import { runCli } from '../../../src/beads/runCli';\nexport const probe = runCli;\n", rule: 'no-restricted-imports' },
   { name: 'core importing git', file: 'src/core/lint-probe.ts', code: "import { runGit } from '../git/runGit';\nexport const probe = runGit;\n", rule: 'no-restricted-imports' },

@@ -52,7 +52,6 @@ const FILES_MODIFIED_PREFIX = 'Files modified: ';
 
 const FILES_IN_AUTO_CHECKPOINT = 20;
 const FILES_IN_CLOSE_COMMENT = 200;
-const COMMITS_IN_SUMMARY = 3;
 // Every commit waiting in the ledger: the checkpoint's comment is the only place they are written.
 const COMMITS_IN_CHECKPOINT = MAX_PENDING_COMMITS;
 const COMMITS_PREFIX = '- Commits: ';
@@ -73,12 +72,10 @@ export function hasNewActivity(activity: CheckpointActivity): boolean {
  */
 export function summarizeActivity(activity: CheckpointActivity, now: number, lastNext?: string): string {
   const parts: string[] = [];
-  if (activity.commits.length > 0) {
-    const subjects = activity.commits.map((commit) => truncate(oneLine(commit.subject), SUBJECT_CHARS) || commit.hash.slice(0, 7));
-    parts.push(`${plural(activity.commits.length, 'commit')}: ${listWithMore(subjects, COMMITS_IN_SUMMARY, '; ')}.`);
-  }
+  // Counted, not named: the checkpoint's `- Commits:` line names them (checkpointComment), once.
+  if (activity.commits.length > 0) parts.push(plural(activity.commits.length, 'commit'));
   const files = uniqueInOrder(activity.files);
-  const edits = activity.edits !== undefined && activity.edits > 0 ? `${plural(activity.edits, 'edit')} to ` : 'Changed ';
+  const edits = activity.edits !== undefined && activity.edits > 0 ? `${plural(activity.edits, 'edit')} to ` : parts.length > 0 ? 'changed ' : 'Changed ';
   const span = elapsedPhrase(activity.lastCheckpointAt, now);
   if (files.length > 0) {
     const lead = files.length > 1 ? `, ${leadingFileWord(activity)} ${cleanPath(files[0] as string)}` : ` (${cleanPath(files[0] as string)})`;
@@ -87,7 +84,7 @@ export function summarizeActivity(activity: CheckpointActivity, now: number, las
     parts.push(`${plural(activity.edits, 'edit')}${span ? ` ${span}` : ''}`);
   }
   if (parts.length === 0) return truncate(`Progress: …${lastNext ? `; Next: ${oneLine(lastNext)}` : ''}`, SUMMARY_CHARS);
-  return truncate(parts.join(' '), SUMMARY_CHARS);
+  return truncate(parts.join(' and '), SUMMARY_CHARS);
 }
 
 /**

@@ -39,15 +39,17 @@ function comment(text: string, createdAt: string, id = text): Comment {
 const LATER = Date.parse('2026-03-02T00:00:00Z');
 
 describe('summarizeActivity', () => {
-  it('says the commits by subject, then the edits, files and time, naming the latest file', () => {
-    expect(summarizeActivity(activity, now)).toBe('2 commits: feat: add bracket tokenizer; fix: escapes. 14 edits to 3 files in 35 min, latest src/parser.ts');
+  it('counts the commits (the Commits line of the comment names them, once), then the edits, files and time, naming the latest file', () => {
+    expect(summarizeActivity(activity, now)).toBe('2 commits and 14 edits to 3 files in 35 min, latest src/parser.ts');
+    expect(checkpointComment(summarizeActivity(activity, now), activity.files, activity.commits).match(/feat: add bracket tokenizer/g)).toHaveLength(1);
   });
 
-  it('never lists the files (the comment\'s Files line does, once), and shortens long commit lists', () => {
+  it('never lists the files or the commits (the comment\'s Files and Commits lines do, once)', () => {
     const many = { ...activity, files: Array.from({ length: 12 }, (_, index) => `f${String(index).padStart(2, '0')}.ts`), commits: [], edits: 1 };
     expect(summarizeActivity(many, now)).toBe('1 edit to 12 files in 35 min, latest f00.ts');
     const commits = Array.from({ length: 5 }, (_, index) => ({ hash: `abc${index}def0`, subject: `step ${index}` }));
-    expect(summarizeActivity({ issueId: 'x', files: [], commits }, now)).toBe('5 commits: step 0; step 1; step 2; +2 more.');
+    expect(summarizeActivity({ issueId: 'x', files: [], commits }, now)).toBe('5 commits');
+    expect(summarizeActivity({ issueId: 'x', files: ['a.ts'], commits: commits.slice(0, 1) }, now)).toBe('1 commit and changed 1 file (a.ts)');
   });
 
   it('starts a progress note from the last Next: when nothing was recorded', () => {
@@ -65,7 +67,7 @@ describe('summarizeActivity', () => {
     const summary = summarizeActivity(hostile, now);
     expect(summary.includes('\n') || summary.includes('\u0007')).toBe(false);
     expect(summary).toContain('latest a b.ts');
-    expect(summary).toContain('1 commit: line one line two');
+    expect(checkpointComment(summary, hostile.files, hostile.commits).split('\n')).toEqual([`Checkpoint: ${summary}`, '- Files: a b.ts, c.ts', '- Commits: abcdef0 line one line two']);
   });
 });
 

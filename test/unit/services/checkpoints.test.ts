@@ -61,8 +61,8 @@ afterEach(() => {
 
 describe('Checkpoints', () => {
   it('suggests a summary of the ledger', () => {
-    expect(checkpoints.suggestion()).toBe('1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts');
-    expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts');
+    expect(checkpoints.suggestion()).toBe('1 commit and 2 edits to 2 files in 25 min, latest src/lexer.ts');
+    expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('1 commit and 2 edits to 2 files in 25 min, latest src/lexer.ts');
   });
 
   it('orders the files most edited first, then most recently touched, whatever their names', () => {
@@ -82,7 +82,7 @@ describe('Checkpoints', () => {
     await outbox.drain(AbortSignal.timeout(2_000));
     expect(commentsOnDemo1()).toEqual([comment]);
     // The commit linked since the last checkpoint is written here, in its Commits line, and nowhere else.
-    expect(comment).toBe('Checkpoint: 1 commit: feat: lexer. 2 edits to 2 files in 25 min, latest src/lexer.ts\n- Files: src/lexer.ts, src/parser.ts\n- Commits: a1b2c3d feat: lexer');
+    expect(comment).toBe('Checkpoint: 1 commit and 2 edits to 2 files in 25 min, latest src/lexer.ts\n- Files: src/lexer.ts, src/parser.ts\n- Commits: a1b2c3d feat: lexer');
     expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: [], edits: 0, commits: [], lastCheckpointAt: now });
     expect(checkpoints.suggestion()).toBe('Progress: …');
     expect(checkpoints.suggestion('demo-1', 'escapes')).toBe('Progress: …; Next: escapes');

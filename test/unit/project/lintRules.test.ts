@@ -67,7 +67,7 @@ const clean: Probe[] = [
   {
     name: 'core using core, the shared protocol and a given time',
     file: 'src/core/lint-probe.ts',
-    code: "import { oneLine } from './markdown';\nimport type { ViewState } from '../shared/protocol';\nexport const probe = (state: ViewState, nowMs: number): string => oneLine(`${new Date(nowMs).toISOString()} ${typeof state}`);\n",
+    code: "import { oneLine } from './markdown';\nimport type { ViewState } from '../../src/shared/protocol';\nexport const probe = (state: ViewState, nowMs: number): string => oneLine(`${new Date(nowMs).toISOString()} ${typeof state}`);\n",
     rule: '',
   },
   {

@@ -98,6 +98,8 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
   private refreshAgain = false;
   private reconciling: Promise<void> = Promise.resolve();
   private reconcileQueued = false;
+  /** Where the folder sits in its work tree, as porcelain paths start (`sub/dir/`, or '' at the top). */
+  private porcelainPrefix: Promise<string> | undefined;
   /** What the last reconciliation with `git status` saw, for the next one. */
   private dirtyBaseline: DirtyBaseline | undefined;
   private currentProject: P;
@@ -476,9 +478,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     const repository = this.repository;
     if (!repository || issueId === undefined || this.disposed || !this.inProgress?.some((issue) => issue.id === issueId)) return;
     const changes = await gitStatus(this.options.root, { timeoutMs: this.options.timeoutMs });
-    // Porcelain paths are relative to the top of the work tree, which may hold the folder.
-    const folder = path.relative(repository.root, await realpath(this.options.root).catch(() => this.options.root)).split(path.sep).join('/');
-    const prefix = folder === '' ? '' : `${folder}/`;
+    const prefix = await (this.porcelainPrefix ??= folderInWorkTree(repository.root, this.options.root));
     const dirty: DirtyFile[] = [];
     for (const change of changes) {
       if (!change.path.startsWith(prefix) || change.path.endsWith('/')) continue;
@@ -510,4 +510,10 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     this.release(timer);
     return undefined;
   }
+}
+
+/** Porcelain paths are relative to the top of the work tree, which may hold the folder further down. */
+async function folderInWorkTree(workTree: string, folder: string): Promise<string> {
+  const relative = path.relative(workTree, await realpath(folder).catch(() => folder)).split(path.sep).join('/');
+  return relative === '' ? '' : `${relative}/`;
 }

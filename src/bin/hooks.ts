@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_FORMATS, AGENTS, isAgentId, launcherFor, type AgentId, type HookLauncher } from '../core/hookConfig';
-import { applyChange, installedEntries, planSetup, type SetupPlan } from '../services/agentSetup';
+import { applyChange, installedEntries, planSetup, unusableHookFiles, type SetupPlan } from '../services/agentSetup';
 import { errorMessage } from '../core/errors';
 
 /** The launcher of this very script, as a hook command should call it. */
@@ -55,12 +55,17 @@ export async function hooksCommand(
   const root = path.resolve(values.dir ?? process.cwd());
 
   if (action === 'status') {
+    let unusable = 0;
     for (const agent of agents) {
+      // A file we would refuse to edit is not read for entries either: what it holds is unclear.
+      const problems = await unusableHookFiles(root, agent);
+      for (const problem of problems) err(`beads-recovery: ${AGENT_FORMATS[agent].label}: ${problem}.\n`);
+      unusable += problems.length;
       const entries = await installedEntries(root, agent);
-      if (entries.length === 0) out(`${AGENT_FORMATS[agent].label}: no beads-recovery hooks.\n`);
+      if (entries.length === 0 && problems.length === 0) out(`${AGENT_FORMATS[agent].label}: no beads-recovery hooks.\n`);
       for (const { relative, event, command } of entries) out(`${AGENT_FORMATS[agent].label} (${relative}) ${event}: ${command}\n`);
     }
-    return 0;
+    return unusable > 0 ? 1 : 0;
   }
 
   const plan = await planSetup(root, agents, action, currentLauncher(), { shared: values.shared, mcp: values.mcp });
@@ -78,7 +83,7 @@ export async function hooksCommand(
       out(describe(action, change));
     } catch (error) {
       err(`beads-recovery: ${errorMessage(error)}.\n`);
-      plan.problems.push({ agent: change.agent, relative: change.relative, error: String(error) });
+      plan.problems.push({ agent: change.agent, relative: change.relative, error: errorMessage(error) });
     }
   }
   if (action === 'install') for (const agent of changedAgents(plan)) if (AGENT_FORMATS[agent].afterInstall) out(`${AGENT_FORMATS[agent].afterInstall}\n`);

@@ -11,7 +11,7 @@
 // install gives the original bytes.
 // Pure: the caller reads and writes the files.
 import { parseTree, findNodeAtLocation, getNodeValue, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
-import { setJsonValue } from './jsoncEdit';
+import { describeContainer, duplicateKey, setJsonValue } from './jsoncEdit';
 
 export const AGENTS = ['claude', 'copilot', 'codex', 'cursor'] as const;
 export type AgentId = (typeof AGENTS)[number];
@@ -377,13 +377,21 @@ function comparePaths(a: JSONPath, b: JSONPath): number {
   return 0;
 }
 
-/** A JSON (or JSONC: comments, trailing commas) document whose top level is an object; empty text is an empty object. */
+/**
+ * A JSON (or JSONC: comments, trailing commas) document whose top level is an object and whose
+ * objects name each key once; empty text is an empty object.
+ */
 export function parseDocument(text: string | undefined): { ok: true; root: Node | undefined } | { ok: false; error: string } {
   if (text === undefined || text.trim() === '') return { ok: true, root: undefined };
   const errors: ParseError[] = [];
   const root = parseTree(text.replace(/^\ufeff/, ''), errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || !root) return { ok: false, error: `not valid JSON (error at offset ${errors[0]?.offset ?? 0})` };
   if (root.type !== 'object') return { ok: false, error: 'the top level is not a JSON object' };
+  const duplicate = duplicateKey(root);
+  if (duplicate) {
+    const where = describeContainer(duplicate.container);
+    return { ok: false, error: `ambiguous: the key "${duplicate.key}" appears twice in ${where === 'the top level' ? where : `the object at ${where}`}, and readers of the file keep only the last one; merge the two into one` };
+  }
   return { ok: true, root };
 }
 

@@ -6,6 +6,39 @@
 import { applyEdits, findNodeAtLocation, format, modify, parseTree, type Edit, type FormattingOptions, type JSONPath, type Node } from 'jsonc-parser';
 
 /**
+ * The first key written twice in one object, anywhere in the document, and the path of that
+ * object; undefined when every key is unique. jsonc-parser finds (and edits) the first of two equal
+ * keys, JSON readers keep the last: an edit there would land where the file's reader never looks.
+ */
+export function duplicateKey(root: Node | undefined): { container: JSONPath; key: string } | undefined {
+  const visit = (node: Node, at: JSONPath): { container: JSONPath; key: string } | undefined => {
+    const seen = new Set<string>();
+    for (const [index, child] of (node.children ?? []).entries()) {
+      if (node.type === 'object') {
+        const [keyNode, value] = child.children ?? [];
+        const key = String(keyNode?.value);
+        if (seen.has(key)) return { container: at, key };
+        seen.add(key);
+        const found = value && visit(value, [...at, key]);
+        if (found) return found;
+      } else if (node.type === 'array') {
+        const found = visit(child, [...at, index]);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  return root ? visit(root, []) : undefined;
+}
+
+/** `the top level`, `"hooks"`, `"hooks.SessionStart[0]"`: where a key sits, for a message. */
+export function describeContainer(path: JSONPath): string {
+  if (path.length === 0) return 'the top level';
+  const spelled = path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
+  return `"${spelled}"`;
+}
+
+/**
  * Sets the value at `path` (creating the objects on the way), inserts it into an array with
  * `isArrayInsertion`, or removes it when `value` is undefined. Returns the new text.
  */

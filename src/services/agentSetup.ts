@@ -9,7 +9,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { access, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AGENT_FORMATS, installHooks, ourCommands, repairHooks, uninstallHooks, type AgentId, type ConfigEdit, type HookLauncher } from '../core/hookConfig';
+import { AGENT_FORMATS, installHooks, ourCommands, parseDocument, repairHooks, uninstallHooks, type AgentId, type ConfigEdit, type HookLauncher } from '../core/hookConfig';
 import { installMcpServer, MCP_FILES, registeredLauncher, uninstallMcpServer } from '../core/mcpConfig';
 import { assertWriteStaysInside, OutsideWorkspaceError, readIfPresent } from './files';
 import { expectOwnWrite } from './ownWrites';
@@ -124,6 +124,16 @@ export async function installedEntries(root: string, agent: AgentId): Promise<{ 
   const launcher = registeredLauncher(await readIfPresent(path.join(root, ...mcp.split('/'))), agent);
   if (launcher) found.push({ relative: mcp, event: 'MCP server', command: `${launcher.runtime} ${launcher.script} mcp` });
   return found;
+}
+
+/** The agent's hook files that exist but cannot be read as we would edit them, each with the reason, for status. */
+export async function unusableHookFiles(root: string, agent: AgentId): Promise<string[]> {
+  const problems: string[] = [];
+  for (const relative of new Set([hookFile(agent, false), hookFile(agent, true)])) {
+    const parsed = parseDocument(await readIfPresent(path.join(root, ...relative.split('/'))));
+    if (!parsed.ok) problems.push(`${relative} is ${parsed.error}`);
+  }
+  return problems;
 }
 
 /**

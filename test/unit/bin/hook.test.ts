@@ -135,6 +135,26 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(readFileSync(settings, 'utf8')).toBe('{ "hooks": { "SessionStart": [ }');
   });
 
+  it('refuses a settings file with two "hooks" keys, naming the file and the key, and status lists no entries from it', () => {
+    const dir = project('duplicate-hooks');
+    mkdirSync(path.join(dir, '.claude'));
+    const settings = path.join(dir, '.claude', 'settings.local.json');
+    expect(runCli(['hooks', 'install', '--dir', dir], { cwd: dir }).status).toBe(0);
+    // A second "hooks" after ours: JSON readers (the agent) see only this one.
+    const twice = readFileSync(settings, 'utf8').replace(/\n}\n$/, ',\n  "hooks": { "Stop": [] }\n}\n');
+    writeFileSync(settings, twice);
+
+    const install = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
+    expect(install.status).toBe(1);
+    expect(install.stderr).toMatch(/\.claude\/settings\.local\.json is ambiguous: the key "hooks" appears twice .*nothing was changed/);
+    expect(readFileSync(settings, 'utf8')).toBe(twice);
+
+    const status = runCli(['hooks', 'status', '--dir', dir], { cwd: dir });
+    expect(status.status).toBe(1);
+    expect(status.stdout).toBe('');
+    expect(status.stderr).toMatch(/Claude Code: \.claude\/settings\.local\.json is ambiguous: the key "hooks" appears twice/);
+  });
+
   it('refuses an agent file that is not JSON, and a Codex config that is not TOML, changing nothing of that agent', () => {
     const dir = project('not-json');
     mkdirSync(path.join(dir, '.codex'));

@@ -14,6 +14,7 @@ import {
   type ConfigEdit,
   type HookLauncher,
 } from '../../../src/core/hookConfig';
+import { installMcpServer } from '../../../src/core/mcpConfig';
 import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles.mjs';
 
 const launcher: HookLauncher = {
@@ -226,6 +227,22 @@ describe('files we cannot edit safely', () => {
     expect(installHooks('{"hooks": []}', launcher, 'cursor')).toEqual({ ok: false, error: '"hooks" is not an object' });
     expect(installHooks('{"hooks": {"PostToolUse": {}}}', launcher, 'copilot')).toEqual({ ok: false, error: '"hooks.PostToolUse" is not a list' });
     expect(uninstallHooks('model = "o3"\n', 'codex')).toEqual({ ok: false, error: expect.stringContaining('not valid JSON') });
+  });
+
+  it('refuses a key written twice, naming it, at the top level and inside what it edits, and reads no entries from such a file', () => {
+    // JSON readers keep the last "hooks"; an edit of the first would go where the agent never looks.
+    const twice = `{\n  "hooks": {},\n  "model": "opus",\n  "hooks": { "Stop": [] }\n}\n`;
+    expect(installHooks(twice, launcher, 'claude')).toEqual({ ok: false, error: expect.stringMatching(/^ambiguous: the key "hooks" appears twice in the top level, .*keep only the last/) });
+    const installed = text(installHooks(undefined, launcher, 'claude'));
+    const twiceWithOurs = installed.replace(/\n}\n$/, ',\n  "hooks": {}\n}\n');
+    expect(ourCommands(installed)).toHaveLength(2);
+    expect(ourCommands(twiceWithOurs)).toEqual([]);
+    expect(uninstallHooks(twiceWithOurs, 'claude').ok).toBe(false);
+    const nested = '{"hooks": {"SessionStart": [{"matcher": "a", "matcher": "b", "hooks": []}]}}';
+    expect(installHooks(nested, launcher, 'claude')).toEqual({ ok: false, error: expect.stringContaining('the key "matcher" appears twice in the object at "hooks.SessionStart[0]"') });
+    expect(installMcpServer('{"mcpServers": {"x": {}, "x": {}}}', launcher, 'claude')).toEqual({ ok: false, error: expect.stringContaining('the key "x" appears twice in the object at "mcpServers"') });
+    // The same key in two different objects is no duplicate.
+    expect(installHooks('{"a": {"k": 1}, "b": {"k": 2}}', launcher, 'claude').ok).toBe(true);
   });
 });
 

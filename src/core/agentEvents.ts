@@ -1,0 +1,212 @@
+// What an agent did in a session, read from its own transcript and said the same way for every
+// agent: the user's messages, the agent's text, its tool calls and their results, compactions and
+// plan updates. Each agent's transcript format is turned into these events by its reader
+// (src/core/transcript*.ts, read from disk by src/services/transcripts/); everything downstream
+// (the session's thread, which issue a session claimed, which files it edited) reads only these.
+// Pure.
+
+/** The agents whose transcripts we read. */
+export const TRANSCRIPT_AGENTS = ['claude', 'codex'] as const;
+export type TranscriptAgent = (typeof TRANSCRIPT_AGENTS)[number];
+
+export function isTranscriptAgent(value: unknown): value is TranscriptAgent {
+  return typeof value === 'string' && (TRANSCRIPT_AGENTS as readonly string[]).includes(value);
+}
+
+export type FileChange = 'created' | 'edited' | 'deleted';
+
+/** A file a tool created, edited or deleted, as the tool named it (relative or absolute). */
+export interface FileTouch {
+  path: string;
+  change: FileChange;
+}
+
+export type PlanStatus = 'done' | 'in-progress' | 'pending';
+
+export interface PlanStep {
+  text: string;
+  status: PlanStatus;
+}
+
+interface Timed {
+  /** Epoch ms, when the transcript records it. */
+  at?: number;
+}
+
+/** Something the user typed (never text the agent or a tool injected). */
+export interface UserMessage extends Timed {
+  type: 'user';
+  text: string;
+}
+
+/** Text the agent showed the user. */
+export interface AssistantMessage extends Timed {
+  type: 'assistant';
+  text: string;
+  /** The text ends by asking the user something (see endsWithQuestion). */
+  asksQuestion: boolean;
+}
+
+export interface ToolCall extends Timed {
+  type: 'tool-call';
+  /** The agent's id for the call, which its result carries too. */
+  id: string;
+  /** The tool's name as the agent calls it (`Bash`, `shell`, `run_shell_command`, `Edit`, …). */
+  name: string;
+  /** The command line, for shell tools. */
+  command?: string;
+  /** Files the call creates, edits or deletes, for edit/write tools (and `rm` in a shell command). */
+  files: FileTouch[];
+}
+
+export interface ToolResult extends Timed {
+  type: 'tool-result';
+  /** The id of the call it answers. */
+  id: string;
+  /** The shell's exit status, when the agent records it. */
+  exitCode?: number;
+  /** The agent marked the result as a failure (a non-zero exit, a refused or failed tool). */
+  isError: boolean;
+  /** The start and the end of the output, within OUTPUT_EXCERPT_CHARS. */
+  output: string;
+  /** What the tool says it did to files, when that corrects the call's guess (a Write that updated a file). */
+  files?: FileTouch[];
+}
+
+/** The agent compacted its context here: what comes before is what it forgot. */
+export interface CompactionBoundary extends Timed {
+  type: 'compaction';
+  trigger?: string;
+}
+
+/** The agent's own summary of what it compacted, where it hands one over. */
+export interface CompactionSummary extends Timed {
+  type: 'compaction-summary';
+  text: string;
+}
+
+/** The agent's plan or todo list: the whole list as it stands now. */
+export interface PlanUpdate extends Timed {
+  type: 'plan';
+  steps: PlanStep[];
+}
+
+export type AgentEvent = UserMessage | AssistantMessage | ToolCall | ToolResult | CompactionBoundary | CompactionSummary | PlanUpdate;
+
+/** What reading a transcript gave: its events oldest first, and how much of it they cover. */
+export interface TranscriptEvents {
+  agent: TranscriptAgent;
+  events: AgentEvent[];
+  /** The events start at the beginning of the file; false when only its end was read. */
+  fromStart: boolean;
+  /** Bytes of the file read: never more than the reader's bound, whatever the file's size. */
+  bytesRead: number;
+  /** Lines that were not usable JSON (a partial last line, damage), skipped. */
+  skippedLines: number;
+  /** Why nothing (or not everything) could be read: a missing file, not a regular file, … */
+  problem?: string;
+}
+
+/** Output kept per tool result: enough for a test summary and the first failure, not a whole log. */
+export const OUTPUT_EXCERPT_CHARS = 4000;
+/** Text kept per message. */
+export const MESSAGE_CHARS = 4000;
+
+/**
+ * The first and last parts of a long text, joined by a marker: test runners print their counts at
+ * the end and their first failure near the start.
+ */
+export function excerpt(text: string, maxChars = OUTPUT_EXCERPT_CHARS): string {
+  if (text.length <= maxChars) return text;
+  const head = Math.floor(maxChars * 0.4);
+  const tail = maxChars - head - 5;
+  return `${text.slice(0, head)}\n…\n${text.slice(text.length - tail)}`;
+}
+
+/**
+ * Whether a message ends by asking the user something: its last sentence (code blocks and
+ * trailing markup aside) ends with a question mark.
+ */
+export function endsWithQuestion(text: string): boolean {
+  const prose = text.replace(/```[\s\S]*?(?:```|$)/g, ' ').trimEnd();
+  const end = prose.replace(/[\s*_`)\]"'»”]+$/u, '');
+  return /[?？]$/.test(end);
+}
+
+/** Text content of a message in the shapes agents use: a string, or a list of parts with `text`. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => (typeof part === 'string' ? part : isRecord(part) && typeof part.text === 'string' && (part.type === undefined || /text/.test(String(part.type))) ? part.text : ''))
+      .filter((text) => text !== '')
+      .join('\n');
+  }
+  if (isRecord(content) && typeof content.text === 'string') return content.text;
+  return '';
+}
+
+/** Plan statuses as the agents spell them. */
+export function planStatus(value: unknown): PlanStatus {
+  const status = String(value ?? '').toLowerCase().replace(/[\s_-]/g, '');
+  if (status === 'completed' || status === 'done' || status === 'complete' || status === 'cancelled' || status === 'canceled') return 'done';
+  if (status === 'inprogress' || status === 'active' || status === 'running') return 'in-progress';
+  return 'pending';
+}
+
+/**
+ * Files a shell command deletes: the operands of `rm` and `git rm` (flags skipped) in any
+ * segment of a `&&`/`;`/`|` chain. Nothing is expanded: a glob stays as written.
+ */
+export function deletedByCommand(command: string): FileTouch[] {
+  const touched: FileTouch[] = [];
+  for (const segment of command.split(/&&|\|\||[;|\n]/)) {
+    const words = shellWords(segment);
+    let index = 0;
+    while (index < words.length && /^[A-Za-z_]\w*=/.test(words[index] as string)) index++;
+    if (words[index] === 'git' && words[index + 1] === 'rm') index += 2;
+    else if (words[index] === 'rm') index += 1;
+    else continue;
+    let flagsDone = false;
+    for (const word of words.slice(index)) {
+      if (!flagsDone && word === '--') {
+        flagsDone = true;
+        continue;
+      }
+      if (!flagsDone && word.startsWith('-')) continue;
+      touched.push({ path: word, change: 'deleted' });
+    }
+  }
+  return touched;
+}
+
+/** Enough of shell word splitting to read a command's operands: quotes group, nothing expands. */
+export function shellWords(text: string): string[] {
+  const words: string[] = [];
+  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (const match of text.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  return words;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A string field, or undefined. */
+export function stringField(record: Record<string, unknown>, ...keys: string[]): string | undefined {
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/** JSON text parsed, or undefined (tool arguments arrive as JSON text in some agents). */
+export function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

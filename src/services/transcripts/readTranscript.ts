@@ -1,0 +1,112 @@
+// Reading an agent's transcript from disk as agent events (src/core/agentEvents.ts).
+//
+// A transcript may be missing, still being written (a partial last line), damaged, of a newer
+// format with entry types we do not know, or hundreds of megabytes long. None of that may fail a
+// hook: the reader never throws, opens only regular files (a FIFO would block the open), and
+// reads at most `maxBytes` from the end of the file, in one bounded read, whatever its size. What
+// it could not read it says in `problem` and `skippedLines`.
+
+import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { isRecord, type AgentEvent, type TranscriptAgent, type TranscriptEvents } from '../../core/agentEvents';
+import { errorMessage } from '../../core/errors';
+import { transcriptEvents, detectTranscriptAgent } from '../../core/transcript';
+
+/** How much of a transcript's end is read: the work since the last compaction fits in it many times over. */
+export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
+
+export interface ReadTranscriptOptions {
+  /** Bytes read from the end at most (TRANSCRIPT_TAIL_BYTES by default). */
+  maxBytes?: number;
+}
+
+/**
+ * The events of the transcript at `path`, written by `agent` ('auto': told from its lines).
+ * Never throws: an unusable file gives no events and a `problem`.
+ */
+export async function readTranscript(path: string | undefined, agent: TranscriptAgent | 'auto', options: ReadTranscriptOptions = {}): Promise<TranscriptEvents> {
+  const fallbackAgent: TranscriptAgent = agent === 'auto' ? 'claude' : agent;
+  if (!path) return empty(fallbackAgent, 'no transcript path');
+  let tail: Tail;
+  try {
+    tail = await readTail(path, Math.max(1024, Math.floor(options.maxBytes ?? TRANSCRIPT_TAIL_BYTES)));
+  } catch (error) {
+    return empty(fallbackAgent, `transcript unreadable: ${errorMessage(error)}`);
+  }
+  if (typeof tail === 'string') return empty(fallbackAgent, tail);
+  try {
+    const { records, skippedLines } = parseLines(tail.text, tail.fromStart);
+    const kind = agent === 'auto' ? (detectTranscriptAgent(records) ?? fallbackAgent) : agent;
+    const events: AgentEvent[] = transcriptEvents(kind, records);
+    return { agent: kind, events, fromStart: tail.fromStart, bytesRead: tail.bytesRead, skippedLines };
+  } catch (error) {
+    return empty(fallbackAgent, `transcript not understood: ${errorMessage(error)}`);
+  }
+}
+
+interface TailText {
+  text: string;
+  fromStart: boolean;
+  bytesRead: number;
+}
+/** The text, or why there is none. */
+type Tail = TailText | string;
+
+async function readTail(path: string, maxBytes: number): Promise<Tail> {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+  let handle;
+  try {
+    handle = await open(path, flags);
+  } catch (error) {
+    const code = isRecord(error) ? error.code : undefined;
+    return code === 'ENOENT' ? 'no transcript file' : `transcript unreadable: ${errorMessage(error)}`;
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return 'the transcript is not a regular file';
+    const start = Math.max(0, stat.size - maxBytes);
+    const length = stat.size - start;
+    const buffer = Buffer.alloc(length);
+    let filled = 0;
+    while (filled < length) {
+      const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { text: buffer.subarray(0, filled).toString('utf8'), fromStart: start === 0, bytesRead: filled };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * JSON values of the text's lines. Read from the middle of a file, the first line is a fragment
+ * and is dropped unread. A whole-file JSON document (Gemini CLI's older `.json` sessions) gives
+ * its one value.
+ */
+function parseLines(text: string, fromStart: boolean): { records: unknown[]; skippedLines: number } {
+  const body = fromStart ? text.replace(/^\uFEFF/, '') : text.slice(text.indexOf('\n') + 1);
+  if (fromStart && /^\s*\{\s*\n/.test(body)) {
+    try {
+      return { records: [JSON.parse(body) as unknown], skippedLines: 0 };
+    } catch {
+      // Not one document: read it line by line.
+    }
+  }
+  const records: unknown[] = [];
+  let skippedLines = 0;
+  for (const line of body.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      records.push(JSON.parse(line) as unknown);
+    } catch {
+      skippedLines++;
+    }
+  }
+  return { records, skippedLines };
+}
+
+function empty(agent: TranscriptAgent, problem: string): TranscriptEvents {
+  return { agent, events: [], fromStart: false, bytesRead: 0, skippedLines: 0, problem };
+}

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, openSync, writeSync, closeSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readTranscript, TRANSCRIPT_TAIL_BYTES } from '../../../../src/services/transcripts/readTranscript';
+import { claude, codex, jsonl } from '../../support/transcriptLines';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'transcripts-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('readTranscript never fails its caller', () => {
+  it('a missing file, no path, a folder: no events and the reason', async () => {
+    await expect(readTranscript(join(dir, 'nope.jsonl'), 'claude')).resolves.toMatchObject({ events: [], problem: 'no transcript file' });
+    await expect(readTranscript(undefined, 'codex')).resolves.toMatchObject({ events: [], problem: 'no transcript path' });
+    mkdirSync(join(dir, 'folder.jsonl'));
+    const folder = await readTranscript(join(dir, 'folder.jsonl'), 'claude');
+    expect(folder.events).toEqual([]);
+    expect(folder.problem).toBeDefined();
+  });
+
+  it.skipIf(process.platform === 'win32')('a FIFO nobody writes to is refused at once, not waited on', async () => {
+    const fifo = join(dir, 'fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    await expect(readTranscript(fifo, 'claude')).resolves.toMatchObject({ events: [], problem: 'the transcript is not a regular file' });
+  });
+
+  it('a partial last line (the agent is still writing) is skipped, the rest read', async () => {
+    const text = jsonl([claude.user('first request'), claude.text('working on it')]) + JSON.stringify(claude.text('half')).slice(0, 30);
+    const read = await readTranscript(file('partial.jsonl', text), 'claude');
+    expect(read.events.map((event) => event.type)).toEqual(['user', 'assistant']);
+    expect(read.skippedLines).toBe(1);
+    expect(read.fromStart).toBe(true);
+  });
+
+  it('damaged lines and unknown entry types are skipped', async () => {
+    const text = ['{"type":"user"', 'garbage', '\u0000\u0000', JSON.stringify({ type: 'brand-new-entry', data: 1 }), JSON.stringify(claude.user('still read'))].join('\n');
+    const read = await readTranscript(file('damaged.jsonl', text), 'claude');
+    expect(read.events).toMatchObject([{ type: 'user', text: 'still read' }]);
+    expect(read.skippedLines).toBe(3);
+  });
+
+  it('tells the agent from the lines when asked to', async () => {
+    const read = await readTranscript(file('rollout.jsonl', jsonl([codex.meta(), codex.user('codex request')])), 'auto');
+    expect(read.agent).toBe('codex');
+    expect(read.events).toMatchObject([{ type: 'user', text: 'codex request' }]);
+  });
+
+  it('a file of hundreds of megabytes is read from its end only, within the bound', async () => {
+    const path = join(dir, 'huge.jsonl');
+    const filler = Buffer.from(jsonl(Array.from({ length: 2000 }, (_, index) => claude.text(`old message ${index} ${'x'.repeat(400)}`))));
+    const fd = openSync(path, 'w');
+    const target = 300 * 1024 * 1024;
+    for (let written = 0; written < target; written += filler.length) writeSync(fd, filler);
+    writeSync(fd, jsonl([claude.user('the latest request'), claude.text('Should deeper keys be rejected or flattened?')]));
+    closeSync(fd);
+    const read = await readTranscript(path, 'claude');
+    expect(read.problem).toBeUndefined();
+    expect(read.fromStart).toBe(false);
+    expect(read.bytesRead).toBeLessThanOrEqual(TRANSCRIPT_TAIL_BYTES);
+    expect(read.events.at(-2)).toMatchObject({ type: 'user', text: 'the latest request' });
+    expect(read.events.at(-1)).toMatchObject({ type: 'assistant', asksQuestion: true });
+    // The fragment the bound cut through at the start is dropped, never parsed as damage.
+    expect(read.skippedLines).toBe(0);
+    rmSync(path);
+  });
+});

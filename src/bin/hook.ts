@@ -8,8 +8,11 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { findBeadsDir } from '../beads/detect';
+import { BLOCK_MARK_BYTES, blockDigest, holdsBlock, withBlockMark } from '../core/blockMark';
 import { isAgentId, type AgentId } from '../core/hookConfig';
-import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, type HookInput, type HookPlan } from '../core/hookProtocol';
+import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
+import { readTranscriptTail } from '../services/transcriptTail';
 import { checkpointCommand } from './checkpoint';
 import { DEFAULT_BUDGET_BYTES, recoveryContextFor } from './context';
 import { guardHook, hookDeadlineMs } from './hookGuard';
@@ -39,17 +42,22 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const plan = hookPlan(agent, event);
   const input = await (io.readInput ?? readHookInput)();
   const cwd = path.resolve(input?.cwd ?? input?.workspaceRoots?.[0] ?? env.CLAUDE_PROJECT_DIR ?? env.CURSOR_PROJECT_DIR ?? process.cwd());
+  // Outside a beads project a hook says nothing at all: no context, no checkpoint, no note.
+  const root = (await findBeadsDir(cwd).catch(() => undefined))?.root;
+  if (root === undefined) return hookResponse(agent, event, undefined);
   const context = async (trusted: boolean, signal: AbortSignal) => {
     const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
-    const budget = (io.budget ?? DEFAULT_BUDGET_BYTES) - Buffer.byteLength(prefix, 'utf8');
+    // Room for the line that marks the block (exactly once, read back from the transcript).
+    const budget = (io.budget ?? DEFAULT_BUDGET_BYTES) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
     const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note });
-    return `${prefix}${result.markdown}`;
+    return result.markdown;
   };
+  const run: HookRun = { cwd, root, input, env, note, runId };
   return guardHook(
     {
-      answer: (signal) => handle(agent, event, plan, { cwd, input, env, note, runId }, () => context(true, signal)),
+      answer: (signal) => handle(agent, event, plan, run, () => context(true, signal)),
       // No CLI at all: the same hand-over from the read-only reading, when the full one failed or ran late.
-      fallback: (_reason, signal) => handle(agent, event, { ...plan, checkpoint: false, arm: false, disarm: false }, { cwd, input, env, note, runId }, () => context(false, signal)),
+      fallback: (_reason, signal) => handle(agent, event, { ...plan, checkpoint: false, arm: false, disarm: false }, run, () => context(false, signal)),
       last: () => hookResponse(agent, event, undefined),
     },
     { deadlineMs: Math.max(0, hookDeadlineMs(env) - (Date.now() - started)), warn: note },
@@ -58,6 +66,8 @@ export async function runHook(agentArg: string | undefined, event: string | unde
 
 interface HookRun {
   cwd: string;
+  /** The beads project's root (the folder holding `.beads`). */
+  root: string;
   input: HookInput | undefined;
   env: NodeJS.ProcessEnv;
   note: (line: string) => void;
@@ -65,33 +75,80 @@ interface HookRun {
 }
 
 async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: () => Promise<string>): Promise<string> {
-  const marker = await markerFile(agent, run.cwd);
+  const marker = markerFile(agent, run.root);
+  await mkdir(path.dirname(marker), { recursive: true });
   if (plan.disarm) await rm(marker, { force: true });
   if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, armedAt: new Date().toISOString() }), 'utf8');
   if (plan.checkpoint) {
     await checkpointCommand(['--pre-compact', '--cwd', run.cwd], { out: run.note, readHook: () => Promise.resolve(undefined), env: run.env === process.env ? undefined : run.env });
+    // The compaction drops what the conversation held: the start that follows it is a delivery of its own.
+    await forgetDeliveries(run);
   }
   if (plan.inject === 'never') return hookResponse(agent, event, undefined);
   if (plan.inject === 'if-armed' && !(await armedFor(marker, run.input?.session))) return hookResponse(agent, event, undefined);
   // Stdin that was no agent's JSON names nothing to match: that run answers.
-  if (plan.inject === 'always' && run.input && !(await claimDelivery(await deliveryFor(run), run.runId))) {
+  const delivery = deliveryFor(run);
+  if (plan.inject === 'always' && run.input && !(await claimDelivery(delivery, run.runId))) {
     run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
     return hookResponse(agent, event, undefined);
   }
   const markdown = await produce();
+  const digest = blockDigest(markdown);
+  if (run.input?.source === 'resume' && (await alreadyHolds(agent, run, digest))) {
+    run.note('this resumed conversation already holds the current recovery context; not twice.');
+    // Nothing went out, so nothing is claimed: a later resume asks the transcript again.
+    await rm(delivery.file, { force: true });
+    return hookResponse(agent, event, undefined);
+  }
   // Consumed only once the context is in hand, so a failure leaves it for the next tool call.
   if (plan.inject === 'if-armed') await rm(marker, { force: true });
-  return hookResponse(agent, event, markdown);
+  await rememberDelivery(run, digest);
+  const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
+  return hookResponse(agent, event, `${prefix}${withBlockMark(markdown)}`);
+}
+
+/**
+ * Whether the conversation already holds the block of `digest`: read from the agent's own
+ * transcript when the hook input names it (its mark after the last compaction boundary), else
+ * from what the last delivery to this session recorded (cleared by a compaction).
+ */
+async function alreadyHolds(agent: AgentId, run: HookRun, digest: string): Promise<boolean> {
+  const transcript = run.input?.transcript ? await readTranscriptTail(run.input.transcript) : undefined;
+  if (transcript !== undefined) return holdsBlock(transcript, digest, TRANSCRIPT_BOUNDARIES[agent]);
+  const record = sessionRecordFile(run);
+  if (!record) return false;
+  return (await readFile(record, 'utf8').catch(() => undefined)) === digest;
+}
+
+async function rememberDelivery(run: HookRun, digest: string): Promise<void> {
+  const record = sessionRecordFile(run);
+  if (record) await writeFile(record, digest, 'utf8').catch(() => undefined);
+}
+
+/** Before a compaction: the session's record and the claim of the start after it go. */
+async function forgetDeliveries(run: HookRun): Promise<void> {
+  const record = sessionRecordFile(run);
+  if (record) await rm(record, { force: true });
+  await rm(deliveryFor({ ...run, input: { ...run.input, source: 'compact' } }).file, { force: true });
+}
+
+/** The per-session record of the last block delivered, for agents that name no transcript; undefined without a session. */
+function sessionRecordFile(run: HookRun): string | undefined {
+  const session = run.input?.session ?? run.input?.transcript;
+  return session === undefined ? undefined : path.join(markerDir(), `${digestOf(`${run.root}\0${session}`)}.holds`);
+}
+
+function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
 /**
  * Where the one-shot marker of an agent in a project lives: a file in the temporary folder named
- * by a hash of the agent and the project root (the nearest folder up from `cwd` holding `.beads`),
- * so PreCompact and the next PostToolUse find the same one whatever subfolder each ran in.
+ * by a hash of the agent and the project root, so PreCompact and the next PostToolUse find the
+ * same one whatever subfolder each ran in.
  */
-async function markerFile(agent: AgentId, cwd: string): Promise<string> {
-  const root = (await beadsRoot(cwd)) ?? cwd;
-  return path.join(await markerDir(), `${createHash('sha256').update(`${agent}\0${root}`).digest('hex').slice(0, 32)}.marker`);
+function markerFile(agent: AgentId, root: string): string {
+  return path.join(markerDir(), `${digestOf(`${agent}\0${root}`)}.marker`);
 }
 
 /**
@@ -104,6 +161,10 @@ async function markerFile(agent: AgentId, cwd: string): Promise<string> {
  * An agent that sends neither still gets one delivery per start: the two runs of one start come
  * within a second or two of each other, so the claim then holds only briefly, and a new session
  * (or a `clear`, `compact` or `resume` start, another source) a little later gets its own.
+ *
+ * A compaction is announced by its PreCompact hook, which drops the claim of the `compact` start
+ * that follows it (forgetDeliveries): a second compaction of the session, however soon, gets the
+ * block again.
  */
 interface Delivery {
   file: string;
@@ -113,12 +174,11 @@ interface Delivery {
 const SAME_CONVERSATION_WINDOW_MS = 60_000;
 const SAME_START_WINDOW_MS = 10_000;
 
-async function deliveryFor(run: HookRun): Promise<Delivery> {
-  const root = (await beadsRoot(run.cwd)) ?? run.cwd;
+function deliveryFor(run: HookRun): Delivery {
   const conversation = run.input?.session ?? run.input?.transcript;
-  const key = `${root}\0${conversation ?? ''}\0${run.input?.source ?? ''}`;
+  const key = `${run.root}\0${conversation ?? ''}\0${run.input?.source ?? ''}`;
   return {
-    file: path.join(await markerDir(), `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.delivered`),
+    file: path.join(markerDir(), `${digestOf(key)}.delivered`),
     windowMs: conversation ? SAME_CONVERSATION_WINDOW_MS : SAME_START_WINDOW_MS,
   };
 }
@@ -143,17 +203,8 @@ async function claimDelivery(delivery: Delivery, runId: string): Promise<boolean
   }
 }
 
-async function markerDir(): Promise<string> {
-  const dir = path.join(tmpdir(), 'beads-recovery-hooks');
-  await mkdir(dir, { recursive: true });
-  return dir;
-}
-
-async function beadsRoot(start: string): Promise<string | undefined> {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (await stat(path.join(dir, '.beads')).then((info) => info.isDirectory(), () => false)) return dir;
-    if (path.dirname(dir) === dir) return undefined;
-  }
+function markerDir(): string {
+  return path.join(tmpdir(), 'beads-recovery-hooks');
 }
 
 /** Armed for this conversation: a marker from another conversation (when both are known) is not ours to consume. */

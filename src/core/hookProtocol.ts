@@ -91,6 +91,20 @@ export function hookPlan(agent: AgentId, event: string): HookPlan {
   return PLANS[agent][event] ?? NOTHING;
 }
 
+/**
+ * What opens a compaction record in each agent's transcript: a block delivered before it was
+ * compacted away. Claude Code writes a `compact_boundary` system record
+ * (see the transcript readers in src/services/transcripts/ for the shapes), Codex a `compacted`
+ * rollout item. Gemini CLI records no compression in its chat file: a resumed session is
+ * given the whole recorded conversation back. VS Code and Cursor start no resumed session.
+ */
+export const TRANSCRIPT_BOUNDARIES: Record<AgentId, readonly string[]> = {
+  claude: ['"subtype":"compact_boundary"'],
+  codex: ['"type":"compacted"'],
+  copilot: [],
+  cursor: [],
+};
+
 /** Put before the context when it arrives after a compaction on a later tool call, so the model knows why it is there. */
 export const AFTER_COMPACTION_PREFIX = 'The conversation was compacted; this is the beads recovery context.\n\n';
 

@@ -216,15 +216,16 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
 });
 
 describe('a hook outside a beads project, or with bad input', { timeout: 60_000 }, () => {
-  it('answers with hook JSON, taking the project from the stdin cwd', () => {
+  it('says nothing at all outside a beads project, taking the project from the stdin cwd', () => {
     const dir = project('not-beads');
     runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
-    const [sessionStart] = ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'));
-    const result = runHook(sessionStart!.command, scratch, { session_id: 's1', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' });
-    expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({
-      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Not a beads project: no .beads directory found here.' },
-    });
+    const commands = ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'));
+    for (const { event, command } of commands) {
+      const result = runHook(command, scratch, { session_id: 's1', cwd: dir, hook_event_name: event, source: 'startup', trigger: 'manual' });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toBe('{}\n');
+      expect(result.stderr).toBe('');
+    }
   });
 
   it.each([
@@ -235,7 +236,7 @@ describe('a hook outside a beads project, or with bad input', { timeout: 60_000 
   ])('still gives valid output and exit 0 for stdin that is %s', (_name, input) => {
     const result = spawnSync(process.execPath, [cli, 'hook', 'codex', 'SessionStart'], { cwd: scratch, input, encoding: 'utf8', timeout: 30_000 });
     expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toMatch(/^Not a beads project/);
+    expect(result.stdout).toBe('{}\n');
   });
 
   it('answers {} for an unknown agent or event, exit 0', () => {
@@ -256,7 +257,7 @@ describe('a hook outside a beads project, or with bad input', { timeout: 60_000 
     const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(status).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(JSON.parse(stdout).hookSpecificOutput.additionalContext).toMatch(/^Not a beads project/);
+    expect(stdout).toBe('{}\n');
   });
 });
 
@@ -400,7 +401,10 @@ describe('the Claude Code SessionStart hook: rules and budget (stand-in br on PA
     expect(hook.status, hook.stderr).toBe(0);
     const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(2048);
-    expect(`${context}\n`).toBe(runCli(['context'], { cwd: dir, env }).stdout);
+    // The same block, ending with the line that marks it (exactly once).
+    const [block, mark] = context.split(/\n\n(?=beads-recovery block [0-9a-f]{8}$)/);
+    expect(mark).toMatch(/^beads-recovery block [0-9a-f]{8}$/);
+    expect(`${block}\n`).toBe(runCli(['context'], { cwd: dir, env }).stdout);
   });
 
   it("leaves the rules out when bd's own prime hook reaches Claude Code, and keeps them in the plain context", () => {
@@ -443,7 +447,8 @@ describe('the Claude Code SessionStart hook: rules and budget (stand-in br on PA
     // The latest checkpoint is kept whole; the older trail goes before the description.
     expect(context).toContain('### Latest Checkpoint');
     expect(context).toContain('Checkpoint: step 39 with many words of detail');
-    expect(context).toMatch(/Trimmed to fit 2048 bytes; dropped .*trail entries/);
+    // The block's budget leaves room for its mark line.
+    expect(context).toMatch(/Trimmed to fit 20\d\d bytes; dropped .*trail entries/);
   });
 });
 
@@ -540,5 +545,60 @@ describe('a hook whose beads CLI hangs', { timeout: 60_000 }, () => {
     const context = contextIn('copilot', result.stdout, 'SessionStart');
     expect(context).toContain('Read-only here');
     expect(context).toContain(SCENARIO.inProgress);
+  });
+});
+
+describe('exactly once per compaction and per start, resumed sessions included', { timeout: 90_000 }, () => {
+  const home = project('home-once');
+  const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: home, USERPROFILE: home };
+  let dir: string;
+
+  beforeAll(() => {
+    dir = makeWorkspace({ dir: path.join(scratch, 'exactly-once'), dialect: 'br', data: 'scenario', git: true }).dir;
+  });
+
+  function hook(agent: AgentId, event: string, input: object): string | undefined {
+    const result = spawnSync(process.execPath, [cli, 'hook', agent, event], { cwd: dir, input: JSON.stringify({ cwd: dir, ...input }), env, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(0);
+    return event === 'PreCompact' ? undefined : contextIn(agent, result.stdout, event);
+  }
+
+  /** Appends one record to a Claude Code transcript, as Claude Code writes it (one JSON object a line). */
+  function record(transcript: string, value: object): void {
+    writeFileSync(transcript, `${existsSync(transcript) ? readFileSync(transcript, 'utf8') : ''}${JSON.stringify(value)}\n`);
+  }
+
+  it('gives a second compaction of one session within the minute the block again', () => {
+    const session = { session_id: 'twice-1', hook_event_name: 'SessionStart', source: 'compact' };
+    expect(hook('claude', 'PreCompact', { session_id: 'twice-1', hook_event_name: 'PreCompact', trigger: 'manual' })).toBeUndefined();
+    expect(hook('claude', 'SessionStart', session)).toMatch(/^## Resuming: /m);
+    expect(hook('claude', 'PreCompact', { session_id: 'twice-1', hook_event_name: 'PreCompact', trigger: 'manual' })).toBeUndefined();
+    expect(hook('claude', 'SessionStart', session)).toMatch(/^## Resuming: /m);
+  });
+
+  it('ends the block with its mark, and gives a resumed conversation that holds it nothing, reading the transcript', () => {
+    const transcript = path.join(home, 'resumed.jsonl');
+    const common = { session_id: 'resumed-1', transcript_path: transcript };
+    const first = hook('claude', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'startup' })!;
+    expect(first).toMatch(/\n\nbeads-recovery block [0-9a-f]{8}$/);
+    expect(Buffer.byteLength(first, 'utf8')).toBeLessThanOrEqual(2048);
+    record(transcript, { type: 'attachment', attachment: { type: 'hook_additional_context', content: [first], hookName: 'SessionStart:startup' } });
+    record(transcript, { type: 'user', message: { role: 'user', content: 'go on' } });
+    expect(hook('claude', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume' })).toBeUndefined();
+
+    // Compacted away: the block stands before the last boundary, so the next resume needs it again.
+    record(transcript, { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted' });
+    const again = hook('claude', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume' });
+    expect(again).toBe(first);
+    record(transcript, { type: 'attachment', attachment: { type: 'hook_additional_context', content: [again], hookName: 'SessionStart:resume' } });
+    expect(hook('claude', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume' })).toBeUndefined();
+  });
+
+  it('falls back to what it gave the session when the agent names no transcript, until a compaction', () => {
+    const common = { session_id: 'codex-once', transcript_path: null };
+    expect(hook('codex', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'startup' })).toMatch(/^## Resuming: /m);
+    expect(hook('codex', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume' })).toBeUndefined();
+    hook('codex', 'PreCompact', { ...common, hook_event_name: 'PreCompact', trigger: 'auto' });
+    expect(hook('codex', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume' })).toMatch(/^## Resuming: /m);
   });
 });

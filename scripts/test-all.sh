@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (`npm test`): type check, lint, build, package, unit tests, then the
-# extension in a real VS Code (integration tests in the extension host, UI tests in the workbench).
+# extension in a real VS Code (integration tests in the extension host, UI tests in the workbench),
+# then the real agent CLIs against model stand-ins (test/agents).
 # Every suite runs even when an earlier one fails. Logs go to test-results/<suite>.log; a summary
 # table and the combined "N passed, N failed" line come last, and the exit code is non-zero if
 # anything failed. A check that has no test count (type check, lint, build, package) counts as one.
@@ -50,6 +51,7 @@ run_suite package check npm run package
 run_suite unit vitest npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 run_suite integration tally node scripts/run-vscode.mjs --integration
 run_suite e2e tally node scripts/run-vscode.mjs --e2e
+run_suite agents tally bash scripts/test-agents.sh
 
 echo
 printf '%-12s %-7s %7s %7s %7s\n' suite result passed failed time

@@ -13,17 +13,14 @@ import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type 
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import { version } from '../../package.json';
+import { findBeadsDir } from '../beads/detect';
+import { AGENT_FORMATS, AGENTS } from '../core/hookConfig';
+import { mcpInstructions } from '../core/mcpInstructions';
+import { installedEntries } from '../services/agentSetup';
 import { checkpointCommand } from './checkpoint';
 import { recoveryContextFor } from './context';
 
 export const CONTEXT_RESOURCE_URI = 'beads-recovery://context';
-
-// Codex shows agents the first 512 characters of the instructions: they stand on their own.
-const INSTRUCTIONS =
-  'Beads Recovery keeps the work on this project recoverable. Call get_recovery_context at the start of work, ' +
-  'after a restart, in a new session and whenever the conversation was compacted or summarized, before anything else: ' +
-  'it returns the in-progress beads issue, its checkpoint trail, commits and changed files. Call write_checkpoint with a ' +
-  'one-line summary (what is done, the approach, what is next) when a piece of work is done and before you stop.';
 
 interface Tool {
   title: string;
@@ -33,9 +30,9 @@ interface Tool {
   run(args: Record<string, unknown>): Promise<CallToolResult>;
 }
 
-/** The server for the project at `cwd`; not yet connected. */
-export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.env): McpServer {
-  const server = new McpServer({ name: 'beads-recovery', version }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+/** The server for the project at `cwd`; not yet connected. `hooked`: the agents our hooks already hand the context to (see `hookedAgents`). */
+export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.env, hooked: readonly string[] = []): McpServer {
+  const server = new McpServer({ name: 'beads-recovery', version }, { instructions: mcpInstructions(hooked), capabilities: { tools: {} } });
   const context = async () => (await recoveryContextFor(cwd, { env, warn: (line) => process.stderr.write(`beads-recovery: ${line}\n`) })).markdown;
 
   // The tools are served through the SDK's low-level handlers rather than `registerTool`, which
@@ -119,8 +116,20 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
 export async function serveMcp(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { cwd: { type: 'string' } }, strict: true });
   const cwd = path.resolve(values.cwd ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd());
+  const hooked = await hookedAgents(cwd).catch(() => []);
   // One server per connection; a `server/discover` probe that the client then abandons for
   // `initialize` gets its own, thrown away with the probe.
-  serveStdio(() => createMcpServer(cwd), { onerror: (error) => process.stderr.write(`beads-recovery: mcp: ${error.message}\n`) });
+  serveStdio(() => createMcpServer(cwd, process.env, hooked), { onerror: (error) => process.stderr.write(`beads-recovery: mcp: ${error.message}\n`) });
   return 0;
+}
+
+/** The agents whose SessionStart hook of ours is installed in the project at `cwd`: they get the context without asking. */
+export async function hookedAgents(cwd: string): Promise<string[]> {
+  const root = (await findBeadsDir(cwd))?.root ?? cwd;
+  const hooked: string[] = [];
+  for (const agent of AGENTS) {
+    const start = AGENT_FORMATS[agent].hooks[0]?.event;
+    if ((await installedEntries(root, agent)).some((entry) => entry.event === start)) hooked.push(AGENT_FORMATS[agent].label);
+  }
+  return hooked;
 }

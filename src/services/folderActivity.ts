@@ -8,6 +8,7 @@ import type { Issue } from '../core/model';
 import type { GitRepository } from '../git/repo';
 import { gitStatus } from '../git/status';
 import { CommitLinker, type CommitFocus } from './commitLinker';
+import { ContentChanges } from './contentChanges';
 import { Disposable, type Subscription, type Timers } from './disposable';
 import { describeDamage } from './durableJson';
 import { LedgerStore, locateLedger } from './ledgerStore';
@@ -86,6 +87,11 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
   /** Paths created since the last batch, with when: files or folders, not known until looked at. */
   private readonly created = new Map<string, number>();
   private classifying: Promise<void> = Promise.resolve();
+  /** Paths with events whose content is still to be compared, with the time of their latest event. */
+  private readonly toCompare = new Map<string, number>();
+  private comparing: Promise<void> = Promise.resolve();
+  private compareQueued = false;
+  private readonly contents: ContentChanges;
   private readonly listeners = new Set<() => void>();
   private readonly rootPrefix: string;
   private readonly ignoredPrefix: string | undefined;
@@ -122,6 +128,12 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     this.rootPrefix = options.root.endsWith(path.sep) ? options.root : `${options.root}${path.sep}`;
     // Outside git the ledger lives in workspace storage, which a user may have put in the folder.
     this.ignoredPrefix = this.linker ? undefined : path.dirname(store.file) + path.sep;
+    this.contents = new ContentChanges({
+      root: options.root,
+      inGit: repository !== undefined,
+      timeoutMs: options.timeoutMs,
+      log: (message) => options.log.warn(`${options.name}: ${message}`),
+    });
   }
 
   /** Opens the folder's ledger and starts watching; undefined when the ledger has no place to live. */
@@ -242,6 +254,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       await this.classifyCreated();
     }
     await this.classifying;
+    await this.comparing;
     if (this.refreshTimer !== undefined || this.refreshing) {
       this.refreshTimer = this.cancel(this.refreshTimer);
       await this.refreshInProgress();
@@ -282,8 +295,9 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
   }
 
   /**
-   * A file event or a save, by absolute path. The hot path: string work and an in-memory
-   * transition only; a created path waits a moment in a batch, to be told apart from a new folder.
+   * A file event or a save, by absolute path. The hot path: string work only; the content is
+   * compared in a batch right after (an edit is a change of content), and a created path waits a
+   * moment in a batch, to be told apart from a new folder.
    */
   noticeFile(fsPath: string, created = false): void {
     if (!fsPath.startsWith(this.rootPrefix)) return;
@@ -338,6 +352,8 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     super.dispose();
     this.listeners.clear();
     try {
+      // Events already noticed are still judged and recorded: the store is open until the flush.
+      await this.comparing;
       await this.store.flush();
     } finally {
       this.store.dispose();
@@ -375,7 +391,29 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     void this.refreshInProgress();
   }
 
+  /**
+   * An event on a tracked path: it becomes an edit only if the file's content changed (see
+   * ContentChanges). Paths are compared in batches, one after the other, so a burst of events
+   * costs one read per file and at most one git process.
+   */
   private recordPath(relative: string, now: number): void {
+    if (this.disposed) return;
+    this.toCompare.delete(relative);
+    this.toCompare.set(relative, now);
+    if (this.compareQueued) return;
+    this.compareQueued = true;
+    this.comparing = this.comparing
+      .then(async () => {
+        this.compareQueued = false;
+        const batch = [...this.toCompare];
+        this.toCompare.clear();
+        const changed = await this.contents.changed(batch.map(([file]) => file));
+        for (const [file, time] of batch) if (changed.has(file)) this.recordEdit(file, time);
+      })
+      .catch((error: unknown) => this.options.log.warn(`${this.name}: comparing changed files failed: ${errorMessage(error)}`));
+  }
+
+  private recordEdit(relative: string, now: number): void {
     const issueId = this.focusedIssue();
     if (issueId === undefined) {
       this.unfocused.delete(relative);
@@ -488,7 +526,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       // Whole milliseconds, as the ledger keeps time (file systems keep finer, and float rounding shows).
       const mtimeMs = (await stat(file).catch(() => undefined))?.mtimeMs;
       const modifiedMs = mtimeMs === undefined ? undefined : Math.round(mtimeMs);
-      if (modifiedMs !== undefined && isUnchangedOwnWrite(file, modifiedMs)) continue;
+      if (modifiedMs !== undefined && (isUnchangedOwnWrite(file, modifiedMs) || this.contents.isUnchangedSave(relative, modifiedMs))) continue;
       dirty.push(modifiedMs === undefined ? { path: relative } : { path: relative, modifiedMs });
     }
     const state = this.store.state;

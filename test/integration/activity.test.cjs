@@ -156,6 +156,52 @@ describeIn(['br'], 'activity tracking', () => {
     assert.deepEqual(pendingCommits(api, subject), []);
   });
 
+  it('counts no edit for saves that change nothing: Ctrl+S, auto-save and a reverted edit on committed files', async function () {
+    this.timeout(90_000);
+    const names = [1, 2, 3, 4, 5].map((index) => `saved/unchanged-${index}.txt`);
+    fs.mkdirSync(path.join(run.workspace, 'saved'), { recursive: true });
+    for (const name of names) fs.writeFileSync(path.join(run.workspace, name), `${name} as committed\n`);
+    git('add', 'saved');
+    git('commit', '-q', '-m', 'chore: files to save unchanged');
+    await vscode.commands.executeCommand('beadsRecovery.checkpoint', { issueId: ISSUE, message: 'before the saves' });
+    await waitFor(afterFlush(api, () => (api.ledger()?.edits ?? 0) === 0), 'the ledger to start again after the checkpoint');
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Workspace);
+    await files.update('autoSaveDelay', 100, vscode.ConfigurationTarget.Workspace);
+    try {
+      for (const name of names) {
+        const uri = vscode.Uri.file(path.join(run.workspace, name));
+        const document = await vscode.workspace.openTextDocument(uri);
+        await vscode.window.showTextDocument(document);
+        for (let save = 0; save < 12; save++) {
+          await vscode.commands.executeCommand('workbench.action.files.save');
+          // The file written again with the same bytes, as a format-on-save that changes nothing would.
+          fs.writeFileSync(uri.fsPath, `${name} as committed\n`);
+        }
+        // Typed and taken back: auto-save writes the same content.
+        const insert = new vscode.WorkspaceEdit();
+        insert.insert(uri, new vscode.Position(0, 0), 'x');
+        await vscode.workspace.applyEdit(insert);
+        const remove = new vscode.WorkspaceEdit();
+        remove.delete(uri, new vscode.Range(0, 0, 0, 1));
+        await vscode.workspace.applyEdit(remove);
+        await waitFor(() => !document.isDirty, `${name} auto-saved`, 10_000);
+      }
+      // A real edit after them: once it is recorded, the events of the saves before it have been seen too.
+      await writeUntilRecorded(api, ['saved/changed.txt']);
+      await sleep(1_000);
+      const ledger = await waitFor(afterFlush(api, () => api.ledger()), 'the ledger');
+      assert.deepEqual(ledger.files, ['saved/changed.txt'], 'only the changed file is work');
+      assert.equal(ledger.edits, 1);
+      assert.equal(api.activityStatus().warning, false);
+      assert.equal(git('status', '--porcelain', '--', 'saved/unchanged-1.txt'), '', 'git sees no change either');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Workspace);
+      await files.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('links a commit typed in an integrated terminal once', async function () {
     this.timeout(45_000);
     const subject = 'chore: typed in the integrated terminal';

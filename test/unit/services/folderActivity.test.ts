@@ -78,8 +78,10 @@ describe('FolderActivity', () => {
   it('records changed and deleted files against the focused issue, at the clock\'s time', async () => {
     const activity = await open();
     watchers.fire('changed', file('src/a.ts'));
+    await activity.flush();
     clock.advance(5_000);
     watchers.fire('deleted', file('src/b.ts'));
+    await activity.flush();
     expect(activity.focusedLedger()?.files).toEqual(['src/a.ts', 'src/b.ts']);
     expect(activity.focusedLedger()?.touched).toEqual([clock.now() - 5_000, clock.now()]);
     expect(activity.focusedLedger()?.edits).toBe(2);
@@ -91,10 +93,43 @@ describe('FolderActivity', () => {
       if (skipped === 'AGENTS.md') expectOwnWrite(file(skipped), clock.now());
       watchers.fire('changed', file(skipped));
     }
+    await activity.flush();
     expect(activity.focusedLedger()?.files ?? []).toEqual([]);
     activity.setWatcherExcludes([]);
     watchers.fire('changed', file('app/dist/out.js'));
+    await activity.flush();
     expect(activity.focusedLedger()?.files).toEqual(['app/dist/out.js']);
+  });
+
+  it('counts a save as an edit only when the content changed (Ctrl+S, auto-save, format-on-save)', async () => {
+    const activity = await open();
+    mkdirSync(file('src'), { recursive: true });
+    writeFileSync(file('src/a.ts'), 'one');
+    watchers.fire('changed', file('src/a.ts'));
+    await activity.flush();
+    expect(activity.focusedLedger()?.edits).toBe(1);
+    // Sixty saves of the same bytes, each a second apart so that no coalescing hides them.
+    for (let save = 0; save < 60; save++) {
+      clock.advance(1_000);
+      writeFileSync(file('src/a.ts'), 'one');
+      watchers.fire('changed', file('src/a.ts'));
+      await activity.flush();
+    }
+    expect(activity.focusedLedger()?.edits).toBe(1);
+    clock.advance(1_000);
+    writeFileSync(file('src/a.ts'), 'two');
+    watchers.fire('changed', file('src/a.ts'));
+    await activity.flush();
+    expect(activity.focusedLedger()?.edits).toBe(2);
+    // Written back: a change of content again.
+    clock.advance(1_000);
+    writeFileSync(file('src/a.ts'), 'one');
+    watchers.fire('changed', file('src/a.ts'));
+    clock.advance(1_000);
+    watchers.fire('deleted', file('gone.ts'));
+    watchers.fire('deleted', file('gone.ts'));
+    await activity.flush();
+    expect(activity.focusedLedger()?.edits).toBe(4);
   });
 
   it('lists a new folder whose files had no events of their own', async () => {
@@ -231,6 +266,38 @@ describe('FolderActivity reconciled with git status', () => {
     await activity.flush();
     expect(activity.focusedLedger()?.files).toEqual(['committed.ts', 'src/missed.ts', 'src/seen.ts']);
     expect(activity.focusedLedger()?.touched.slice(0, 2)).toEqual([focusedAt + 2_000, focusedAt + 1_000]);
+  });
+
+  it('never counts a save of a file that holds what git has, nor a repeat save of a dirty file', async () => {
+    const activity = await open();
+    const five = ['committed.ts', 'doomed.ts'];
+    for (let save = 0; save < 60; save++) {
+      clock.advance(1_000);
+      for (const name of five) {
+        writeFileSync(file(name), 'v1');
+        watchers.fire('changed', file(name));
+      }
+      await activity.flush();
+    }
+    expect(activity.focusedLedger()?.edits ?? 0).toBe(0);
+    expect(activity.focusedLedger()?.files ?? []).toEqual([]);
+    // A real edit, then saves that write the same again: one edit, and git status finds nothing missed.
+    writeFileSync(file('committed.ts'), 'v2');
+    watchers.fire('changed', file('committed.ts'));
+    await activity.flush();
+    await activity.focus('demo-1');
+    await activity.store.markCheckpoint('demo-1', clock.now());
+    for (let save = 0; save < 5; save++) {
+      clock.advance(1_000);
+      writeFileSync(file('committed.ts'), 'v2');
+      // Dated after the checkpoint, as a real save would be: git status alone would call it missed work.
+      utimesSync(file('committed.ts'), new Date(clock.now()), new Date(clock.now()));
+      watchers.fire('changed', file('committed.ts'));
+      await activity.flush();
+    }
+    await activity.reconcileWithGit();
+    await activity.flush();
+    expect(activity.focusedLedger()?.edits ?? 0).toBe(0);
   });
 
   it('never gives a newly claimed issue a file that was dirty before the claim', async () => {

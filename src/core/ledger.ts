@@ -206,12 +206,14 @@ export function markCheckpoint(state: LedgerState, issueId: string, at: number):
  * A checkpoint older than this ledger (made in an earlier session, on another machine) became
  * known: the ledger learns when it was, so the status bar, the sidebar and the recovery context
  * all say "last checkpoint <then>", and keeps its counters (what it recorded came after it).
- * Returns the same object when the ledger knew as much already.
+ * An issue with no ledger yet (nothing recorded since it was focused, as on a first open) gets an
+ * empty one started at `now`, when given: without it the status bar would say "no checkpoint yet"
+ * beside a view that lists them. Returns the same object when the ledger knew as much already.
  */
-export function noteEarlierCheckpoint(state: LedgerState, issueId: string, at: number): LedgerState {
-  const ledger = state.ledgers[issueId];
+export function noteEarlierCheckpoint(state: LedgerState, issueId: string, at: number, now?: number): LedgerState {
+  const ledger = state.ledgers[issueId] ?? (now === undefined ? undefined : emptyLedger(issueId, Math.max(now, at)));
   if (!ledger || (ledger.lastCheckpointAt !== undefined && ledger.lastCheckpointAt >= at)) return state;
-  return { ...state, ledgers: { ...state.ledgers, [issueId]: { ...ledger, lastCheckpointAt: at } } };
+  return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: { ...ledger, lastCheckpointAt: at } } });
 }
 
 /** The user (pinned) or the extension (derived) chose the issue work is attributed to. */

@@ -16,7 +16,7 @@ import {
 } from '../core/checkpoint';
 import { filesByEdits, type Ledger, type LedgerState } from '../core/ledger';
 import { oneLine } from '../core/markdown';
-import type { IssueDetails } from '../core/model';
+import { isWorkInProgress, type IssueDetails } from '../core/model';
 import type { LandListener, Subscription, WriteStatus } from './outbox';
 import type { BeadsWrite } from './writeQueue';
 
@@ -24,7 +24,8 @@ import type { BeadsWrite } from './writeQueue';
 export interface CheckpointLedger {
   readonly state: LedgerState;
   markCheckpoint(issueId: string, now: number): Promise<unknown>;
-  noteEarlierCheckpoint(issueId: string, at: number): Promise<unknown>;
+  /** `now`: start an empty ledger for an issue that has none (see `noteEarlierCheckpoint` in core/ledger). */
+  noteEarlierCheckpoint(issueId: string, at: number, now?: number): Promise<unknown>;
 }
 
 /** What checkpoints need of the outbox (src/services/outbox.ts). */
@@ -207,7 +208,13 @@ export async function noticeExternalCheckpoint(
   cliOffsetMs?: number,
 ): Promise<boolean> {
   const ledger = ledgerStore.state.ledgers[details.id];
-  if (!ledger) return false;
+  if (!ledger) {
+    // Nothing recorded yet (a first open): its checkpoints are still its last ones, for every surface.
+    if (!isWorkInProgress(details)) return false;
+    const earlier = newestForeignComment(details.comments, undefined, () => false, now, cliOffsetMs);
+    if (earlier) await ledgerStore.noteEarlierCheckpoint(details.id, Math.min(earlier.at, now), now);
+    return false;
+  }
   const after = ledger.lastCheckpointAt ?? ledger.startedAt;
   const newest = newestForeignComment(details.comments, after, (text) => isOwn(details.id, text), now, cliOffsetMs);
   if (!newest) {

@@ -143,8 +143,8 @@ export class LedgerStore {
     return this.update((state) => markCheckpoint(state, issueId, now));
   }
 
-  noteEarlierCheckpoint(issueId: string, at: number): Promise<void> {
-    return this.update((state) => noteEarlierCheckpoint(state, issueId, at));
+  noteEarlierCheckpoint(issueId: string, at: number, now?: number): Promise<void> {
+    return this.update((state) => noteEarlierCheckpoint(state, issueId, at, now));
   }
 
   /** Writes what `record` gathered now rather than after the delay; resolves when every queued write is done. */

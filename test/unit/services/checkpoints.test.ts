@@ -24,8 +24,8 @@ class MemoryLedger implements CheckpointLedger {
   async markCheckpoint(issueId: string, now: number): Promise<void> {
     this.state = markCheckpoint(this.state, issueId, now);
   }
-  async noteEarlierCheckpoint(issueId: string, at: number): Promise<void> {
-    this.state = noteEarlierCheckpoint(this.state, issueId, at);
+  async noteEarlierCheckpoint(issueId: string, at: number, now?: number): Promise<void> {
+    this.state = noteEarlierCheckpoint(this.state, issueId, at, now);
   }
 }
 
@@ -221,8 +221,23 @@ describe('noticeExternalCheckpoint', () => {
     expect(ledger.state.ledgers['demo-1']).toBe(noted);
   });
 
-  it('does nothing for an issue without a ledger', async () => {
-    expect(await noticeExternalCheckpoint(details('demo-9', [{ text: 'x', createdAt: new Date(now).toISOString() }]), ledger, now)).toBe(false);
+  it('does nothing for an issue without a ledger that is not in progress', async () => {
+    const closed = issueDetails('demo-9', { title: 'demo-9', status: 'closed', comments: numbered([{ text: 'x', createdAt: new Date(T0).toISOString() }], 'x') });
+    expect(await noticeExternalCheckpoint(closed, ledger, now)).toBe(false);
+    expect(ledger.state.ledgers['demo-9']).toBeUndefined();
+  });
+
+  it('on a first open (no ledger: nothing recorded yet) the status bar learns the checkpoints the view lists', async () => {
+    ledger.state = setFocus(emptyLedgerState(), 'demo-9', now);
+    const issue = details('demo-9', [
+      { text: 'Checkpoint: one', createdAt: new Date(T0 - 3 * 86_400_000).toISOString() },
+      { text: 'Checkpoint: three', createdAt: new Date(T0 - 3 * 86_400_000 + 60_000).toISOString() },
+    ]);
+    expect(await checkpoints.noticeExternalCheckpoint(issue)).toBe(false);
+    const noted = ledger.state.ledgers['demo-9'];
+    expect(noted).toMatchObject({ lastCheckpointAt: T0 - 3 * 86_400_000 + 60_000, edits: 0, files: [], startedAt: now });
+    expect(lastCheckpointPhrase(noted, now)).toBe(`last checkpoint ${formatAge(T0 - 3 * 86_400_000 + 60_000, now)}`);
+    expect(lastCheckpointPhrase(noted, now)).not.toContain('no checkpoint yet');
   });
 });
 

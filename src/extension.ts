@@ -70,6 +70,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     const ledger = folder?.focusedLedger();
     return { focusedId: folder?.focusedIssue(), ledger: ledger ? toLedgerSummary(ledger) : undefined };
   };
+  recovery.lastCloseOf = async (project) => activity.tracker.forProject(project)?.lastClose.read();
   beforeShutdown = () => autoCheckpoints.onShutdown();
   context.subscriptions.push(
     projects,

@@ -400,10 +400,6 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
   const lines = [issueLine(item.issue, isNext ? text('next', 'next-tag') : undefined)];
   const labels = [issueLabel(item.issue)];
   if (isNext) labels.push('suggested next');
-  if (item.container) {
-    lines.push(row(text('↳ a container: claim one of its children', 'dim')));
-    labels.push('a container: claim one of its children');
-  }
   if (item.parent) {
     lines.push(row(text('↳ parent:', 'dim'), text(item.parent.id, 'id'), titleText(item.parent.title)));
     labels.push(`parent ${item.parent.id} ${item.parent.title}`);
@@ -418,11 +414,10 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
     key,
     label: labels.join('; '),
     content,
-    className: item.container ? 'ready container' : 'ready',
-    // An epic is worked on through its children; Claim Issue… still claims one, after a warning.
-    actions: item.container ? [] : [{ icon: 'play', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
+    className: 'ready',
+    actions: [{ icon: 'play', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
   };
-  if (!item.container && writable) {
+  if (writable) {
     node.onSpace = () => host.run('claim', issueId, { confirm: true });
     node.menuContext = { beadsRow: 'ready', issueId };
   }

@@ -6,7 +6,8 @@ import { errorMessage } from '../core/errors';
 import { fnv1a } from '../core/hash';
 import { activityOf } from '../services/checkpoints';
 import { Disposable, systemTimers } from '../services/disposable';
-import { FolderActivity as FolderActivityOf, type Clock } from '../services/folderActivity';
+import type { LastCloseStore } from '../services/lastClose';
+import { FolderActivity as FolderActivityOf, type Clock, type FocusMove } from '../services/folderActivity';
 import { reportFailure } from './commandErrors';
 import { readSettings } from './config';
 import { VscodeFileWatchers } from './fileWatchers';
@@ -59,6 +60,9 @@ export class ActivityTracker extends Disposable {
   private readonly folders = new Map<string, FolderActivity>();
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
+  private readonly focusMoved = this.register(new vscode.EventEmitter<{ folder: FolderActivity; move: FocusMove }>());
+  /** A folder's focus followed an issue claimed elsewhere (a terminal, an agent). */
+  readonly onDidMoveFocus = this.focusMoved.event;
   readonly watchers = this.register(new VscodeFileWatchers());
   private syncing: Promise<void> = Promise.resolve();
 
@@ -141,6 +145,11 @@ export class ActivityTracker extends Disposable {
     return { issueId: folder.focusedIssue(), ledger: ledger ? { ...activityOf(ledger), lastCheckpointAt: ledger.lastCheckpointAt } : undefined };
   }
 
+  /** Where the project at `root` keeps its last close (see core/next.ts `nextFor`). */
+  lastCloseOf(root: string): LastCloseStore | undefined {
+    return this.forRoot(root)?.lastClose;
+  }
+
   folderOf(uri: vscode.Uri): FolderActivity | undefined {
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(uri);
     return workspaceFolder ? this.folders.get(workspaceFolder.uri.toString()) : undefined;
@@ -196,6 +205,7 @@ export class ActivityTracker extends Disposable {
       this.folders.set(key, opened);
       // Not kept: closing the folder drops its listeners, this one with them.
       opened.onDidChange(() => this.changed.fire());
+      opened.onDidMoveFocus((move) => this.focusMoved.fire({ folder: opened, move }));
     }
     this.changed.fire();
   }

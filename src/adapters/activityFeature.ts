@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { Ledger } from '../core/ledger';
 import { ActivityTracker, type ActivityDeps } from './activity';
 import { registerFocusCommand } from './focus';
+import { Commands } from './commandIds';
+import { showInformationMessage } from './notify';
 import { ActivityStatusBar, type ActivityStatus, type PendingWrites } from './statusBar';
 
 // Activity tracking as the extension composes it: the tracker, the status bar that shows it and
@@ -32,6 +34,14 @@ export function registerActivity(deps: ActivityDeps & { workspaceState: vscode.M
   const tracker = new ActivityTracker(deps);
   const statusBar = new ActivityStatusBar(tracker, deps.workspaceState, deps.writes);
   void tracker.sync();
+  // Claimed from a terminal or by an agent: the focus follows, and the user hears why.
+  const focusMoves = tracker.onDidMoveFocus(({ move }) => {
+    const focusAnother = 'Focus Another Issue…';
+    const was = move.from ? ` instead of ${move.from}` : '';
+    void showInformationMessage(`Beads: ${move.to}${move.title ? ` ${move.title}` : ''} was claimed outside this window; work here is now recorded against it${was}.`, focusAnother).then((choice) => {
+      if (choice === focusAnother) void vscode.commands.executeCommand(Commands.focusIssue);
+    });
+  });
   return {
     tracker,
     statusBar,
@@ -49,6 +59,6 @@ export function registerActivity(deps: ActivityDeps & { workspaceState: vscode.M
       activityStatus: () => statusBar.status,
     },
     // The tracker goes last: disposing it writes what its folders gathered.
-    disposables: [registerFocusCommand(tracker, deps.projects), statusBar, tracker],
+    disposables: [registerFocusCommand(tracker, deps.projects), focusMoves, statusBar, tracker],
   };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { LastClose } from '../core/next';
 import { showInformationMessage } from './notify';
 import type { LedgerSummary, RecoveryResult } from '../core/recovery';
 import { produceRecoveryContext } from '../services/recovery';
@@ -20,6 +21,8 @@ export class RecoveryProvider {
 
   /** The issue the user focuses and its ledger (activity tracking); without it, the most recently updated issue. */
   focusOf: ((project: Project) => { focusedId?: string; ledger?: LedgerSummary }) | undefined;
+  /** The project's last close not followed up yet, so the context's "next" is the sidebar's. */
+  lastCloseOf: ((project: Project) => Promise<LastClose | undefined>) | undefined;
 
   constructor(private readonly projects: ProjectRegistry) {}
 
@@ -41,6 +44,7 @@ export class RecoveryProvider {
         cli: project?.cli ?? 'br',
         focusedId: focus?.focusedId,
         ledger: focus?.ledger,
+        lastClose: project ? await this.lastCloseOf?.(project) : undefined,
         budget: settings.recoveryBudgetBytes,
         now: Date.now(),
         timeoutMs: settings.cliTimeoutMs,

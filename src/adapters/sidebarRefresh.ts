@@ -11,6 +11,8 @@ import { Disposable, type Subscription } from '../services/disposable';
 import { VOLATILE_BEADS_FILE, type FileWatchers } from '../services/folderActivity';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
 import type { IssueDetails, IssueSummary } from '../core/model';
+import { lastCloseHolds, type LastClose } from '../core/next';
+import type { LastCloseStore } from '../services/lastClose';
 import type { ProjectInfo, ViewState } from '../shared/protocol';
 import { readSettings } from './config';
 import { RefreshScheduler } from './refreshScheduler';
@@ -39,6 +41,8 @@ export interface WorkSource {
 export interface ActivitySource {
   /** The issue work is attributed to in the project at `root` (the user's pick, if any) and its ledger. */
   focus(root: string): { issueId?: string; ledger?: CheckpointActivity } | undefined;
+  /** The project's last close not followed up yet, kept beside its ledger. */
+  lastCloseOf?(root: string): LastCloseStore | undefined;
   readonly onDidChange: vscode.Event<unknown>;
 }
 
@@ -75,8 +79,6 @@ export class SidebarRefresh extends Disposable {
   private readonly controller = new AbortController();
   private cache: { root: string; project: ProjectInfo; snapshot: ProjectSnapshot; uncommitted?: Section<GitChange[]> } | undefined;
   private focusRequest: string | undefined;
-  /** The last close and what it unblocked, offered until dismissed or until something is claimed. */
-  private lastClose: { closed: IssueSummary; unblocked: string[] } | undefined;
   private watched: { root: string; watches: Subscription } | undefined;
 
   constructor(
@@ -99,11 +101,8 @@ export class SidebarRefresh extends Disposable {
     if (sources.activity) this.register(sources.activity.onDidChange(() => this.invalidate(['git', 'local'], LOCAL_DEBOUNCE_MS)));
     if (sources.work) {
       this.registerAll(
-        sources.work.onDidClose(({ closed, unblocked }) => {
-          this.lastClose = { closed, unblocked: unblocked.map((issue) => issue.id) };
-          this.invalidate(['beads'], 0);
-        }),
-        sources.work.onDidClaim(() => this.dismissNext()),
+        sources.work.onDidClose(() => this.invalidate(['beads'], 0)),
+        sources.work.onDidClaim(() => this.invalidate(['local'], 0)),
       );
     }
     if (sources.outbox) this.register(sources.outbox.onDidChange(() => this.invalidate(['local'], LOCAL_DEBOUNCE_MS)));
@@ -133,11 +132,14 @@ export class SidebarRefresh extends Disposable {
     this.scheduler.invalidate(changes, delayMs);
   }
 
-  /** The user put the after-close offer away: "next" is the best of the ready queue again. */
+  /** The user put the after-close offer away: "next" is the best of the ready queue again, on every surface. */
   dismissNext(): void {
-    if (!this.lastClose) return;
-    this.lastClose = undefined;
-    this.invalidate(['local'], 0);
+    const store = this.cache ? this.sources.activity?.lastCloseOf?.(this.cache.root) : undefined;
+    if (!store) return;
+    store.clear().then(
+      () => this.invalidate(['local'], 0),
+      (error: unknown) => this.log.warn(`could not forget the last close: ${errorMessage(error)}`),
+    );
   }
 
   /** Focus another in-progress issue (when no activity tracker owns the focus). */
@@ -182,13 +184,24 @@ export class SidebarRefresh extends Disposable {
       // store does not know cannot keep it refreshing.
       if (needSnapshot && snapshot.incomplete && !sameIds(snapshot.contextIds, cached?.snapshot.contextIds)) this.invalidate(['beads'], 0);
       this.log.debug(`sidebar: refreshed (${[...changes].join(', ')})${needSnapshot ? ' with a beads snapshot' : ''}${needGit ? ' and git status' : ''}`);
-      this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input: this.input(snapshot, uncommitted, activity?.ledger, root) }));
+      const lastClose = await this.lastClose(root, snapshot);
+      this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input: this.input(snapshot, uncommitted, activity?.ledger, root, lastClose) }));
     } catch (error) {
       if (error instanceof CliError && error.kind === 'canceled') return;
       const message = errorMessage(error);
       this.log.error(`sidebar refresh failed: ${message}`);
       this.publish(nextViewState(this.state, { kind: 'failed', project: this.cache?.project, message }));
     }
+  }
+
+  /** The last close while its offer holds; once something was claimed (here or in a terminal) it is forgotten. */
+  private async lastClose(root: string, snapshot: ProjectSnapshot): Promise<LastClose | undefined> {
+    const store = this.sources.activity?.lastCloseOf?.(root);
+    const lastClose = await store?.read();
+    if (!lastClose || !snapshot.inProgress.ok) return lastClose;
+    if (lastCloseHolds(lastClose, snapshot.inProgress.value.map((issue) => issue.id))) return lastClose;
+    await store?.clear().catch((error: unknown) => this.log.warn(`could not forget the last close: ${errorMessage(error)}`));
+    return undefined;
   }
 
   private noticeCheckpoints(project: Project, snapshot: ProjectSnapshot): void {
@@ -222,7 +235,7 @@ export class SidebarRefresh extends Disposable {
     }
   }
 
-  private input(snapshot: ProjectSnapshot, uncommitted: Section<GitChange[]> | undefined, ledger: CheckpointActivity | undefined, root: string): SidebarInput {
+  private input(snapshot: ProjectSnapshot, uncommitted: Section<GitChange[]> | undefined, ledger: CheckpointActivity | undefined, root: string, lastClose: LastClose | undefined): SidebarInput {
     const input: SidebarInput = {
       inProgress: snapshot.inProgress,
       ready: snapshot.ready,
@@ -234,7 +247,7 @@ export class SidebarRefresh extends Disposable {
     if (ledger) input.activity = ledger;
     const pendingWrites = this.sources.outbox?.pendingCount(root);
     if (pendingWrites !== undefined) input.pendingWrites = pendingWrites;
-    if (this.lastClose) input.lastClose = this.lastClose;
+    if (lastClose) input.lastClose = lastClose;
     return input;
   }
 

@@ -71,12 +71,15 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
   const outbox = await deps.outboxes.open(project);
   if (!outbox) throw new WorkRefusedError('there is no place to keep beads writes for this folder');
   const now = Date.now();
+  const folder = deps.activity.forProject(project);
+  folder?.expectClaim(issueId);
   const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Beads: claiming ${issueId}` }, () =>
     writeNowOrQueue(project.backend, outbox, { key: `claim:${issueId}:${now}`, kind: 'claim', issueId }, now),
   );
   if (outcome.state === 'written') {
+    // The offer after the last close is followed (or set aside): every surface goes back to the queue.
+    await folder?.lastClose.clear();
     deps.onClaimed?.(issueId);
-    const folder = deps.activity.forProject(project);
     await folder?.refreshInProgress();
     await folder?.focus(issueId);
     vscode.window.setStatusBarMessage(`$(check) Beads: claimed ${issueId}; work is now recorded against it`, 5000);
@@ -194,6 +197,12 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
     return outcome;
   }
   await folder?.refreshInProgress();
+  // Remembered beside the ledger: the sidebar and every recovery context (the command line's too) offer the same next issue.
+  await folder?.lastClose.record({
+    closed: outcome.closed,
+    unblocked: outcome.unblocked.map((issue) => issue.id),
+    inProgressAfter: (folder.inProgressIssues ?? []).map((issue) => issue.id),
+  });
   deps.onClosed?.(outcome);
   if (options.offer !== false) offerNext(outcome);
   return outcome;

@@ -12,6 +12,7 @@ import type { RecoveryResult } from '../core/recovery';
 import { clampTimeoutMs } from '../core/time';
 import { findRepository } from '../git/repo';
 import { describeDamage } from '../services/durableJson';
+import { lastCloseBesideLedger } from '../services/lastClose';
 import { LEDGER_DIR, locateLedger, LedgerStore } from '../services/ledgerStore';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
@@ -65,6 +66,8 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   try {
     if (prime?.present) warn(`rules left out: ${prime.reason} already gives them`);
     const focusedLedger = ledger?.current();
+    // The last close made in VS Code and not followed up: the context names the same next issue.
+    const lastClose = ledger ? await lastCloseBesideLedger(ledger.file).read() : undefined;
     // What to show alongside the lists: the ledger's focus, else what the last context needed,
     // else (a first run) what the store's own file says is in progress.
     const expected =
@@ -96,6 +99,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
           remember = { focusedId: snapshot.focusedId, contextIds: snapshot.contextIds };
         },
         ledger: focusedLedger ? toLedgerSummary(focusedLedger) : undefined,
+        lastClose,
         budget: options.budget ?? DEFAULT_BUDGET_BYTES,
         omitRules: prime?.present === true,
         now: Date.now(),

@@ -1,5 +1,6 @@
-// One answer to "what should I work on next?". The close notification, the sidebar, the continue
-// prompt and the recovery context all ask this function, so they can never name different issues.
+// One answer to "what should I work on next?". The close notification, the sidebar (its offer and
+// the Ready list's tag and order), the continue prompt and the recovery context all ask `nextFor`,
+// so they can never name different issues.
 // It prefers what the last close just unblocked (the work that close was for), then the ready
 // queue by priority, keeping the CLI's order among equals. It never offers a container (an epic):
 // an epic is finished through its children, so claiming one records work against the wrong issue.
@@ -58,4 +59,49 @@ function best<T extends IssueSummary>(issues: readonly T[]): T | undefined {
 /** What to offer after closing `closedId`: the same pick for the notification, the view and the continue prompt. */
 export function nextAfterClose<T extends IssueSummary>(closedId: string, unblockedIds: readonly string[], ready: readonly T[]): NextPick<T> | undefined {
   return pickNext({ ready, justUnblocked: unblockedIds, exclude: [closedId] });
+}
+
+/**
+ * The last close made here and not yet followed up: remembered beside the ledger (so the command
+ * line's recovery context reads it too) until the user dismisses the offer or claims something.
+ */
+export interface LastClose {
+  closed: IssueSummary;
+  /** Ids the close left with no open blocker. */
+  unblocked: string[];
+  /** Ids in progress right after the close: an issue in progress that is not among them was claimed since. */
+  inProgressAfter: string[];
+}
+
+/**
+ * Whether the offer after `lastClose` still holds: nothing has been claimed since (from VS Code or
+ * a terminal). Once the next issue is claimed it is in progress, not "next".
+ */
+export function lastCloseHolds(lastClose: LastClose | undefined, inProgressIds: readonly string[]): lastClose is LastClose {
+  if (!lastClose) return false;
+  const before = new Set(lastClose.inProgressAfter);
+  return inProgressIds.every((id) => before.has(id));
+}
+
+export interface NextForInput<T extends IssueSummary> {
+  ready: readonly T[];
+  /** The ids in progress now. */
+  inProgress: readonly string[];
+  lastClose?: LastClose;
+}
+
+/** The one next issue, for every surface: what the last close unblocked while its offer holds, else the best of the queue. */
+export function nextFor<T extends IssueSummary>(input: NextForInput<T>): (NextPick<T> & { afterClose?: LastClose }) | undefined {
+  const { lastClose } = input;
+  if (lastCloseHolds(lastClose, input.inProgress)) {
+    const pick = nextAfterClose(lastClose.closed.id, lastClose.unblocked, input.ready);
+    return pick ? { ...pick, afterClose: lastClose } : undefined;
+  }
+  return pickNext({ ready: input.ready });
+}
+
+/** The ready queue with the next issue first and the rest in the queue's order, as the Ready list shows it. */
+export function nextFirst<T extends IssueSummary>(ready: readonly T[], next: IssueSummary | undefined): T[] {
+  const chosen = next ? ready.find((issue) => issue.id === next.id) : undefined;
+  return chosen ? [chosen, ...ready.filter((issue) => issue !== chosen)] : [...ready];
 }

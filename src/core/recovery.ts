@@ -23,7 +23,7 @@ import {
 } from './graph';
 import { cutBytes, inlineCode, isMultiLine, shellWord, verbatimBlock, verbatimLine } from './markdown';
 import { IN_PROGRESS_STATUSES, isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue } from './model';
-import { nextAfterClose, pickNext } from './next';
+import { nextAfterClose, nextFor, type LastClose } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
 
@@ -68,6 +68,8 @@ export interface RecoveryInput {
   /** Files and commits since the focused issue's last checkpoint, when activity is tracked. */
   ledger?: LedgerSummary;
   uncommitted: Section<GitChange[]>;
+  /** The last close not followed up yet: its "next" is the one every surface names (`nextFor`). */
+  lastClose?: LastClose;
 }
 
 export type RecoveryState = 'resume' | 'several' | 'none' | 'not-beads';
@@ -377,9 +379,9 @@ function noneState(input: RecoveryInput, common: Common): Plan {
   // Only the listed items need their parent and unblocks; the rest are counted.
   const listed = readyItems(queue.slice(0, READY_ENTRIES), input.details.ok ? input.details.value : []);
   const readyList = readyListLines(listed, queue.length);
-  const next = pickNext({ ready: queue });
+  const next = nextFor({ ready: queue, inProgress: input.inProgress.ok ? input.inProgress.value.map((issue) => issue.id) : [], lastClose: input.lastClose });
   const hint = next
-    ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}. Claim it with ${inlineCode(`${cli} update ${shellWord(next.issue.id)} --claim`, 80)}, then checkpoint with comments as you go.`
+    ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${cli} update ${shellWord(next.issue.id)} --claim`, 80)}, then checkpoint with comments as you go.`
     : `Claim one with ${inlineCode(`${cli} update <id> --claim`, 80)}, then checkpoint with comments as you go.`;
   const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0 };
   const render = (kept: Kept): string => {

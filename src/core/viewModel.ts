@@ -7,7 +7,7 @@ import { lastNextStep, type CheckpointActivity } from './checkpoint';
 import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
 import { childrenOf, indexDetails, openBlockersOf, parentChain, readyItems, unblocksOf } from './graph';
 import { oneLine, truncate } from './markdown';
-import { isContainer, nextAfterClose, pickNext } from './next';
+import { isContainer, nextFirst, nextFor, type LastClose } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
 import type {
@@ -43,8 +43,8 @@ export interface SidebarInput {
   /** Undefined outside a git repository. */
   uncommitted?: Part<GitChange[]>;
   pendingWrites?: number;
-  /** The last close the user has not dismissed: what it unblocked is offered first. */
-  lastClose?: { closed: IssueSummary; unblocked: string[] };
+  /** The last close the user has not dismissed: what it unblocked is offered first, until something is claimed. */
+  lastClose?: LastClose;
   now: number;
 }
 
@@ -76,16 +76,17 @@ export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_
   const focusedListing = inProgress.find((issue) => issue.id === input.focusedId);
   const focusedDetails = input.focusedId ? known.get(input.focusedId) : undefined;
   const focused = focusedListing ?? focusedDetails;
+  const ready = input.ready.ok ? dedupe(input.ready.value) : [];
+  // The next one goes first in Ready: the list's tag and its order say the same as the offer.
+  const pick = input.ready.ok ? nextFor({ ready, inProgress: inProgress.map((issue) => issue.id), lastClose: input.lastClose }) : undefined;
   const model: SidebarModel = {
     otherInProgress: cap(inProgress.filter((issue) => issue.id !== focused?.id), limits.related, issueRef),
     trail: focusedDetails ? trailOf(focusedDetails.comments, input.now, limits.trail) : { items: [], more: 0 },
-    ready: input.ready.ok ? { ok: true, value: readyView(input.ready.value, known, limits) } : { ok: false, error: oneLine(input.ready.error) },
+    ready: input.ready.ok ? { ok: true, value: readyView(nextFirst(ready, pick?.issue), known, limits) } : { ok: false, error: oneLine(input.ready.error) },
     problems,
   };
-  if (input.ready.ok) {
-    const next = nextView(dedupe(input.ready.value), known, input.lastClose, limits);
-    if (next) model.next = next;
-  }
+  const next = pick ? nextView(pick, known, limits) : undefined;
+  if (next) model.next = next;
   if (focused) model.focused = focusedView(focused, focusedDetails, known, input.now, limits);
   if (focused && input.activity?.issueId === focused.id) model.activity = activityView(input.activity, focusedDetails ? newestCommentAt(focusedDetails) : undefined, input.now, limits.files);
   if (input.uncommitted) {
@@ -181,7 +182,8 @@ function ancestorsOf(details: IssueDetails, known: Map<string, IssueDetails>): {
 }
 
 function readyView(ready: readonly Issue[], known: Map<string, IssueDetails>, limits: Limits): Capped<ReadyItemView> {
-  const unique = dedupe(ready);
+  // An epic is finished through its children, which are listed themselves: it takes no row.
+  const unique = dedupe(ready).filter((issue) => !isContainer(issue));
   const shown = unique.slice(0, limits.ready);
   // readyItems indexes the details it is given for every item: give it only the few that matter.
   const relevant: IssueDetails[] = [];
@@ -200,20 +202,17 @@ function readyView(ready: readonly Issue[], known: Map<string, IssueDetails>, li
       unblocks: item.unblocks.slice(0, limits.readyUnblocks).map(issueRef),
       contextKnown: known.has(item.issue.id),
     };
-    if (isContainer(item.issue)) view.container = true;
     if (item.parent) view.parent = issueRef(item.parent);
     return view;
   });
   return { items, more: unique.length - shown.length };
 }
 
-function nextView(ready: readonly Issue[], known: Map<string, IssueDetails>, lastClose: SidebarInput['lastClose'], limits: Limits): NextView | undefined {
-  const pick = lastClose ? nextAfterClose(lastClose.closed.id, lastClose.unblocked, ready) : pickNext({ ready });
-  if (!pick) return undefined;
+function nextView(pick: NonNullable<ReturnType<typeof nextFor<Issue>>>, known: Map<string, IssueDetails>, limits: Limits): NextView | undefined {
   const item = readyView([pick.issue], known, limits).items[0];
   if (!item) return undefined;
   const view: NextView = { item, reason: pick.reason };
-  if (lastClose) view.afterClose = issueRef(lastClose.closed);
+  if (pick.afterClose) view.afterClose = issueRef(pick.afterClose.closed);
   return view;
 }
 

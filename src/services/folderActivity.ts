@@ -11,6 +11,7 @@ import { CommitLinker, type CommitFocus } from './commitLinker';
 import { ContentChanges } from './contentChanges';
 import { Disposable, type Subscription, type Timers } from './disposable';
 import { describeDamage } from './durableJson';
+import { lastCloseBesideLedger, type LastCloseStore } from './lastClose';
 import { LedgerStore, locateLedger } from './ledgerStore';
 import { isOwnWrite, isUnchangedOwnWrite } from './ownWrites';
 
@@ -80,6 +81,13 @@ export interface FolderActivityOptions<P extends ActivityProject> {
   onDamage: (message: string) => void;
 }
 
+/** The focus followed a newly claimed issue by itself. */
+export interface FocusMove {
+  from: string | undefined;
+  to: string;
+  title: string;
+}
+
 /** One workspace folder with a beads project: its ledger, its watchers, its commit linker. */
 export class FolderActivity<P extends ActivityProject = ActivityProject> extends Disposable {
   private inProgress: Issue[] | undefined;
@@ -113,6 +121,11 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
 
   /** Undefined outside git: files are tracked, commits are not linked. */
   readonly linker: CommitLinker | undefined;
+  /** The last close made here and not followed up yet, beside the ledger (see core/next.ts `nextFor`). */
+  readonly lastClose: LastCloseStore;
+  private readonly focusMoves = new Set<(move: FocusMove) => void>();
+  /** Claims made in this window: the focus moving to them says nothing (the claim said it already). */
+  private readonly ownClaims = new Set<string>();
 
   private constructor(
     private readonly options: FolderActivityOptions<P>,
@@ -128,6 +141,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     this.rootPrefix = options.root.endsWith(path.sep) ? options.root : `${options.root}${path.sep}`;
     // Outside git the ledger lives in workspace storage, which a user may have put in the folder.
     this.ignoredPrefix = this.linker ? undefined : path.dirname(store.file) + path.sep;
+    this.lastClose = lastCloseBesideLedger(store.file);
     this.contents = new ContentChanges({
       root: options.root,
       inGit: repository !== undefined,
@@ -213,6 +227,17 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
 
   get state(): LedgerState {
     return this.store.state;
+  }
+
+  /** This window is claiming `issueId`: the focus following it is no surprise. */
+  expectClaim(issueId: string): void {
+    this.ownClaims.add(issueId);
+  }
+
+  /** The focus moved by itself to an issue claimed outside this window (a terminal, an agent): the user is told. */
+  onDidMoveFocus(listener: (move: FocusMove) => void): Subscription {
+    this.focusMoves.add(listener);
+    return { dispose: () => this.focusMoves.delete(listener) };
   }
 
   onDidChange(listener: () => void): Subscription {
@@ -351,6 +376,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     if (this.disposed) return;
     super.dispose();
     this.listeners.clear();
+    this.focusMoves.clear();
     try {
       // Events already noticed are still judged and recorded: the store is open until the flush.
       await this.comparing;
@@ -500,10 +526,19 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       return;
     }
     if (this.disposed) return;
+    const before = this.inProgress;
     this.inProgress = issues;
     const ids = issues.map((issue) => issue.id);
+    const focusedBefore = this.store.state.focusedId;
     if (reconcileFocus(this.store.state, ids, this.timers.now()) !== this.store.state) {
       await this.store.update((state) => reconcileFocus(state, ids, this.timers.now()));
+    }
+    const focusedNow = this.store.state.focusedId;
+    // Only a claim seen while watching moves the focus "by itself": not the first answer after opening.
+    const claimedHere = focusedNow !== undefined && this.ownClaims.delete(focusedNow);
+    if (before !== undefined && !claimedHere && focusedNow !== undefined && focusedNow !== focusedBefore && !before.some((issue) => issue.id === focusedNow)) {
+      const move: FocusMove = { from: focusedBefore, to: focusedNow, title: issues.find((issue) => issue.id === focusedNow)?.title ?? '' };
+      for (const listener of [...this.focusMoves]) listener(move);
     }
     this.attributeUnfocused();
     this.fireChanged();

@@ -1,6 +1,7 @@
 import type { BeadsBackend } from '../beads/backend';
 import { buildRecoveryContext, type LedgerSummary, type RecoveryResult } from '../core/recovery';
 import type { Dialect } from '../core/model';
+import type { LastClose } from '../core/next';
 import { gitStatus } from '../git/status';
 import { section } from './section';
 import { loadSnapshot, type ProjectSnapshot } from './snapshot';
@@ -18,6 +19,8 @@ export interface RecoveryRequest {
   /** Told of the snapshot the context was made from, for the caller to remember its hints. */
   onSnapshot?: (snapshot: ProjectSnapshot) => void;
   ledger?: LedgerSummary;
+  /** The last close not followed up yet (kept beside the ledger), for the one "next". */
+  lastClose?: LastClose;
   budget: number;
   /** Leave the rules out: bd's own prime already gives them to the agent this is for. */
   omitRules?: boolean;
@@ -69,5 +72,6 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     ready: snapshot.ready,
     ledger: request.ledger?.issueId === snapshot.focusedId ? request.ledger : undefined,
     uncommitted: await uncommittedQuery,
+    ...(request.lastClose ? { lastClose: request.lastClose } : {}),
   });
 }

@@ -101,8 +101,6 @@ export interface ReadyItemView {
   unblocks: IssueRef[];
   /** False when the item's dependencies were not loaded (beyond the detail cap): parent and unblocks are then unknown. */
   contextKnown: boolean;
-  /** An epic: it holds other work and is finished through its children, so the view offers no Claim. */
-  container?: boolean;
 }
 
 /** The one next issue to work on (`pickNext`), as every surface names it. */

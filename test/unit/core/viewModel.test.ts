@@ -205,7 +205,7 @@ describe('buildSidebarModel: bad graphs', () => {
     expect(model.focused).toBeUndefined();
   });
 
-  it('shows epics as containers and never suggests one; after a close it suggests what the close unblocked until dismissed', () => {
+  it('gives epics no row in Ready and never suggests one; after a close it suggests what the close unblocked, first in the list, until something is claimed', () => {
     const all = graph([
       { id: 'wf-1', type: 'epic', priority: 0, title: 'Workflow epic' },
       { id: 'wf-2', parent: 'wf-1', status: 'closed' },
@@ -215,13 +215,22 @@ describe('buildSidebarModel: bad graphs', () => {
     const ready = { ok: true as const, value: [all.get('wf-1')!, all.get('wf-5')!, all.get('wf-3')!] };
     const plain = buildSidebarModel(input(all, { ready }));
     const items = plain.ready.ok ? plain.ready.value.items : [];
-    expect(items.map((item) => [item.issue.id, item.container === true])).toEqual([['wf-1', true], ['wf-5', false], ['wf-3', false]]);
+    expect(items.map((item) => item.issue.id)).toEqual(['wf-5', 'wf-3']);
     expect(plain.next).toMatchObject({ item: { issue: { id: 'wf-5' } }, reason: 'ready' });
     expect(plain.next?.afterClose).toBeUndefined();
 
     const closed = { id: 'wf-2', title: 'Title of wf-2', status: 'closed', priority: 2, issueType: 'task' };
-    const afterClose = buildSidebarModel(input(all, { ready, lastClose: { closed, unblocked: ['wf-3'] } }));
+    const lastClose = { closed, unblocked: ['wf-3'], inProgressAfter: [] };
+    const afterClose = buildSidebarModel(input(all, { ready, lastClose }));
     expect(afterClose.next).toMatchObject({ item: { issue: { id: 'wf-3' }, parent: { id: 'wf-1' } }, reason: 'unblocked', afterClose: { id: 'wf-2' } });
+    const afterCloseItems = afterClose.ready.ok ? afterClose.ready.value.items : [];
+    expect(afterCloseItems.map((item) => item.issue.id)).toEqual(['wf-3', 'wf-5']);
+
+    // wf-3 claimed from a terminal: it is in progress, not "next"; the offer no longer holds.
+    all.get('wf-3')!.status = 'in_progress';
+    const claimed = buildSidebarModel(input(all, { ready: { ok: true, value: [all.get('wf-1')!, all.get('wf-5')!] }, inProgress: { ok: true, value: [all.get('wf-3')!] }, focusedId: 'wf-3', lastClose }));
+    expect(claimed.next).toMatchObject({ item: { issue: { id: 'wf-5' } }, reason: 'ready' });
+    expect(claimed.next?.afterClose).toBeUndefined();
 
     const onlyEpic = buildSidebarModel(input(all, { ready: { ok: true, value: [all.get('wf-1')!] } }));
     expect(onlyEpic.next).toBeUndefined();

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliError } from '../../../src/beads/errors';
+import type { LastClose } from '../../../src/core/next';
+import { buildRecoveryContext } from '../../../src/core/recovery';
+import { buildSidebarModel } from '../../../src/core/viewModel';
 import { closeWithFiles, filesOfCommits, writeNowOrQueue, WorkRefusedError } from '../../../src/services/closeFlow';
 import { Outbox } from '../../../src/services/outbox';
 import { FakeBackend } from '../support/fakeBackend';
@@ -261,5 +264,67 @@ describe('filesOfCommits', () => {
     const hashes = execFileSync('git', ['log', '--format=%h'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
     const files = await filesOfCommits(repo, [...hashes, 'deadbee'], { timeoutMs: 5_000 });
     expect(files.sort()).toEqual(['a.ts', 'b.ts', 'c d.ts']);
+  });
+});
+
+describe('one "next" after a close, on every surface', () => {
+  /** wf-2 (in progress) blocks wf-3 (P2); wf-6 (P1) and wf-4 (P3) are ready; the epic wf-1 (P0) is ready too. */
+  function workflow(): FakeBackend {
+    const flow = new FakeBackend([], { root: ROOT });
+    flow.add(issueDetails('wf-1', { issueType: 'epic', priority: 0, title: 'Workflow epic' }));
+    flow.add(issueDetails('wf-2', { status: 'in_progress', title: 'Load widgets.yaml' }));
+    flow.add(issueDetails('wf-4', { priority: 3 }));
+    flow.add(issueDetails('wf-3', { priority: 2, title: 'Validate widgets' }));
+    flow.add(issueDetails('wf-6', { priority: 1, title: 'Faster start-up' }));
+    flow.block('wf-2', 'wf-3');
+    return flow;
+  }
+
+  /** What each surface names as next: the notification, the sidebar's offer, its Ready list (tag and first row), the continue prompt and the recovery context. */
+  async function surfaces(flow: FakeBackend, outcome: Awaited<ReturnType<typeof closeWithFiles>>, lastClose: LastClose | undefined) {
+    const [inProgress, ready] = await Promise.all([flow.listInProgress(), flow.listReady()]);
+    const details = await flow.show([...inProgress, ...ready].map((issue) => issue.id));
+    const model = buildSidebarModel({ inProgress: { ok: true, value: inProgress }, ready: { ok: true, value: ready }, details: { ok: true, value: details }, focusedId: inProgress[0]?.id, now: NOW, ...(lastClose ? { lastClose } : {}) });
+    const context = buildRecoveryContext({
+      now: NOW,
+      budget: 4096,
+      project: { cli: 'br', readOnly: false },
+      inProgress: { ok: true, value: inProgress },
+      details: { ok: true, value: details },
+      ready: { ok: true, value: ready },
+      uncommitted: { ok: true, value: [] },
+      ...(lastClose ? { lastClose } : {}),
+    });
+    const readyRows = model.ready.ok ? model.ready.value.items.map((item) => item.issue.id) : [];
+    return {
+      notification: outcome.next?.issue.id,
+      prompt: /\*\*Next:\*\* (\S+)/.exec(outcome.continuePrompt ?? '')?.[1],
+      sidebar: model.next?.item.issue.id,
+      offer: model.next?.afterClose ? model.next.item.issue.id : undefined,
+      readyFirst: readyRows[0],
+      readyRows,
+      context: /\*\*Next:\*\* (\S+)/.exec(context.markdown)?.[1],
+      contextState: context.state,
+    };
+  }
+
+  const NOW = Date.parse('2026-03-01T12:00:00Z');
+
+  it('names the issue the close unblocked everywhere, first in Ready; once it is claimed from a terminal it is in progress, not next', async () => {
+    const flow = workflow();
+    const outcome = await closeWithFiles({ backend: flow, queue: outbox, issueId: 'wf-2', reason: 'done', cli: 'br', ledgerFiles: [], flushTimeoutMs: 1_000, now: NOW });
+    const lastClose: LastClose = { closed: outcome.closed, unblocked: outcome.unblocked.map((issue) => issue.id), inProgressAfter: [] };
+    const after = await surfaces(flow, outcome, lastClose);
+    expect(after).toMatchObject({ notification: 'wf-3', prompt: 'wf-3', sidebar: 'wf-3', offer: 'wf-3', readyFirst: 'wf-3', context: 'wf-3', contextState: 'none' });
+    // The epic takes no row; the rest keep the queue's order.
+    expect(after.readyRows).toEqual(['wf-3', 'wf-4', 'wf-6']);
+
+    await flow.claim('wf-3');
+    const claimed = await surfaces(flow, outcome, lastClose);
+    expect(claimed.offer).toBeUndefined();
+    expect(claimed.sidebar).toBe('wf-6');
+    expect(claimed.readyFirst).toBe('wf-6');
+    expect(claimed.readyRows).not.toContain('wf-3');
+    expect(claimed.contextState).toBe('resume');
   });
 });

@@ -13,6 +13,7 @@ import { BLOCK_MARK_BYTES, blockDigest, holdsBlock, withBlockMark } from '../cor
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { readTranscriptTail } from '../services/transcriptTail';
+import { keepCompactSummary } from '../services/transcripts/compactSummaries';
 import { checkpointCommand } from './checkpoint';
 import { DEFAULT_BUDGET_BYTES, recoveryContextFor } from './context';
 import { guardHook, hookDeadlineMs } from './hookGuard';
@@ -84,6 +85,8 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
     // The compaction drops what the conversation held: the start that follows it is a delivery of its own.
     await forgetDeliveries(run);
   }
+  const conversation = run.input?.session ?? run.input?.transcript;
+  if (plan.keepSummary && conversation && run.input?.compactSummary) await keepCompactSummary(conversation, run.input.compactSummary);
   if (plan.inject === 'never') return hookResponse(agent, event, undefined);
   if (plan.inject === 'if-armed' && !(await armedFor(marker, run.input?.session))) return hookResponse(agent, event, undefined);
   // Stdin that was no agent's JSON names nothing to match: that run answers.

@@ -72,6 +72,8 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     hooks: [
       { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: TIMEOUT_S },
       { event: 'PreCompact', matcher: 'auto|manual', timeout: TIMEOUT_S },
+      // Hands over Claude Code's own summary of what it compacted (`compact_summary`, v2.1.76+).
+      { event: 'PostCompact', matcher: 'auto|manual', timeout: TIMEOUT_S },
     ],
     signs: { folders: ['.claude'], executables: ['claude'], extensions: ['anthropic.claude-code'] },
   },

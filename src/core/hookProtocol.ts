@@ -21,6 +21,8 @@ export interface HookInput {
   session?: string;
   /** The conversation's transcript file, which names it as well when no session id comes. */
   transcript?: string;
+  /** Claude Code's PostCompact: the agent's own summary of what it compacted. */
+  compactSummary?: string;
 }
 
 /** Reads a hook's stdin; anything that is not a JSON object (a terminal, a stray pipe, a cut-off text) gives undefined. */
@@ -46,6 +48,7 @@ export function parseHookInput(text: string): HookInput | undefined {
     workspaceRoots: roots,
     session: field('conversation_id', 'session_id', 'sessionId'),
     transcript: field('transcript_path', 'transcriptPath'),
+    compactSummary: field('compact_summary'),
   };
 }
 
@@ -59,14 +62,17 @@ export interface HookPlan {
   arm: boolean;
   /** Clear a stale marker (a new session already gets the context). */
   disarm: boolean;
+  /** Keep the agent's compaction summary for the session's next recovery context (after a compaction). */
+  keepSummary: boolean;
 }
 
-const NOTHING: HookPlan = { inject: 'never', checkpoint: false, arm: false, disarm: false };
+const NOTHING: HookPlan = { inject: 'never', checkpoint: false, arm: false, disarm: false, keepSummary: false };
 
 const PLANS: Record<AgentId, Record<string, HookPlan>> = {
   claude: {
     SessionStart: { ...NOTHING, inject: 'always' },
     PreCompact: { ...NOTHING, checkpoint: true },
+    PostCompact: { ...NOTHING, keepSummary: true },
     // Not installed by us, but what a hand-written `context --format claude-hook` on it expects.
     UserPromptSubmit: { ...NOTHING, inject: 'always' },
   },

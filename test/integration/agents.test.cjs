@@ -171,7 +171,7 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
 
   it('the SessionStart hook command the extension would install runs and prints the context as hook JSON', () => {
     const commands = api.agents.hookCommands();
-    assert.deepEqual(commands.map(({ event }) => event), ['SessionStart', 'PreCompact']);
+    assert.deepEqual(commands.map(({ event }) => event), ['SessionStart', 'PreCompact', 'PostCompact']);
     const input = { session_id: 'it', cwd: run.workspace, hook_event_name: 'SessionStart', source: 'compact' };
     const result = spawnSync('/bin/sh', ['-c', commands[0].command], { cwd: '/', input: JSON.stringify(input), encoding: 'utf8', timeout: 30_000 });
     assert.equal(result.status, 0, result.stderr);
@@ -370,7 +370,7 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
   });
 
   it('repairs our entries that point at a runtime that is gone, and leaves other hooks and live installs alone', async () => {
-    const [sessionStart, preCompact] = api.agents.hookCommands();
+    const [sessionStart, preCompact, postCompact] = api.agents.hookCommands();
     const quotedScript = sessionStart.command.match(/'[^']*cli\.js'/)[0];
     const gone = (command) => command.replace(/^(ELECTRON_RUN_AS_NODE=1 )?'[^']*'/, "'/nonexistent/old-server/node'");
     // Another live install (say, VS Code Insiders): its runtime and script exist, and it is not an older version of us.
@@ -383,6 +383,7 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
           { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: gone(sessionStart.command), timeout: 30 }] },
         ],
         PreCompact: [{ matcher: 'auto|manual', hooks: [{ type: 'command', command: gone(preCompact.command), timeout: 30 }] }],
+        PostCompact: [{ matcher: 'auto|manual', hooks: [{ type: 'command', command: gone(postCompact.command), timeout: 30 }] }],
       },
     };
     fs.mkdirSync(settingsDir(), { recursive: true });
@@ -394,6 +395,7 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
     const expected = JSON.parse(JSON.stringify(settings));
     expected.hooks.SessionStart[1].hooks[0].command = sessionStart.command;
     expected.hooks.PreCompact[0].hooks[0].command = preCompact.command;
+    expected.hooks.PostCompact[0].hooks[0].command = postCompact.command;
     assert.equal(fs.readFileSync(localSettings(), 'utf8'), `${JSON.stringify(expected, null, 2)}\n`);
     assert.match(fs.readFileSync(path.join(settingsDir(), 'settings.json'), 'utf8'), /issues\.jsonl/);
 

@@ -67,9 +67,11 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(installed.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'echo bye' }] }]);
     expect(installed.hooks.SessionStart[0].matcher).toBe('startup|resume|clear|compact');
     expect(installed.hooks.PreCompact[0].matcher).toBe('auto|manual');
-    const [sessionStart, preCompact] = ourCommands(readFileSync(settings, 'utf8'));
+    expect(installed.hooks.PostCompact[0].matcher).toBe('auto|manual');
+    const [sessionStart, preCompact, postCompact] = ourCommands(readFileSync(settings, 'utf8'));
     expect(parseHookCommand(sessionStart!.command)).toEqual({ launcher: { runtime: process.execPath, script: cli, electron: false }, args: ['hook', 'claude', 'SessionStart'] });
     expect(parseHookCommand(preCompact!.command)?.args).toEqual(['hook', 'claude', 'PreCompact']);
+    expect(parseHookCommand(postCompact!.command)?.args).toEqual(['hook', 'claude', 'PostCompact']);
 
     const afterFirst = readFileSync(settings, 'utf8');
     const second = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
@@ -80,6 +82,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(status.stdout.split('\n').filter(Boolean)).toEqual([
       `Claude Code (.claude/settings.local.json) SessionStart: ${sessionStart!.command}`,
       `Claude Code (.claude/settings.local.json) PreCompact: ${preCompact!.command}`,
+      `Claude Code (.claude/settings.local.json) PostCompact: ${postCompact!.command}`,
     ]);
 
     const removed = runCli(['hooks', 'uninstall', '--dir', dir], { cwd: dir });
@@ -92,10 +95,10 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     const dry = runCli(['hooks', 'install', '--shared', '--dry-run', '--dir', dir], { cwd: dir });
     expect(dry.status).toBe(0);
     expect(dry.stdout.startsWith('--- .claude/settings.json\n')).toBe(true);
-    expect(ourCommands(dry.stdout.slice(dry.stdout.indexOf('\n') + 1))).toHaveLength(2);
+    expect(ourCommands(dry.stdout.slice(dry.stdout.indexOf('\n') + 1))).toHaveLength(3);
     expect(existsSync(path.join(dir, '.claude'))).toBe(false);
     expect(runCli(['hooks', 'install', '--shared', '--dir', dir], { cwd: dir }).status).toBe(0);
-    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toHaveLength(2);
+    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toHaveLength(3);
   });
 
   it('installs every agent with --agent all, tells about Codex\'s /hooks, and --mcp registers the server in each agent\'s file', () => {
@@ -188,7 +191,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(outside, 'hooks.json'), 'utf8')).toBe('{}\n');
     expect(readdirSync(outside)).toEqual(['hooks.json']);
     // The agents whose files stay inside are installed all the same.
-    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'))).toHaveLength(2);
+    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'))).toHaveLength(3);
   });
 
   it('reports a read-only settings file and changes nothing', () => {

@@ -181,6 +181,8 @@ describe('installHooks', () => {
     expect(ourCommands(migrated)).toEqual([
       { event: 'SessionStart', command: old('hook claude SessionStart') },
       { event: 'PreCompact', command: old('hook claude PreCompact') },
+      // Added beside them: what 0.1.0 did not install.
+      { event: 'PostCompact', command: hookCommandLine(launcher, ['hook', 'claude', 'PostCompact']) },
     ]);
   });
 
@@ -235,7 +237,7 @@ describe('files we cannot edit safely', () => {
     expect(installHooks(twice, launcher, 'claude')).toEqual({ ok: false, error: expect.stringMatching(/^ambiguous: the key "hooks" appears twice in the top level, .*keep only the last/) });
     const installed = text(installHooks(undefined, launcher, 'claude'));
     const twiceWithOurs = installed.replace(/\n}\n$/, ',\n  "hooks": {}\n}\n');
-    expect(ourCommands(installed)).toHaveLength(2);
+    expect(ourCommands(installed)).toHaveLength(3);
     expect(ourCommands(twiceWithOurs)).toEqual([]);
     expect(uninstallHooks(twiceWithOurs, 'claude').ok).toBe(false);
     const nested = '{"hooks": {"SessionStart": [{"matcher": "a", "matcher": "b", "hooks": []}]}}';

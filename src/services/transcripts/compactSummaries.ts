@@ -1,0 +1,45 @@
+// The agent's own summary of what it compacted, as Claude Code's PostCompact hook hands it over
+// (`compact_summary`), kept per conversation until the recovery context after the compaction
+// reads it. One small private file per conversation in the user's temp folder: the summary
+// quotes the conversation, so only its owner may read it.
+
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** A summary longer than this is cut: the recovery context shows a few lines of it at most. */
+const SUMMARY_MAX_CHARS = 32_000;
+
+export interface KeptSummary {
+  text: string;
+  /** Epoch ms when the hook kept it. */
+  savedAt: number;
+}
+
+/** Keeps `summary` as the latest compaction summary of `conversation` (a session id, else the transcript path). */
+export async function keepCompactSummary(conversation: string, summary: string, now = Date.now(), dir = summariesDir()): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const kept: KeptSummary = { text: summary.slice(0, SUMMARY_MAX_CHARS), savedAt: now };
+  await writeFile(fileOf(dir, conversation), JSON.stringify({ conversation, ...kept }), { encoding: 'utf8', mode: 0o600 });
+}
+
+/** The latest summary kept for `conversation`, or undefined (none, or unreadable). */
+export async function keptCompactSummary(conversation: string | undefined, dir = summariesDir()): Promise<KeptSummary | undefined> {
+  if (!conversation) return undefined;
+  try {
+    const value = JSON.parse(await readFile(fileOf(dir, conversation), 'utf8')) as Partial<KeptSummary & { conversation: string }>;
+    if (value.conversation !== conversation || typeof value.text !== 'string' || typeof value.savedAt !== 'number') return undefined;
+    return { text: value.text, savedAt: value.savedAt };
+  } catch {
+    return undefined;
+  }
+}
+
+function summariesDir(): string {
+  return path.join(tmpdir(), 'beads-recovery-sessions');
+}
+
+function fileOf(dir: string, conversation: string): string {
+  return path.join(dir, `${createHash('sha256').update(conversation).digest('hex').slice(0, 32)}.summary.json`);
+}

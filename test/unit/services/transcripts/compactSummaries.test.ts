@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { keepCompactSummary, keptCompactSummary } from '../../../../src/services/transcripts/compactSummaries';
@@ -16,19 +16,21 @@ describe('compaction summaries kept per conversation', () => {
     await expect(keptCompactSummary('session-a', dir)).resolves.toEqual({ text: 'second', savedAt: 2 });
     await expect(keptCompactSummary('session-c', dir)).resolves.toBeUndefined();
     await expect(keptCompactSummary(undefined, dir)).resolves.toBeUndefined();
-    if (process.platform !== 'win32') for (const name of readdirSync(dir)) expect(statSync(path.join(dir, name)).mode & 0o077).toBe(0);
+    if (process.platform !== 'win32') for (const name of readdirSync(dir).filter((file) => file.endsWith('.summary.json'))) expect(statSync(path.join(dir, name)).mode & 0o077).toBe(0);
   });
 
   it('a damaged file reads as no summary', async () => {
     await keepCompactSummary('session-d', 'x', 1, dir);
-    for (const name of readdirSync(dir)) writeFileSync(path.join(dir, name), '{not json');
+    for (const name of readdirSync(dir)) if (name.endsWith('.summary.json')) writeFileSync(path.join(dir, name), '{not json');
     await expect(keptCompactSummary('session-d', dir)).resolves.toBeUndefined();
   });
 
   it("Claude Code's PostCompact hook keeps the compact_summary it hands over and answers {}", async () => {
     const session = `post-compact-${process.pid}-${Date.now()}`;
+    const project = path.join(dir, 'project');
+    mkdirSync(path.join(project, '.beads'), { recursive: true });
     const answer = await runHook('claude', 'PostCompact', {
-      readInput: () => Promise.resolve({ event: 'PostCompact', trigger: 'manual', session, cwd: dir, compactSummary: 'The user asked for nested keys.' }),
+      readInput: () => Promise.resolve({ event: 'PostCompact', trigger: 'manual', session, cwd: project, compactSummary: 'The user asked for nested keys.' }),
       note: () => undefined,
     });
     expect(answer).toBe('{}');

@@ -52,8 +52,11 @@ export interface AgentFormat {
   file: { local: string; shared?: string };
   /** Keys a new file starts with (Cursor's `version`). */
   preamble?: Record<string, unknown>;
-  /** The handler field that holds a PowerShell spelling of the command for Windows, when the agent has one. */
-  windowsField?: string;
+  /**
+   * The handler field that holds the command for Windows, and the shell the agent runs it with
+   * there; `replaces` names fields of ours that older versions wrote and an install takes out.
+   */
+  windows?: { field: string; shell: 'powershell' | 'cmd'; replaces?: string[] };
   hooks: readonly HookSpec[];
   /** What the user must do before the new hooks run, when the agent asks for something. */
   afterInstall?: string;
@@ -84,7 +87,10 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     label: 'GitHub Copilot (VS Code agent hooks)',
     layout: 'flat',
     file: { local: '.github/hooks/beads-recovery.json' },
-    windowsField: 'windows',
+    // VS Code runs a handler's `windows` command through cmd.exe (`cmd.exe /c`); its `powershell`
+    // field, the Copilot CLI spelling it also reads, is run by PowerShell. Up to 0.1.0 we wrote
+    // PowerShell text into `windows`.
+    windows: { field: 'powershell', shell: 'powershell', replaces: ['windows'] },
     hooks: [
       { event: 'SessionStart', timeout: TIMEOUT_S },
       { event: 'PreCompact', timeout: TIMEOUT_S },
@@ -97,7 +103,8 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     label: 'Codex',
     layout: 'nested',
     file: { local: '.codex/hooks.json' },
-    windowsField: 'commandWindows',
+    // Codex runs `commandWindows` through cmd.exe.
+    windows: { field: 'commandWindows', shell: 'cmd' },
     hooks: [
       { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: TIMEOUT_S },
       { event: 'PreCompact', matcher: 'manual|auto', timeout: TIMEOUT_S },
@@ -149,6 +156,25 @@ export function powershellCommandLine(launcher: HookLauncher, args: readonly str
   const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
   const env = launcher.electron ? '$env:ELECTRON_RUN_AS_NODE=1; ' : '';
   return `${env}& ${quote(launcher.runtime)} ${quote(launcher.script)} ${args.join(' ')} ${HOOK_MARKER}`;
+}
+
+/**
+ * The same command for cmd.exe, as `cmd.exe /c <command>` runs it (VS Code's `windows`, Codex's
+ * `commandWindows`). Each path is double-quoted, which keeps spaces, `&`, `^`, `(`, `)` and `|`
+ * literal; cmd.exe expands `%NAME%` even inside quotes, so each `%` stands outside them as `^%`;
+ * backslashes before a closing quote are doubled (the C runtime's argument rules). A command that
+ * starts with a quote is wrapped in one more pair, which `cmd /c` strips (without it, it strips
+ * the first and last quote of the command). No marker: `#` means nothing to cmd.exe.
+ */
+export function cmdCommandLine(launcher: HookLauncher, args: readonly string[]): string {
+  const quote = (value: string) =>
+    `"${value
+      .replace(/\//g, '\\')
+      .split('%')
+      .map((part) => part.replace(/(\\+)$/, '$1$1'))
+      .join('"^%"')}"`;
+  const command = `${quote(launcher.runtime)} ${quote(launcher.script)} ${args.join(' ')}`;
+  return launcher.electron ? `set "ELECTRON_RUN_AS_NODE=1" && ${command}` : `"${command}"`;
 }
 
 export function isOurCommand(command: unknown): boolean {
@@ -220,7 +246,7 @@ export function repairHooks(text: string | undefined, launcher: HookLauncher, ag
 function handlerFor(format: AgentFormat, spec: HookSpec, launcher: HookLauncher): Record<string, unknown> {
   const args = hookArgs(format.id, spec.event);
   const handler: Record<string, unknown> = { type: 'command', command: hookCommandLine(launcher, args) };
-  if (format.windowsField) handler[format.windowsField] = powershellCommandLine(launcher, args);
+  if (format.windows) handler[format.windows.field] = (format.windows.shell === 'cmd' ? cmdCommandLine : powershellCommandLine)(launcher, args);
   handler.timeout = spec.timeout;
   return handler;
 }
@@ -297,6 +323,7 @@ function placeHooks(text: string | undefined, format: AgentFormat, wanted: reado
       for (const [key, value] of Object.entries(handler)) {
         if (JSON.stringify(valueAt(root(), [...at.path, key])) !== JSON.stringify(value)) edit([...at.path, key], value);
       }
+      for (const key of format.windows?.replaces ?? []) if (valueAt(root(), [...at.path, key]) !== undefined) edit([...at.path, key], undefined);
       if (format.layout === 'nested' && at.aloneInGroup && spec.matcher !== undefined) {
         const matcherPath = [...at.path.slice(0, 3), 'matcher'];
         if (valueAt(root(), matcherPath) !== spec.matcher) edit(matcherPath, spec.matcher);

@@ -9,6 +9,7 @@ import {
   ourCommands,
   parseHookCommand,
   powershellCommandLine,
+  cmdCommandLine,
   repairHooks,
   uninstallHooks,
   type ConfigEdit,
@@ -70,6 +71,17 @@ describe('hook commands', () => {
     );
   });
 
+  it('spells the cmd.exe form with double quotes, % outside them, and an outer pair when it starts with a quote', () => {
+    const plain: HookLauncher = { runtime: 'C:/Program Files/nodejs/node.exe', script: 'C:/Users/Ann Lee/ext/dist/cli.js', electron: false };
+    expect(cmdCommandLine(plain, ['hook', 'codex', 'SessionStart'])).toBe('""C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\Ann Lee\\ext\\dist\\cli.js" hook codex SessionStart"');
+    const odd: HookLauncher = { runtime: 'C:/Code/Code.exe', script: 'C:/Users/a&b^c (x)/100%PATH%/cli.js', electron: true };
+    expect(cmdCommandLine(odd, ['hook', 'codex', 'PreCompact'])).toBe(
+      'set "ELECTRON_RUN_AS_NODE=1" && "C:\\Code\\Code.exe" "C:\\Users\\a&b^c (x)\\100"^%"PATH"^%"\\cli.js" hook codex PreCompact',
+    );
+    // A backslash before a closing quote is doubled, so the C runtime does not read an escaped quote.
+    expect(cmdCommandLine({ runtime: 'C:/n/node.exe', script: 'C:/a/%b/cli.js', electron: false }, ['hook'])).toBe('""C:\\n\\node.exe" "C:\\a\\\\"^%"b\\cli.js" hook"');
+  });
+
   it('keeps quotes, dollars and backslashes in paths literal, and reads them back', () => {
     const odd: HookLauncher = { runtime: "/o'dd/$HOME/node", script: 'C:/Users/a b/cli.js', electron: false };
     expect(parseHookCommand(hookCommandLine(odd, ['hook', 'cursor', 'preCompact']))).toEqual({ launcher: odd, args: ['hook', 'cursor', 'preCompact'] });
@@ -107,8 +119,10 @@ describe.each(AGENTS)('%s: install next to bd\'s entries', (agent) => {
       expect(first.command).toEqual(expect.stringContaining(`hook ${agent} `));
     }
     if (agent === 'cursor') expect(parsed.version).toBe(1);
-    if (agent === 'copilot') expect(first.windows).toMatch(/^\$env:ELECTRON_RUN_AS_NODE=1; & /);
-    if (agent === 'codex') expect((first.hooks as Record<string, unknown>[])[0]!.commandWindows).toMatch(/^\$env:/);
+    // VS Code's `powershell` runs in PowerShell; its `windows` and Codex's `commandWindows` run in cmd.exe.
+    if (agent === 'copilot') expect(first.powershell).toMatch(/^\$env:ELECTRON_RUN_AS_NODE=1; & /);
+    if (agent === 'copilot') expect(first.windows).toBeUndefined();
+    if (agent === 'codex') expect((first.hooks as Record<string, unknown>[])[0]!.commandWindows).toMatch(/^set "ELECTRON_RUN_AS_NODE=1" && "/);
   });
 });
 
@@ -166,7 +180,15 @@ describe('installHooks', () => {
   it('moves our entries to a new extension directory in place, without adding a second set', () => {
     const installed = text(installHooks(BD_HOOK_FILES.codex.text, launcher, 'codex'));
     const moved = text(installHooks(installed, updated, 'codex'));
-    expect(moved).toBe(installed.split(launcher.script).join(updated.script));
+    expect(moved).toBe(text(installHooks(BD_HOOK_FILES.codex.text, updated, 'codex')));
+    expect(moved).not.toContain(launcher.script);
+  });
+
+  it('moves 0.1.0\'s PowerShell text out of VS Code\'s cmd.exe `windows` field into `powershell`', () => {
+    const v010 = JSON.stringify({ hooks: { SessionStart: [{ type: 'command', command: hookCommandLine(launcher, ['hook', 'copilot', 'SessionStart']), windows: "& 'x' # beads-recovery", timeout: 30 }] } });
+    const handler = (JSON.parse(text(installHooks(v010, launcher, 'copilot'))) as { hooks: Record<string, Record<string, unknown>[]> }).hooks.SessionStart![0]!;
+    expect(handler.windows).toBeUndefined();
+    expect(handler.powershell).toMatch(/^\$env:ELECTRON_RUN_AS_NODE=1; & '/);
   });
 
   it('migrates the 0.1.0 Claude commands to the hook entry point where they stand', () => {

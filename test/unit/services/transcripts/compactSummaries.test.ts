@@ -29,11 +29,14 @@ describe('compaction summaries kept per conversation', () => {
     const session = `post-compact-${process.pid}-${Date.now()}`;
     const project = path.join(dir, 'project');
     mkdirSync(path.join(project, '.beads'), { recursive: true });
+    writeFileSync(path.join(project, '.beads', 'issues.jsonl'), '');
+    const notes: string[] = [];
     const answer = await runHook('claude', 'PostCompact', {
       readInput: () => Promise.resolve({ event: 'PostCompact', trigger: 'manual', session, cwd: project, compactSummary: 'The user asked for nested keys.' }),
-      note: () => undefined,
+      note: (line) => notes.push(line),
     });
     expect(answer).toBe('{}');
+    expect(notes).toEqual([]);
     await expect(keptCompactSummary(session)).resolves.toMatchObject({ text: 'The user asked for nested keys.' });
   });
 });

@@ -12,11 +12,15 @@ import { errorMessage } from '../core/errors';
 import { endOrphanedProcesses } from '../beads/processRegistry';
 
 const USAGE = `Usage:
-  beads-recovery context [--cwd DIR] [--json] [--budget N] [--format markdown|claude-hook]
+  beads-recovery context [--cwd DIR] [--json] [--budget N] [--format markdown|claude-hook] [--actor NAME]
 
-Prints the recovery context of the beads project that contains DIR (default: the current folder).
-  --json                 print {"markdown","state","focusedId","bytes","dropped"} instead of markdown
+Prints the recovery context of the beads project that contains DIR (default: the current folder),
+for the issue that is this session's (README "Which issue is this session's?").
+  --json                 print {"markdown","state","focusedId","bytes","dropped","choice"} instead of markdown
+                         (choice: the rule that chose the issue, and the actor)
   --budget N             upper bound in bytes (default 2048)
+  --actor NAME           who this is, as \`bd --actor\`/\`br --actor\`: the issue assigned to NAME is resumed
+                         (else BEADS_ACTOR, BD_ACTOR, beads' config, git user.name, USER, in the CLI's own order)
   --format claude-hook   print Claude Code SessionStart hook output (hookSpecificOutput.additionalContext);
                          the rules are left out when bd's own \`bd prime\` already reaches Claude Code
 Environment: BEADS_RECOVERY_CLI=bd|br picks the CLI, BEADS_RECOVERY_CLI_PATH names its executable,
@@ -63,6 +67,7 @@ async function contextCommand(args: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       budget: { type: 'string' },
       format: { type: 'string', default: 'markdown' },
+      actor: { type: 'string' },
     },
     strict: true,
   });
@@ -72,7 +77,7 @@ async function contextCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(budget) || budget < 256) throw new UsageError('--budget takes a whole number of bytes, at least 256');
 
   if (format === 'claude-hook') return runHookProcess(() => claudeHookAlias(values.cwd, budget));
-  const result = await recoveryContextFor(values.cwd ?? process.cwd(), { budget, warn: (line) => process.stderr.write(`beads-recovery: ${line}\n`) });
+  const result = await recoveryContextFor(values.cwd ?? process.cwd(), { budget, actor: values.actor, warn: (line) => process.stderr.write(`beads-recovery: ${line}\n`) });
   process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
   return 0;
 }

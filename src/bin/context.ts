@@ -8,7 +8,6 @@ import { CliError } from '../beads/errors';
 import { createJsonlBackend } from '../beads/jsonlBackend';
 import type { AgentId } from '../core/hookConfig';
 import { toLedgerSummary } from '../core/ledger';
-import type { RecoveryResult } from '../core/recovery';
 import { clampTimeoutMs } from '../core/time';
 import { findRepository } from '../git/repo';
 import { describeDamage } from '../services/durableJson';
@@ -16,7 +15,8 @@ import { lastCloseBesideLedger } from '../services/lastClose';
 import { LEDGER_DIR, locateLedger, LedgerStore } from '../services/ledgerStore';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
-import { produceRecoveryContext } from '../services/recovery';
+import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
+import { actorFor } from '../services/actor';
 import { expectFromFile } from '../services/snapshot';
 import { errorMessage } from '../core/errors';
 
@@ -33,10 +33,12 @@ export interface ContextOptions {
   signal?: AbortSignal;
   /** Notes for stderr: a read-only project, rules left out, a ledger that could not be read. */
   warn?: (line: string) => void;
+  /** The `--actor` given: first in the actor chain, as for the CLI (src/core/sessionIssue.ts). */
+  actor?: string;
 }
 
 /** The recovery context of the beads project that contains `cwd`; a folder outside any project gets the one line saying so. */
-export async function recoveryContextFor(cwd: string, options: ContextOptions = {}): Promise<RecoveryResult> {
+export async function recoveryContextFor(cwd: string, options: ContextOptions = {}): Promise<SessionRecoveryResult> {
   const env = options.env ?? process.env;
   const trusted = options.trusted ?? true;
   const warn = options.warn ?? (() => undefined);
@@ -57,15 +59,16 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   });
   if (detection.kind === 'readonly' && trusted) warn(detection.message);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
-  const [ledger, hints, prime] = await Promise.all([
-    // The ledger VS Code keeps for this folder: its focus and what changed since the last checkpoint.
-    root === undefined ? undefined : readLedger(root, timeoutMs, warn, options.signal),
+  const [ledger, hints, prime, actor] = await Promise.all([
+    // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
+    // another checkout's store: its focus and what changed since the last checkpoint.
+    root === undefined ? undefined : readLedger(cwd, timeoutMs, warn, options.signal),
     root === undefined ? undefined : cache?.hints(root).catch(() => undefined),
     options.forAgent ? detectBdPrime(options.forAgent, { projectFolders: root === undefined ? [cwd] : [cwd, root] }) : undefined,
+    detection.kind === 'none' ? undefined : actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: cwd, env, flag: options.actor, timeoutMs, signal: options.signal }),
   ]);
   try {
     if (prime?.present) warn(`rules left out: ${prime.reason} already gives them`);
-    const focusedLedger = ledger?.current();
     // The last close made in VS Code and not followed up: the context names the same next issue.
     const lastClose = ledger ? await lastCloseBesideLedger(ledger.file).read() : undefined;
     // What to show alongside the lists: the ledger's focus, else what the last context needed,
@@ -93,12 +96,17 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         backend: current.kind === 'none' ? null : watched(current.backend),
         workingFolder: cwd,
         cli: current.kind === 'none' ? 'br' : current.cli,
-        focusedId: expected.focusedId,
+        focusedId: ledger?.state.focusedId,
+        expectedId: expected.focusedId,
+        session: { bindings: [], actor },
         hints: expected.hints,
         onSnapshot: (snapshot) => {
           remember = { focusedId: snapshot.focusedId, contextIds: snapshot.contextIds };
         },
-        ledger: focusedLedger ? toLedgerSummary(focusedLedger) : undefined,
+        ledgerFor: (issueId) => {
+          const recorded = ledger?.state.ledgers[issueId];
+          return recorded ? toLedgerSummary(recorded) : undefined;
+        },
         lastClose,
         budget: options.budget ?? DEFAULT_BUDGET_BYTES,
         omitRules: prime?.present === true,
@@ -128,9 +136,9 @@ function cliUnusable(error: unknown): CliError | undefined {
 }
 
 /** The ledger, or undefined when there is none or it cannot be read (said through `warn`: the context goes on without it). */
-async function readLedger(root: string, timeoutMs: number, warn: (line: string) => void, signal?: AbortSignal): Promise<LedgerStore | undefined> {
+async function readLedger(folder: string, timeoutMs: number, warn: (line: string) => void, signal?: AbortSignal): Promise<LedgerStore | undefined> {
   try {
-    const location = await locateLedger(root, undefined, { timeoutMs, signal });
+    const location = await locateLedger(folder, undefined, { timeoutMs, signal });
     if (!location) return undefined;
     const store = new LedgerStore(location.file, { onDamage: (report) => warn(describeDamage('ledger', report)) });
     await store.load();

@@ -67,6 +67,8 @@ export interface RecoveryInput {
   ready: Section<Issue[]>;
   /** Files and commits since the focused issue's last checkpoint, when activity is tracked. */
   ledger?: LedgerSummary;
+  /** One line saying which rule chose the focused issue, when the session's own binding did not (src/core/sessionIssue.ts). */
+  chosenBy?: string;
   uncommitted: Section<GitChange[]>;
   /** The last close not followed up yet: its "next" is the one every surface names (`nextFor`). */
   lastClose?: LastClose;
@@ -138,6 +140,8 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   { part: 'blockers', downTo: 0 },
   // The status line (status, type, priority, claim): the heading already says it is in progress.
   { part: 'status', downTo: 0 },
+  // Which rule chose the issue, when the session's own claim did not: it says how sure the choice is.
+  { part: 'chosenBy', downTo: 0 },
   // 4. Acceptance criteria.
   { part: 'acceptance', downTo: 0 },
   // 3. The description.
@@ -184,6 +188,7 @@ const PART_NAMES: Record<string, string | [singular: string, plural: string]> = 
   parent: 'parent',
   blockers: 'open blockers',
   readOnly: 'read-only note',
+  chosenBy: 'why this issue',
 };
 
 // Caps applied before the budget: they bound the work and keep one section from crowding out the rest.
@@ -314,6 +319,7 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     unblocks: unblocks.length > 0 ? `- **Unblocks:** ${withMore(unblocks.slice(0, LINKS_NAMED).map(unblockedName), unblocks.length)}` : undefined,
     others: others.length > 0 ? `- **Also in progress:** ${withMore(others.slice(0, OTHERS_NAMED).map((other) => issueName(other, LINK_TITLE_BYTES)), others.length)}` : undefined,
   };
+  const chosenBy = input.chosenBy ? `- **Why this issue:** ${verbatimLine(input.chosenBy)}` : undefined;
 
   const comments = detailsError === undefined ? chronological(details?.comments) : [];
   const latestIndex = findLastIndex(comments, (comment) => CHECKPOINT_TEXT.test(comment.text ?? ''));
@@ -333,6 +339,7 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
   const full: Kept = {
     ...common.full,
     status: 1,
+    chosenBy: chosenBy ? 1 : 0,
     ...Object.fromEntries(Object.entries(optional).map(([part, line]) => [part, line ? 1 : 0])),
     ...Object.fromEntries(TEXT_SECTIONS.map((part) => [part, texts[part] ? 1 : 0])),
     children: children?.entries.length ?? 0,
@@ -349,6 +356,7 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     if (lines.length > 0) lines.push('');
     lines.push(heading);
     if (kept.status) lines.push(...statusLines);
+    if (chosenBy && kept.chosenBy) lines.push(chosenBy);
     for (const part of ['parent', 'blockers', 'unblocks', 'others'] as const) {
       const line = optional[part];
       if (line && kept[part]) lines.push(line);

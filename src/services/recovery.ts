@@ -2,6 +2,7 @@ import type { BeadsBackend } from '../beads/backend';
 import { buildRecoveryContext, type LedgerSummary, type RecoveryResult } from '../core/recovery';
 import type { Dialect } from '../core/model';
 import type { LastClose } from '../core/next';
+import { chooseSessionIssue, describeSessionIssueChoice, type Actor, type SessionIssueChoice } from '../core/sessionIssue';
 import { gitStatus } from '../git/status';
 import { section } from './section';
 import { loadSnapshot, type ProjectSnapshot } from './snapshot';
@@ -13,7 +14,16 @@ export interface RecoveryRequest {
   workingFolder: string;
   /** The CLI whose syntax the context teaches (the read-only backend still names one). */
   cli: Dialect;
+  /** VS Code's focus for the folder (the ledger's), or the caller's pick. */
   focusedId?: string;
+  /** The issue expected to be chosen, when the focus does not say (what the last context found): its `show` starts with the lists. */
+  expectedId?: string;
+  /**
+   * Whose context this is: the issues the session's own events bound it to (most binding first)
+   * and the actor. With it, the issue is chosen by chooseSessionIssue (src/core/sessionIssue.ts)
+   * and the context says which rule chose it; without it, `focusedId` else the newest.
+   */
+  session?: { bindings: readonly string[]; actor?: Actor };
   /** Ids whose details the last context needed (ProjectSnapshot.contextIds): shown alongside the lists. */
   hints?: readonly string[];
   /** Told of the snapshot the context was made from, for the caller to remember its hints. */
@@ -21,6 +31,8 @@ export interface RecoveryRequest {
   ledger?: LedgerSummary;
   /** The last close not followed up yet (kept beside the ledger), for the one "next". */
   lastClose?: LastClose;
+  /** The ledger of whichever issue is chosen, when the caller keeps several (the session's issue may not be the folder's focus). */
+  ledgerFor?: (issueId: string) => LedgerSummary | undefined;
   budget: number;
   /** Leave the rules out: bd's own prime already gives them to the agent this is for. */
   omitRules?: boolean;
@@ -37,7 +49,12 @@ const READY_IN_CONTEXT = 5;
  * at most three CLI processes in two dependent steps, see loadSnapshot) and formats it. Every surface — clipboard, chat, tools, participant, command line, hooks —
  * goes through here, so they all print the same text.
  */
-export async function produceRecoveryContext(request: RecoveryRequest): Promise<RecoveryResult> {
+export interface SessionRecoveryResult extends RecoveryResult {
+  /** How the session's issue was chosen (with `request.session`). */
+  choice?: SessionIssueChoice;
+}
+
+export async function produceRecoveryContext(request: RecoveryRequest): Promise<SessionRecoveryResult> {
   const { backend, signal } = request;
   if (!backend) {
     return buildRecoveryContext({
@@ -51,8 +68,20 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     });
   }
   const uncommittedQuery = section(() => gitStatus(request.workingFolder, { timeoutMs: request.timeoutMs, signal }));
+  const session = request.session;
+  let choice: SessionIssueChoice | undefined;
+  const choose = session
+    ? (inProgress: Parameters<typeof chooseSessionIssue>[0]['inProgress']) => {
+        // The first binding still in progress wins; the rest of the order is the resolver's.
+        const binding = session.bindings.find((id) => inProgress.some((issue) => issue.id === id)) ?? session.bindings[0];
+        choice = chooseSessionIssue({ inProgress, binding, actor: session.actor, focusedId: request.focusedId });
+        return choice.issueId;
+      }
+    : undefined;
   const snapshot = await loadSnapshot(backend, {
-    focusedId: request.focusedId,
+    // Expected ahead of the lists: the session's own issue, else the folder's focus.
+    focusedId: session?.bindings[0] ?? request.focusedId ?? request.expectedId,
+    choose,
     hints: request.hints,
     // A context is made once: three processes in two steps at most (a cold start leaves out what they cannot reach).
     oneShot: true,
@@ -61,17 +90,21 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     signal,
   });
   request.onSnapshot?.(snapshot);
-  return buildRecoveryContext({
+  // Every in-progress issue is another actor's: this one has none to resume, and gets the ready work.
+  const inProgress = choice && !choice.issueId && choice.heldByOthers > 0 ? { ok: true as const, value: [] } : snapshot.inProgress;
+  const result = buildRecoveryContext({
     now: request.now,
     budget: request.budget,
     project: { cli: request.cli, readOnly: backend.readOnly },
     omitRules: request.omitRules,
     focusedId: snapshot.focusedId,
-    inProgress: snapshot.inProgress,
+    inProgress,
     details: snapshot.details,
     ready: snapshot.ready,
-    ledger: request.ledger?.issueId === snapshot.focusedId ? request.ledger : undefined,
+    ledger: snapshot.focusedId === undefined ? undefined : request.ledger?.issueId === snapshot.focusedId ? request.ledger : request.ledgerFor?.(snapshot.focusedId),
+    chosenBy: choice ? describeSessionIssueChoice(choice) : undefined,
     uncommitted: await uncommittedQuery,
     ...(request.lastClose ? { lastClose: request.lastClose } : {}),
   });
+  return { ...result, choice };
 }

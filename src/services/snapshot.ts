@@ -28,6 +28,12 @@ export interface ProjectSnapshot {
 export interface SnapshotOptions {
   /** The focus the caller expects (the ledger's, or the user's pick): its `show` starts with the lists. */
   focusedId?: string;
+  /**
+   * Chooses the focus once the in-progress list is known (the session's issue,
+   * src/core/sessionIssue.ts); undefined means none of them. Without it: `focusedId` while it is
+   * in progress, else the most recently updated.
+   */
+  choose?: (inProgress: readonly Issue[]) => string | undefined;
   /** Ids whose details a previous snapshot needed (its `contextIds`): shown alongside the lists too. */
   hints?: readonly string[];
   /** Load the ready queue even when something is in progress (the sidebar always shows it). */
@@ -71,7 +77,7 @@ export async function loadSnapshot(backend: BeadsBackend, options: SnapshotOptio
 
   const inProgress = await inProgressQuery;
   const inProgressIssues = inProgress.ok ? inProgress.value : [];
-  const focusedId = chooseFocus(inProgressIssues, options.focusedId);
+  const focusedId = options.choose ? options.choose(inProgressIssues) : chooseFocus(inProgressIssues, options.focusedId);
   // The expected focus is no longer in progress and nothing else is: only now is the queue needed.
   const readyLate = !readyQuery && !focusedId;
   const ready: Section<Issue[]> = readyQuery ? await readyQuery : readyLate ? await section(() => backend.listReady(signal)) : { ok: true, value: [] };

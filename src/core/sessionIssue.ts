@@ -1,0 +1,159 @@
+// "Which issue is this session's?" — one answer for the recovery context, checkpoints, hooks, the
+// MCP server, the language-model tools and VS Code. Pure: the facts (the session's binding, the
+// actor, the folder's focus, the in-progress issues) come in, the choice and the rule that made
+// it go out.
+//
+// The order (README "Which issue is this session's?"):
+//   1. the session's own binding — the issue it claimed or was handed, recorded from its events;
+//   2. the actor, resolved as the detected CLI resolves it, matched against the assignee of the
+//      in-progress (`in_progress`/`hooked`) issues;
+//   3. VS Code's focus for the folder;
+//   4. the most recently updated in-progress issue.
+// An actor set on purpose (a flag, an environment variable, beads' config) says who this is: the
+// focus and the newest issue then never hand it an issue another actor holds.
+
+import type { Dialect, Issue } from './model';
+import { parseTimestamp } from './time';
+
+export type IssueRule = 'binding' | 'actor' | 'focus' | 'newest';
+
+/** Where the actor's name came from, as the CLI would have taken it. */
+export type ActorSource = 'flag' | 'BEADS_ACTOR' | 'BD_ACTOR' | 'config' | 'git' | 'USER';
+
+export interface Actor {
+  name: string;
+  source: ActorSource;
+}
+
+/** What the actor chain reads: the `--actor` flag, the environment, beads' `config.yaml` `actor`, git's `user.name`. */
+export interface ActorFacts {
+  dialect: Dialect;
+  flag?: string;
+  env: { BEADS_ACTOR?: string; BD_ACTOR?: string; USER?: string };
+  /** `actor:` of `.beads/config.yaml`. */
+  config?: string;
+  /** `git config user.name` in the folder (bd only reads it). */
+  gitUserName?: string;
+}
+
+/**
+ * The actor the CLI would write as the assignee of a claim, in its own order (docs/BEADS_CONTRACT.md C12):
+ * - bd: `--actor` > `BEADS_ACTOR` > `BD_ACTOR` (deprecated) > config `actor` > git `user.name` > `$USER`
+ *   (cmd/bd/main.go `getActorWithGit` and `resolveConfiguredActor`, GH#4645; bd before that fix read
+ *   `BD_ACTOR` first, so a shell that sets both to different names is ambiguous there);
+ * - br: `--actor` > `BD_ACTOR` > config `actor` > `$USER`; its claims read neither `BEADS_ACTOR` nor git
+ *   (src/config/mod.rs `resolve_actor`, `actor_from_layer`).
+ * Undefined when nothing names one (the CLI would say "unknown", which matches no real assignee).
+ */
+export function resolveActor(facts: ActorFacts): Actor | undefined {
+  const chain: [string | undefined, ActorSource][] =
+    facts.dialect === 'bd'
+      ? [
+          [facts.flag, 'flag'],
+          [facts.env.BEADS_ACTOR, 'BEADS_ACTOR'],
+          [facts.env.BD_ACTOR, 'BD_ACTOR'],
+          [facts.config, 'config'],
+          [facts.gitUserName, 'git'],
+          [facts.env.USER, 'USER'],
+        ]
+      : [
+          [facts.flag, 'flag'],
+          [facts.env.BD_ACTOR, 'BD_ACTOR'],
+          [facts.config, 'config'],
+          [facts.env.USER, 'USER'],
+        ];
+  for (const [value, source] of chain) {
+    const name = value?.trim();
+    if (name) return { name, source };
+  }
+  return undefined;
+}
+
+/** Set on purpose for this process or project, rather than the machine's defaults (git's name, the login). */
+export function isExplicitActor(actor: Actor | undefined): boolean {
+  return actor !== undefined && actor.source !== 'git' && actor.source !== 'USER';
+}
+
+export interface SessionIssueFacts {
+  /** The in-progress issues (any order). */
+  inProgress: readonly Pick<Issue, 'id' | 'assignee' | 'updatedAt'>[];
+  /** The issue this session's own events bound it to. */
+  binding?: string;
+  actor?: Actor;
+  /** VS Code's focus for the folder (the ledger's). */
+  focusedId?: string;
+}
+
+export interface SessionIssueChoice {
+  /** Undefined when no in-progress issue is this session's to resume. */
+  issueId?: string;
+  rule?: IssueRule;
+  actor?: Actor;
+  /** The binding named an issue that is no longer in progress (closed or unclaimed): it ends. */
+  bindingEnded: boolean;
+  /** In-progress issues left out because another actor holds them. */
+  heldByOthers: number;
+}
+
+export function chooseSessionIssue(facts: SessionIssueFacts): SessionIssueChoice {
+  const issues = newestFirst(facts.inProgress);
+  const inProgress = (id: string | undefined) => id !== undefined && issues.some((issue) => issue.id === id);
+  const bindingEnded = facts.binding !== undefined && !inProgress(facts.binding);
+  const base = { actor: facts.actor, bindingEnded, heldByOthers: 0 };
+  if (facts.binding !== undefined && !bindingEnded) return { ...base, issueId: facts.binding, rule: 'binding' };
+
+  const actor = facts.actor;
+  if (actor) {
+    const own = issues.filter((issue) => sameActor(issue.assignee, actor.name));
+    if (own.length > 0) {
+      // Several of the actor's own: the focus among them, else the newest.
+      const pick = own.find((issue) => issue.id === facts.focusedId) ?? own[0];
+      return { ...base, issueId: pick?.id, rule: 'actor' };
+    }
+  }
+  const heldByOther = (issue: Pick<Issue, 'assignee'>) => isExplicitActor(actor) && !!issue.assignee?.trim() && !sameActor(issue.assignee, actor?.name ?? '');
+  const open = issues.filter((issue) => !heldByOther(issue));
+  const rest = { ...base, heldByOthers: issues.length - open.length };
+  const focused = open.find((issue) => issue.id === facts.focusedId);
+  if (focused) return { ...rest, issueId: focused.id, rule: 'focus' };
+  const newest = open[0];
+  return newest ? { ...rest, issueId: newest.id, rule: 'newest' } : rest;
+}
+
+/**
+ * The one short line the recovery context adds when the session's own binding did not choose
+ * (undefined when it did, or when nothing was chosen).
+ */
+export function describeSessionIssueChoice(choice: SessionIssueChoice): string | undefined {
+  if (!choice.issueId || !choice.rule || choice.rule === 'binding') return undefined;
+  const actor = choice.actor;
+  const rule =
+    choice.rule === 'actor' && actor
+      ? `assigned to ${actor.name.length > ACTOR_NAME_CHARS ? `${actor.name.slice(0, ACTOR_NAME_CHARS)}…` : actor.name} (${ACTOR_SOURCE_WORDS[actor.source]})`
+      : choice.rule === 'focus'
+        ? "VS Code's focus for this folder"
+        : 'the most recently updated in-progress issue';
+  return `${rule}; no claim by this session is recorded`;
+}
+
+/** An actor's name in that line: enough to recognise, not a paragraph. */
+const ACTOR_NAME_CHARS = 60;
+
+const ACTOR_SOURCE_WORDS: Record<ActorSource, string> = {
+  flag: '--actor',
+  BEADS_ACTOR: 'BEADS_ACTOR',
+  BD_ACTOR: 'BD_ACTOR',
+  config: 'beads config',
+  git: 'git user.name',
+  USER: 'USER',
+};
+
+function sameActor(assignee: string | undefined, name: string): boolean {
+  return assignee !== undefined && assignee.trim() !== '' && assignee.trim() === name.trim();
+}
+
+/** Most recently updated first; ties (and unreadable times, last) by id, so every surface picks the same. */
+function newestFirst<T extends Pick<Issue, 'id' | 'updatedAt'>>(issues: readonly T[]): T[] {
+  const at = (issue: T) => parseTimestamp(issue.updatedAt) ?? Number.NEGATIVE_INFINITY;
+  return [...issues].sort((a, b) => (at(b) > at(a) ? 1 : at(b) < at(a) ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

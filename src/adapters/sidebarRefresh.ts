@@ -8,7 +8,8 @@ import { markRefreshing, nextViewState, DEFAULT_LIMITS, type SidebarInput } from
 import { NotGitRepositoryError } from '../git/runGit';
 import { gitStatus } from '../git/status';
 import { Disposable, type Subscription } from '../services/disposable';
-import { VOLATILE_BEADS_FILE, type FileWatchers } from '../services/folderActivity';
+import { isVolatileBeadsFile } from '../core/beadsFiles';
+import type { FileWatchers } from '../services/folderActivity';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
 import type { IssueDetails, IssueSummary } from '../core/model';
 import { lastCloseHolds, type LastClose } from '../core/next';
@@ -261,7 +262,7 @@ export class SidebarRefresh extends Disposable {
     if (!root || !watchers) return;
     const beadsDir = path.join(root, '.beads');
     const onBeads = (file: string) => {
-      if (!VOLATILE_BEADS_FILE.test(path.relative(beadsDir, file).replace(/\\/g, '/'))) this.invalidate(['beads'], BEADS_DEBOUNCE_MS);
+      if (!isVolatileBeadsFile(path.relative(beadsDir, file))) this.invalidate(['beads'], BEADS_DEBOUNCE_MS);
     };
     // Simple patterns in the git dir are watched without recursion (and without files.watcherExclude).
     const onGit = () => this.invalidate(['git'], LOCAL_DEBOUNCE_MS);

@@ -6,6 +6,7 @@
 
 import type { LedgerSummary } from './recovery';
 import type { ReflogCursor } from './reflog';
+import { isBeadsFile } from './beadsFiles';
 import { oneLine, truncate } from './markdown';
 
 export interface LedgerCommit {
@@ -538,8 +539,9 @@ function isCount(value: unknown): value is number {
 }
 
 // Which paths are work. The ledger records files a person or an agent changed, not the
-// repository's machinery, the tracker's own files or installed dependencies.
-const ALWAYS_IGNORED = /(?:^|\/)(?:\.git|\.beads|node_modules)(?:\/|$)/;
+// repository's machinery, the tracker's own files (in and beside .beads: core/beadsFiles.ts) or
+// installed dependencies.
+const ALWAYS_IGNORED = /(?:^|\/)(?:\.git|node_modules)(?:\/|$)/;
 // Agent configuration at the folder's root — hook settings and MCP server lists, which this
 // extension (or `beads-recovery hooks install`, or an agent's own setup) writes: configuring an
 // agent is not work on an issue, and counting it made a focus click write a checkpoint.
@@ -547,13 +549,13 @@ const AGENT_CONFIGURATION = /^(?:\.mcp\.json|\.claude\/settings(?:\.local)?\.jso
 
 /**
  * A test for paths relative to the workspace folder (with `/` separators): false for `.git/`,
- * `.beads/`, `node_modules/`, agent hook and MCP settings, and anything matching one of `excludes`
+ * beads' own files (`.beads/`, `.beads.gate.lock`), `node_modules/`, agent hook and MCP settings, and anything matching one of `excludes`
  * (the `files.watcherExclude` globs, which VS Code does not apply to every watcher).
  */
 export function trackedPathFilter(excludes: readonly string[]): (relativePath: string) => boolean {
   const patterns = excludes.map(globToRegExp);
   return (relativePath) =>
-    relativePath !== '' && !ALWAYS_IGNORED.test(relativePath) && !AGENT_CONFIGURATION.test(relativePath) && !patterns.some((pattern) => pattern.test(relativePath));
+    relativePath !== '' && !ALWAYS_IGNORED.test(relativePath) && !isBeadsFile(relativePath) && !AGENT_CONFIGURATION.test(relativePath) && !patterns.some((pattern) => pattern.test(relativePath));
 }
 
 /** A VS Code glob (`**`, `*`, `?`, `{a,b}`, `[abc]`) as an anchored regular expression over `/`-separated paths. */

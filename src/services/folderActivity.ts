@@ -2,6 +2,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BeadsBackend } from '../beads/backend';
 import { errorMessage } from '../core/errors';
+import { isVolatileBeadsFile } from '../core/beadsFiles';
 import { reconcileFocus, recordFileChange, setFocus, trackedPathFilter, type Ledger, type LedgerState } from '../core/ledger';
 import { missedFiles, recordMissedFiles, type DirtyBaseline, type DirtyFile } from '../core/missedFiles';
 import type { Issue } from '../core/model';
@@ -35,9 +36,7 @@ const NEW_FOLDER_FILES_LIMIT = 1_000;
 /** Files changed while nothing is focused wait this long for a claim to attribute them to. */
 const UNFOCUSED_KEEP_MS = 5 * 60_000;
 const UNFOCUSED_LIMIT = 500;
-// Files under .beads/ that change without the issues changing (locks, sockets, logs, temporary
-// files); a query's own reads may touch them, and re-querying on them would loop.
-export const VOLATILE_BEADS_FILE = /(?:^|\/)(?:[^/]*\.lock|[^/]*\.sock|[^/]*\.pid|[^/]*\.log|[^/]*\.tmp|daemon[^/]*|last-touched|\.br_history\/.*|\.br_recovery\/.*)$/;
+
 
 /** What a file watcher reports, as absolute paths in the platform's form. */
 export interface FileEvents {
@@ -328,7 +327,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     if (!fsPath.startsWith(this.rootPrefix)) return;
     const relative = path.sep === '/' ? fsPath.slice(this.rootPrefix.length) : fsPath.slice(this.rootPrefix.length).replace(/\\/g, '/');
     if (relative.startsWith('.beads/')) {
-      if (this.beadsInFolder && !VOLATILE_BEADS_FILE.test(relative)) this.scheduleInProgressRefresh();
+      if (this.beadsInFolder && !isVolatileBeadsFile(relative)) this.scheduleInProgressRefresh();
       return;
     }
     const now = this.timers.now();
@@ -402,7 +401,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     this.register(this.store.onDidChange(() => this.fireChanged()));
     if (!this.beadsInFolder) {
       const notice = (file: string) => {
-        if (!VOLATILE_BEADS_FILE.test(file.replace(/\\/g, '/'))) this.scheduleInProgressRefresh();
+        if (!isVolatileBeadsFile(file)) this.scheduleInProgressRefresh();
       };
       this.register(watchers.watch(path.join(this.currentProject.backend.root, '.beads'), '**/*', { created: notice, changed: notice, deleted: notice }));
     }

@@ -37,7 +37,7 @@ export type LedgerFiles = (project: Project) => readonly string[];
 export function checkpointWriter(deps: WorkDeps): CheckpointWriter {
   return async (project, summary, signal) => {
     if ((await project.backend.listInProgress(signal)).length === 0) return { kind: 'nothing-in-progress', cli: project.cli };
-    const result = await reportErrors(deps.log, () => checkpointIn(deps, project, { message: summary }));
+    const result = await reportErrors(deps.log, () => checkpointIn(deps, project, { message: summary, signal }));
     if (!result) return { kind: 'not-written', reason: 'the checkpoint command wrote nothing (the Beads log says why)' };
     return { kind: 'written', issueId: result.issueId, comment: result.comment, queued: result.state === 'queued' };
   };

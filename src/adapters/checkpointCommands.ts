@@ -8,6 +8,7 @@ import { Checkpoints, markCheckpointsOnLanding, type AutoCheckpointOutcome, type
 import { describeDamage } from '../services/durableJson';
 import type { CloseOutcome } from '../services/closeFlow';
 import { locateLedger } from '../services/ledgerStore';
+import { runCheckpoint } from '../services/checkpointFlow';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import { ledgerFallbackDir, type ActivityTracker, type FolderActivity } from './activity';
 import { reportErrors, reportFailure } from './commandErrors';
@@ -90,14 +91,14 @@ export class Outboxes extends Disposable {
 
   /**
    * Opens the outboxes of every folder that holds a beads project, with its current backend, and
-   * tries what waits at once: detection ran again (a refresh, new settings, trust), so the CLI may
-   * be back.
+   * sends what is due: detection ran again (a refresh, new settings, trust). A CLI that appeared
+   * gets every queued write at once (Outbox.setBackend); the others keep their spacing.
    */
   async sync(): Promise<void> {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const project = await this.projects.project(folder);
       const outbox = project ? await this.open(project) : undefined;
-      if (outbox && outbox.pendingCount > 0) await outbox.retryNow();
+      if (outbox && outbox.pendingCount > 0) await outbox.sendDue();
     }
   }
 
@@ -326,7 +327,7 @@ async function checkpointNow(deps: WorkDeps, argument: CheckpointArgument): Prom
 export async function checkpointIn(
   deps: WorkDeps,
   project: Project,
-  options: { issueId?: string; message?: string },
+  options: { issueId?: string; message?: string; signal?: AbortSignal },
 ): Promise<CheckpointCommandResult | undefined> {
   if (project.backend.readOnly) {
     void showWarningMessage(readOnlyWarning(project));
@@ -358,12 +359,19 @@ export async function checkpointIn(
       validateInput: (value) => (value.trim() === '' ? 'A checkpoint needs some text.' : undefined),
     }));
   if (text === undefined || text.trim() === '') return undefined;
-  const { key, comment } = await checkpoints.checkpoint(issueId, text);
-  await outbox.drain(AbortSignal.timeout(CHECKPOINT_LAND_MS));
-  const state = outbox.status(key) === 'done' ? 'written' : 'queued';
-  if (state === 'written') vscode.window.setStatusBarMessage(`$(check) Beads: checkpoint written on ${issueId}`, 4000);
-  else void showWarningMessage(`Beads: the checkpoint on ${issueId} is queued and will be written when beads answers (${pendingReason(outbox, key)}).`);
-  return { issueId, comment, state };
+  // The one checkpoint flow, on the project this window keeps open: its outbox and its ledger.
+  const result = await runCheckpoint(
+    { ask: { message: text }, issueId, place: { kind: 'open', backend: project.backend, outbox, ledger: folder.store } },
+    { signal: options.signal, deadline: Date.now() + CHECKPOINT_LAND_MS },
+  );
+  if (result.outcome === 'written') {
+    vscode.window.setStatusBarMessage(`$(check) Beads: checkpoint written on ${issueId}`, 4000);
+  } else if (result.outcome === 'queued') {
+    void showWarningMessage(`Beads: the checkpoint on ${issueId} is queued and will be written when beads answers (${pendingReason(outbox, result.key)}).`);
+  } else {
+    throw new Error(result.reason);
+  }
+  return { issueId, comment: result.comment ?? text, state: result.outcome };
 }
 
 /** The issue's last "Next:" from beads, for the checkpoint's pre-fill; none when beads cannot say now. */
@@ -382,6 +390,8 @@ async function retryPendingWrites(deps: WorkDeps, includeFailed: boolean): Promi
   await deps.outboxes.sync();
   const outboxes = deps.outboxes.all();
   if (includeFailed) await Promise.all(outboxes.map((outbox) => outbox.requeueFailed()));
+  // A person asked: every queued write goes now, whatever its backoff said.
+  await Promise.all(outboxes.map((outbox) => outbox.retryNow()));
   await Promise.all(outboxes.map((outbox) => outbox.drain(AbortSignal.timeout(CHECKPOINT_LAND_MS))));
   const pending = sum(outboxes.map((outbox) => outbox.pendingCount));
   const failed = sum(outboxes.map((outbox) => outbox.failedCount));

@@ -12,9 +12,10 @@ import { findBeadsDir } from '../beads/detect';
 import { BLOCK_MARK_BYTES, blockDigest, holdsBlock, withBlockMark } from '../core/blockMark';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
+import { runCheckpoint } from '../services/checkpointFlow';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
-import { checkpointCommand } from './checkpoint';
+import { checkpointLine } from './checkpoint';
 import { DEFAULT_BUDGET_BYTES, recoveryContextFor } from './context';
 import { guardHook, hookDeadlineMs } from './hookGuard';
 import { readHookInput } from './hookInput';
@@ -53,15 +54,16 @@ export async function runHook(agentArg: string | undefined, event: string | unde
     const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note });
     return result.markdown;
   };
-  const run: HookRun = { cwd, root, input, env, note, runId };
+  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, input, env, note, runId };
+  const deadlineMs = Math.max(0, hookDeadlineMs(env) - (Date.now() - started));
   return guardHook(
     {
-      answer: (signal) => handle(agent, event, plan, run, () => context(true, signal)),
+      answer: (signal, deadline) => handle(agent, event, plan, { ...run, signal, deadline }, () => context(true, signal)),
       // No CLI at all: the same hand-over from the read-only reading, when the full one failed or ran late.
-      fallback: (_reason, signal) => handle(agent, event, { ...plan, checkpoint: false, arm: false, disarm: false }, run, () => context(false, signal)),
+      fallback: (_reason, signal) => handle(agent, event, { ...plan, checkpoint: false, arm: false, disarm: false }, { ...run, signal, deadline: started + hookDeadlineMs(env) }, () => context(false, signal)),
       last: () => hookResponse(agent, event, undefined),
     },
-    { deadlineMs: Math.max(0, hookDeadlineMs(env) - (Date.now() - started)), warn: note },
+    { deadlineMs, warn: note },
   );
 }
 
@@ -73,6 +75,10 @@ interface HookRun {
   env: NodeJS.ProcessEnv;
   note: (line: string) => void;
   runId: string;
+  /** The hook guard's: aborted at the deadline, which ends every CLI and git process started under it. */
+  signal: AbortSignal;
+  /** When the hook must have answered (epoch ms). */
+  deadline: number;
 }
 
 async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: () => Promise<string>): Promise<string> {
@@ -81,7 +87,12 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   if (plan.disarm) await rm(marker, { force: true });
   if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, armedAt: new Date().toISOString() }), 'utf8');
   if (plan.checkpoint) {
-    await checkpointCommand(['--pre-compact', '--cwd', run.cwd], { out: run.note, readHook: () => Promise.resolve(undefined), env: run.env === process.env ? undefined : run.env });
+    // The checkpoint flow itself, under this hook's signal and deadline (no second guard, no argv).
+    const result = await runCheckpoint(
+      { ask: { trigger: 'pre-compaction' }, place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
+      { signal: run.signal, deadline: run.deadline },
+    );
+    run.note(checkpointLine(result));
     // The compaction drops what the conversation held: the start that follows it is a delivery of its own.
     await forgetDeliveries(run);
   }

@@ -19,8 +19,11 @@ const FALLBACK_RESERVE_MS = 3_000;
 
 /** `T` is the hook's answer: its output text, or whatever the caller turns into output. */
 export interface GuardedHook<T = string> {
-  /** The full answer; `signal` aborts at the deadline, so pass it to every CLI and git call. */
-  answer(signal: AbortSignal): Promise<T>;
+  /**
+   * The full answer; `signal` aborts at the deadline, so pass it to every CLI and git call.
+   * `deadline` (epoch ms) is when that happens: work that can stop waiting early answers before it.
+   */
+  answer(signal: AbortSignal, deadline: number): Promise<T>;
   /** The best answer without the CLI, when the full one failed or ran out of time; `reason` says why. */
   fallback?(reason: string, signal: AbortSignal): Promise<T>;
   /** The answer when nothing else worked (valid hook output that says why); must not throw. */
@@ -51,7 +54,7 @@ export async function guardHook<T = string>(hook: GuardedHook<T>, options: HookG
   const reserve = hook.fallback ? Math.min(FALLBACK_RESERVE_MS, options.deadlineMs / 4) : 0;
   let reason: string;
   try {
-    return await withinDeadline((signal) => hook.answer(signal), options.deadlineMs - reserve);
+    return await withinDeadline((signal) => hook.answer(signal, started + options.deadlineMs - reserve), options.deadlineMs - reserve);
   } catch (error) {
     reason = errorMessage(error);
     warn(reason);

@@ -17,8 +17,16 @@ import { findBeadsDir } from '../beads/detect';
 import { AGENT_FORMATS, AGENTS } from '../core/hookConfig';
 import { mcpInstructions } from '../core/mcpInstructions';
 import { installedEntries } from '../services/agentSetup';
-import { checkpointCommand } from './checkpoint';
+import { runCheckpoint } from '../services/checkpointFlow';
+import { checkpointLine } from './checkpoint';
 import { recoveryContextFor } from './context';
+import { errorMessage } from '../core/errors';
+
+/**
+ * How long write_checkpoint waits for beads before answering "queued": agents give a tool call
+ * tens of seconds, and the write is durable before the CLI runs.
+ */
+const MCP_CHECKPOINT_MS = 15_000;
 
 export const CONTEXT_RESOURCE_URI = 'beads-recovery://context';
 
@@ -27,7 +35,7 @@ interface Tool {
   description: string;
   input: z.ZodObject;
   annotations: ToolAnnotations;
-  run(args: Record<string, unknown>): Promise<CallToolResult>;
+  run(args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
 }
 
 /** The server for the project at `cwd`; not yet connected. `hooked`: the agents our hooks already hand the context to (see `hookedAgents`). */
@@ -56,11 +64,14 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
         'so the work survives a compaction, a restart or a new session. Call it when a piece of work is done, before a risky step and before you stop.',
       input: z.object({ summary: z.string().trim().min(1).max(2000).describe('One line: what is done, the approach taken, and what is next.') }).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: async (args) => {
-        const lines: string[] = [];
+      run: async (args, signal) => {
         const summary = String(args.summary).replace(/\s*\n\s*/g, ' ');
-        const code = await checkpointCommand(['--message', summary, '--cwd', cwd], { out: (line) => lines.push(line), readHook: () => Promise.resolve(undefined), env });
-        return { content: [{ type: 'text', text: lines.join('\n') }], isError: code !== 0 };
+        // The checkpoint flow itself, with the summary as data: words starting with "-" are words.
+        const result = await runCheckpoint(
+          { ask: { message: summary }, place: { kind: 'folder', cwd, env, note: (line) => process.stderr.write(`beads-recovery: ${line}\n`) } },
+          { signal, deadline: Date.now() + MCP_CHECKPOINT_MS },
+        );
+        return { content: [{ type: 'text', text: checkpointLine(result) }], isError: result.outcome === 'failed' };
       },
     },
   };
@@ -73,13 +84,18 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
       annotations: tool.annotations,
     })),
   }));
-  server.server.setRequestHandler('tools/call', async (request) => {
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${name}'; this server has ${Object.keys(tools).join(' and ')}.`);
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
-    return tool.run(parsed.data as Record<string, unknown>);
+    try {
+      return await tool.run(parsed.data as Record<string, unknown>, ctx.mcpReq.signal);
+    } catch (error) {
+      // The work failed, not the call: the agent reads why in a tool result it can act on.
+      return { content: [{ type: 'text', text: `${name} failed: ${errorMessage(error)}` }], isError: true };
+    }
   });
 
   server.registerResource(

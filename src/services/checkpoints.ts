@@ -32,7 +32,7 @@ export interface CheckpointLedger {
 export interface CheckpointQueue {
   enqueue(write: BeadsWrite): Promise<void>;
   drain(signal?: AbortSignal): Promise<void>;
-  retryNow(): Promise<void>;
+  sendDue(): Promise<void>;
   status(key: string): WriteStatus;
   readonly pending: readonly { write: BeadsWrite }[];
   isOwnComment(issueId: string, text: string): boolean;
@@ -143,8 +143,8 @@ export class Checkpoints {
     const write = checkpointWrite(this.activityOf(issueId), { trigger }, now);
     if (!write) {
       const pending = this.queue.pending.filter((entry) => entry.write.issueId === issueId).length;
-      // What is still queued goes now: "nothing new" is no reason for it to wait out a backoff.
-      if (pending > 0) await this.queue.retryNow();
+      // What is due goes now; what waits out a backoff keeps waiting (its spacing is shared by every process).
+      if (pending > 0) await this.queue.sendDue();
       return { written: false, reason: 'nothing-new', issueId, pending };
     }
     const { key, comment } = write;

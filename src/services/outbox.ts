@@ -26,11 +26,12 @@ import { fnv1a } from '../core/hash';
 import { parseTimestamp } from '../core/time';
 import { isTerminal, type IssueDetails } from '../core/model';
 import {
+  affectsEveryWrite,
   DEFAULT_BACKOFF,
   decideAfterFailure,
   describeDecision,
   type BackoffPolicy,
-  type FailureDecision,
+  type RetryReason,
   type ParkReason,
   type WriteFailure,
 } from '../core/outboxPolicy';
@@ -48,6 +49,8 @@ export interface PendingWrite {
   attempts: number;
   nextAttemptAt: number;
   lastError?: string;
+  /** Why the last attempt failed: a write that waits for the CLI as a whole goes as soon as the CLI works again. */
+  lastReason?: RetryReason;
   /**
    * Set (durably) just before the CLI is spawned, cleared when the attempt ends; `cliPid` is the
    * CLI's pid (and process group) once it started.
@@ -322,23 +325,26 @@ export class Outbox implements WriteQueue {
   }
 
   /**
-   * One attempt at every pending write, now, without waiting out backoffs after a failure: for a
-   * short-lived process (the command line) that leaves the retries to VS Code or its next run.
+   * One attempt at every write that is due, now: for a short-lived process (the command line)
+   * that leaves later retries to VS Code or its next run. A write waiting out its backoff keeps
+   * waiting, whoever asks: that is what spaces the attempts of many short-lived processes.
    * Resolves when that pass is over; a write another drainer holds stays pending.
    */
-  async sendNow(): Promise<void> {
-    await this.retryNow();
+  async sendDue(): Promise<void> {
+    await this.load();
+    this.kick();
     await this.pass;
   }
 
   /**
-   * Resolves when every write of this project queued before the call has landed or been parked,
-   * or when the signal aborts (then some may still be pending: see `pendingCount`/`status`).
-   * Starts with an immediate attempt, then follows the backoff.
+   * Resolves when every write of this project queued before the call (or those of `keys`) has
+   * landed or been parked, or when the signal aborts (then some may still be pending: see
+   * `pendingCount`/`status`). Due writes are tried at once, the others when they are due.
    */
-  async drain(signal?: AbortSignal): Promise<void> {
-    await this.retryNow();
-    const waiting = new Set(this.pending.map((entry) => entry.write.key));
+  async drain(signal?: AbortSignal, keys?: readonly string[]): Promise<void> {
+    await this.load();
+    this.kick();
+    const waiting = new Set(keys ?? this.pending.map((entry) => entry.write.key));
     while (waiting.size > 0 && !signal?.aborted && !this.disposed) {
       await this.pass;
       for (const key of [...waiting]) if (this.status(key) !== 'pending') waiting.delete(key);
@@ -511,9 +517,10 @@ export class Outbox implements WriteQueue {
       });
       return 'stop';
     }
-    const attempts = entry.attempts + 1;
     const now = this.now();
-    const decision = decideAfterFailure(toWriteFailure(error), attempts, now, this.policy);
+    const decision = decideAfterFailure(toWriteFailure(error), entry.attempts + 1, now, this.policy);
+    // A freeze is no attempt of the write's own: its backoff does not grow.
+    const attempts = decision.action === 'retry' && !decision.counted ? entry.attempts : entry.attempts + 1;
     const message = errorMessage(error);
     if (decision.action === 'park' && decision.reason === 'moot') {
       // Nothing left to do (br: already closed, or gone): the write's purpose holds or cannot be had.
@@ -533,6 +540,7 @@ export class Outbox implements WriteQueue {
       current.attempts = attempts;
       current.nextAttemptAt = decision.at;
       current.lastError = message;
+      current.lastReason = decision.reason;
       current.mayHaveLanded = uncertain || decision.mayHaveLanded || undefined;
       if (affectsEveryWrite(decision)) {
         // The CLI as a whole is unavailable: the other writes wait as long, without a failure each.
@@ -555,8 +563,11 @@ export class Outbox implements WriteQueue {
         ...(write.kind === 'comment' ? { textHash: textHash(write.text) } : {}),
       });
       if (state.done.length > this.doneLimit) state.done.splice(0, state.done.length - this.doneLimit);
-      // The CLI just worked, so whatever waited out a backoff can go now.
-      if (how === 'sent') for (const entry of state.pending) if (entry.root === this.root) entry.nextAttemptAt = Math.min(entry.nextAttemptAt, now);
+      // The CLI just worked, so what waited for the CLI as a whole (missing, locked, slow, frozen)
+      // can go now; a write that failed for its own reasons keeps its spacing.
+      if (how === 'sent') {
+        for (const entry of state.pending) if (entry.root === this.root && waitsForTheCli(entry)) entry.nextAttemptAt = Math.min(entry.nextAttemptAt, now);
+      }
     });
     if (how === 'moot') return;
     for (const listener of [...this.landListeners]) {
@@ -655,8 +666,9 @@ export function describeWrite(write: BeadsWrite): string {
   }
 }
 
-function affectsEveryWrite(decision: FailureDecision): boolean {
-  return decision.action === 'retry' && (decision.reason === 'cli-missing' || decision.reason === 'locked' || decision.reason === 'timeout' || decision.reason === 'read-only');
+function waitsForTheCli(entry: PendingWrite): boolean {
+  const reason = entry.lastReason;
+  return reason === undefined || affectsEveryWrite({ action: 'retry', reason, at: 0, mayHaveLanded: false, counted: true });
 }
 
 function knownKey(state: OutboxState, key: string): boolean {
@@ -697,8 +709,12 @@ function parseState(value: unknown, problems: string[]): OutboxState {
     }
   }
   for (const raw of Array.isArray(value.failed) ? value.failed : []) {
-    if (isRecord(raw) && isBeadsWrite(raw.write)) state.failed.push(raw as unknown as FailedWrite);
-    else state.unreadable.push(raw);
+    if (!isRecord(raw) || !isBeadsWrite(raw.write)) state.unreadable.push(raw);
+    else if (raw.reason === 'gave-up' && typeof raw.root === 'string') {
+      // Parked by an earlier version for failing often; nothing but a final answer parks a write now.
+      const attempts = typeof raw.attempts === 'number' && Number.isFinite(raw.attempts) ? raw.attempts : 0;
+      state.pending.push({ write: raw.write, root: raw.root, enqueuedAt: typeof raw.enqueuedAt === 'number' ? raw.enqueuedAt : 0, attempts, nextAttemptAt: 0, mayHaveLanded: true });
+    } else state.failed.push(raw as unknown as FailedWrite);
   }
   if (isRecord(value.clocks)) {
     const clocks = Object.entries(value.clocks).filter(([, clock]) => isRecord(clock) && Number.isFinite(clock.offsetMs) && Number.isFinite(clock.measuredAt));

@@ -275,7 +275,7 @@ describe('the outbox on bd 1.0.4', () => {
     writeFileSync(faultFile, 'hang write\n');
     const env = { BEADS_STANDIN_LOG: log, BEADS_STANDIN_FAULT_FILE: faultFile, BEADS_STANDIN_BD_VERSION: '1.0.4' };
     const backend = createCliBackend({ dialect: 'bd', command: join(BIN, 'bd'), root, timeoutMs: 1_000, env });
-    const outbox = new Outbox({ file: join(root, 'outbox.json'), root, backend, policy: { baseMs: 50, maxMs: 100, maxUnrecognisedAttempts: 3 } });
+    const outbox = new Outbox({ file: join(root, 'outbox.json'), root, backend, policy: { baseMs: 50, maxMs: 100, unexplainedMaxMs: 100 } });
     try {
       await outbox.enqueue({ key: 'checkpoint:v-work:1', kind: 'comment', issueId: 'v-work', text: 'Checkpoint: after a hang' });
       // The first attempt hangs and is stopped at the timeout: it may have landed.

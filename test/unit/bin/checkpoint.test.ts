@@ -56,6 +56,13 @@ async function run(args: string[], hook?: { event?: string; cwd?: string }) {
   return { code, output: lines.join('\n') };
 }
 
+/** Queued writes keep their spacing whichever process tries them: wait until the last one is due. */
+async function untilQueuedWritesAreDue(): Promise<void> {
+  const outbox = JSON.parse(readFileSync(path.join(work, '.git', 'beads-recovery', 'outbox.json'), 'utf8')) as { pending: { nextAttemptAt: number }[] };
+  const due = Math.max(0, ...outbox.pending.map((entry) => entry.nextAttemptAt));
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now() + 20)));
+}
+
 function ledgerFile(): string {
   return path.join(work, '.git', 'beads-recovery', 'ledger.json');
 }
@@ -166,6 +173,14 @@ describe('beads-recovery checkpoint', () => {
     expect(written).toHaveLength(2);
   });
 
+  it('takes the word after --message or -m as the message even when it starts with "-" (a markdown bullet)', async () => {
+    const long = await run(['--cwd', work, '--message', '- lexer done']);
+    expect(long.output).toMatch(/checkpoint written on demo-1: Checkpoint: - lexer done/);
+    const short = await run(['--cwd', work, '-m', '--parser next']);
+    expect(short.code).toBe(0);
+    expect(comments('demo-1').map((text) => text.split('\n')[0])).toEqual(['Checkpoint: - lexer done', 'Checkpoint: --parser next']);
+  });
+
   it('fails a manual checkpoint with exit 1 when beads refuses it, but never a hook', async () => {
     writeFileSync(path.join(scratch, 'fault'), 'exit:4 write\n');
     const manual = await run(['--cwd', work, '--issue', 'demo-1', '--message', 'x']);
@@ -201,6 +216,7 @@ describe('nothing asked for is lost', () => {
     writeFileSync(path.join(scratch, 'fault'), 'locked write\n');
     expect((await run(['--cwd', work, '--auto'])).output).toMatch(/queued/);
     rmSync(path.join(scratch, 'fault'));
+    await untilQueuedWritesAreDue();
     // The queued write lands first, once; then the same work is nothing new.
     const again = await run(['--cwd', work, '--auto']);
     expect(again.output).toMatch(/nothing new on demo-1 .* Sent 1 queued write/);
@@ -219,6 +235,7 @@ describe('a damaged outbox', () => {
     const outboxFile = path.join(work, '.git', 'beads-recovery', 'outbox.json');
     const text = readFileSync(outboxFile, 'utf8');
     // Garbage appended after the entry, as a torn write might leave it.
+    await untilQueuedWritesAreDue();
     writeFileSync(outboxFile, `${text.trimEnd().slice(0, -3)}]}, {"write": \u0000 torn`);
     const result = spawnSync(process.execPath, [CLI_SCRIPT, 'checkpoint', '--cwd', work, '--auto'], { cwd: work, env, encoding: 'utf8', timeout: 30_000 });
     expect(result.status).toBe(0);

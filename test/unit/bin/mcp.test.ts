@@ -83,6 +83,13 @@ describe.each(HANDSHAKES)('beads-recovery mcp with the SDK client over stdio, $e
     expect(added[0]).toContain('mcp-work.ts');
   });
 
+  it('write_checkpoint takes a summary that starts with "-" as words, never as an option', async () => {
+    writeFileSync(path.join(dir, 'mcp-bullet.ts'), 'export {};\n');
+    const result = await client.callTool({ name: 'write_checkpoint', arguments: { summary: '- parser done; next: --validation' } });
+    expect(result.isError, JSON.stringify(result.content)).toBe(false);
+    expect(comments(SCENARIO.inProgress).at(-1)).toMatch(/^Checkpoint: - parser done; next: --validation/);
+  });
+
   it('serves the context as a resource and the recover prompt', async () => {
     const { resources } = await client.listResources();
     expect(resources).toEqual([expect.objectContaining({ uri: 'beads-recovery://context', mimeType: 'text/markdown' })]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, decideAfterFailure, describeDecision, type BackoffPolicy } from '../../../src/core/outboxPolicy';
 
-const policy: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, maxUnrecognisedAttempts: 4 };
+const policy: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, unexplainedMaxMs: 60_000 };
 const now = 1_700_000_000_000;
 
 describe('backoffDelay', () => {
@@ -24,12 +24,13 @@ describe('decideAfterFailure', () => {
       reason: 'cli-missing',
       at: now + 1_000,
       mayHaveLanded: false,
+      counted: true,
     });
   });
 
   it('retries a timeout, which may have written before it was stopped', () => {
     const decision = decideAfterFailure({ kind: 'timeout', message: 'br comments add did not finish' }, 3, now, policy);
-    expect(decision).toEqual({ action: 'retry', reason: 'timeout', at: now + 4_000, mayHaveLanded: true });
+    expect(decision).toEqual({ action: 'retry', reason: 'timeout', at: now + 4_000, mayHaveLanded: true, counted: true });
   });
 
   it('parks a refusal at the first attempt: the CLI said no and why', () => {
@@ -39,7 +40,7 @@ describe('decideAfterFailure', () => {
 
   it('retries a locked database for ever, with a capped delay', () => {
     const locked = { kind: 'exit' as const, message: 'database is locked', exitCode: 2 };
-    expect(decideAfterFailure(locked, 50, now, policy)).toEqual({ action: 'retry', reason: 'locked', at: now + 60_000, mayHaveLanded: false });
+    expect(decideAfterFailure(locked, 50, now, policy)).toEqual({ action: 'retry', reason: 'locked', at: now + 60_000, mayHaveLanded: false, counted: true });
   });
 
   it('recognises a lock from the CLI code alone', () => {
@@ -69,10 +70,34 @@ describe('decideAfterFailure', () => {
     expect(decideAfterFailure({ kind: 'exit', message: 'invalid status', exitCode: 4 }, 1, now, policy)).toEqual({ action: 'park', reason: 'rejected' });
   });
 
-  it('retries an unexplained failure a bounded number of times, then parks it', () => {
-    const failure = { kind: 'exit' as const, message: 'something odd', exitCode: 1 };
-    expect(decideAfterFailure(failure, 3, now, policy)).toMatchObject({ action: 'retry', reason: 'failed', mayHaveLanded: false });
-    expect(decideAfterFailure(failure, 4, now, policy)).toEqual({ action: 'park', reason: 'gave-up' });
+  it('never parks a write while the CLI is merely failing: an unexplained exit 1, garbage, timeouts, a lock, however often', () => {
+    const failures = [
+      { kind: 'exit' as const, message: 'something odd', exitCode: 1 },
+      { kind: 'badJson' as const, message: 'not JSON' },
+      { kind: 'timeout' as const, message: 'did not finish' },
+      { kind: 'exit' as const, message: 'database is locked', exitCode: 1 },
+    ];
+    for (const failure of failures) {
+      for (const attempts of [1, 8, 9, 50, 1_000]) expect(decideAfterFailure(failure, attempts, now, policy), `${failure.message} × ${attempts}`).toMatchObject({ action: 'retry' });
+    }
+  });
+
+  it('spaces an unexplained failure further apart than a lock, up to its own cap', () => {
+    const odd = { kind: 'exit' as const, message: 'something odd', exitCode: 1 };
+    const slow: BackoffPolicy = { baseMs: 1_000, maxMs: 8_000, unexplainedMaxMs: 64_000 };
+    expect(decideAfterFailure(odd, 3, now, slow)).toMatchObject({ reason: 'failed', at: now + 4_000, mayHaveLanded: false });
+    expect(decideAfterFailure(odd, 20, now, slow)).toMatchObject({ at: now + 64_000 });
+    expect(decideAfterFailure({ kind: 'exit', message: 'database is locked', exitCode: 1 }, 20, now, slow)).toMatchObject({ at: now + 8_000 });
+  });
+
+  it('waits out a workspace frozen for migration (bd exit 14) at a steady pace, counting no attempt, never parked', () => {
+    const frozen = { kind: 'exit' as const, message: '⛔ workspace is frozen for migration', exitCode: 14 };
+    const paced: BackoffPolicy = { ...policy, frozenRecheckMs: 30_000 };
+    for (const attempts of [1, 9, 500]) {
+      expect(decideAfterFailure(frozen, attempts, now, paced)).toEqual({ action: 'retry', reason: 'frozen', at: now + 30_000, mayHaveLanded: false, counted: false });
+    }
+    expect(decideAfterFailure({ kind: 'frozen', message: 'frozen' }, 1, now, paced)).toMatchObject({ reason: 'frozen', counted: false });
+    expect(describeDecision({ action: 'retry', reason: 'frozen', at: now, mayHaveLanded: false, counted: false })).toBe('the beads workspace is frozen for migration');
   });
 
   it('treats a killed process (no exit code) as possibly written', () => {
@@ -89,6 +114,6 @@ describe('decideAfterFailure', () => {
 
   it('explains each decision in words', () => {
     expect(describeDecision({ action: 'park', reason: 'gone' })).toBe('the issue no longer exists');
-    expect(describeDecision({ action: 'retry', reason: 'locked', at: now, mayHaveLanded: false })).toBe('the beads database is locked');
+    expect(describeDecision({ action: 'retry', reason: 'locked', at: now, mayHaveLanded: false, counted: true })).toBe('the beads database is locked');
   });
 });

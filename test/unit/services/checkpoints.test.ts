@@ -281,7 +281,7 @@ describe('checkpointWrite: one definition of a checkpoint for VS Code, the comma
     const queue = {
       enqueue: async (write: { key: string; text?: string }) => void queued.push({ key: write.key, text: write.text ?? '' }),
       drain: async () => undefined,
-      retryNow: async () => undefined,
+      sendDue: async () => undefined,
       status: () => 'pending' as const,
       pending: [],
       isOwnComment: () => false,

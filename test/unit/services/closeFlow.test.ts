@@ -42,7 +42,7 @@ let beads: FakeBackend;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'close-'));
   beads = fiveIssues();
-  outbox = new Outbox({ file: join(dir, 'outbox.json'), root: ROOT, backend: beads, policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
+  outbox = new Outbox({ file: join(dir, 'outbox.json'), root: ROOT, backend: beads, policy: { baseMs: 60_000, maxMs: 60_000, unexplainedMaxMs: 60_000 } });
 });
 
 afterEach(() => {

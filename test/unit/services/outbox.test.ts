@@ -12,7 +12,7 @@ import { issueDetails } from '../support/fakeIssues';
 import { waitFor } from '../support/waitFor';
 
 const ROOT = '/project';
-const FAST: BackoffPolicy = { baseMs: 20, maxMs: 80, maxUnrecognisedAttempts: 3 };
+const FAST: BackoffPolicy = { baseMs: 20, maxMs: 80, unexplainedMaxMs: 80 };
 
 const locked = () => new CliError({ kind: 'exit', command: 'br', args: ['comments', 'add'], exitCode: 2, cliMessage: 'database is locked' });
 const missing = () => new CliError({ kind: 'notFound', command: 'br', args: ['comments', 'add'] });
@@ -130,7 +130,7 @@ describe('Outbox', () => {
       attemptedAt.push(performance.now());
       return original(id, text);
     };
-    const outbox = makeOutbox(beads, { policy: { baseMs: 200, maxMs: 200, maxUnrecognisedAttempts: 3 } });
+    const outbox = makeOutbox(beads, { policy: { baseMs: 200, maxMs: 200, unexplainedMaxMs: 200 } });
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'first' });
     await outbox.enqueue({ key: 'b', kind: 'comment', issueId: 'demo-2', text: 'second' });
     await waitFor(() => attemptedAt.length >= 4, 'four attempts', 5_000);
@@ -146,7 +146,7 @@ describe('Outbox', () => {
   it('sends at once when asked to retry, without waiting out the backoff', async () => {
     const beads = new FakeBackend(['demo-1']);
     beads.failures = [locked()];
-    const outbox = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
+    const outbox = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, unexplainedMaxMs: 60_000 } });
     await outbox.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'first' });
     await waitFor(() => outbox.pending[0]?.attempts === 1, 'the first attempt');
     await outbox.retryNow();
@@ -192,7 +192,7 @@ describe('Outbox', () => {
   it('survives a restart: a new outbox over the same file sends what the old one left', async () => {
     const beads = new FakeBackend(['demo-1']);
     beads.failures = [missing()];
-    const first = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, maxUnrecognisedAttempts: 3 } });
+    const first = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, unexplainedMaxMs: 60_000 } });
     await first.enqueue({ key: 'a', kind: 'comment', issueId: 'demo-1', text: 'queued while the CLI was missing' });
     await waitFor(() => first.pending[0]?.attempts === 1, 'the first attempt');
     expect(first.pendingCount).toBe(1);
@@ -201,6 +201,9 @@ describe('Outbox', () => {
     const second = makeOutbox(beads);
     await second.load();
     expect(second.pendingCount).toBe(1);
+    // The write keeps its spacing across the restart; "Retry Pending Writes" sends it now.
+    expect(second.pending[0]?.nextAttemptAt).toBeGreaterThan(Date.now());
+    await second.retryNow();
     await second.drain(bounded());
     expect(beads.comments('demo-1')).toEqual(['queued while the CLI was missing']);
   });

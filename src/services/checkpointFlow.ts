@@ -1,0 +1,260 @@
+// The one checkpoint flow (docs/ARCHITECTURE.md §4). Every surface that writes a checkpoint calls
+// `runCheckpoint` as a function, with its own cancellation signal and the time it has left:
+// VS Code's Checkpoint Now and the language-model tool (src/adapters/checkpointCommands.ts), the
+// command line (src/bin/checkpoint.ts), the agent hooks (src/bin/hook.ts) and the MCP server
+// (src/bin/mcp.ts). It answers written, queued, nothing new or failed, always with the reason.
+//
+// A surface either hands over a project it keeps open (VS Code: its backend, outbox and ledger)
+// or a folder, which the flow opens itself (detection, the ledger and the outbox beside it in the
+// git directory) and closes again before it answers. Outside VS Code, where no watcher recorded
+// the edits, git adds what it shows since the last checkpoint.
+
+import path from 'node:path';
+import type { BeadsBackend } from '../beads/backend';
+import { detectProject } from '../beads/detect';
+import { checkpointWindowStart, type CheckpointActivity } from '../core/checkpoint';
+import { errorMessage } from '../core/errors';
+import { clampTimeoutMs, formatAge } from '../core/time';
+import type { GitOptions } from '../git/runGit';
+import { activityOf, checkpointWrite, markCheckpointsOnLanding, type CheckpointLedger, type CheckpointRequest } from './checkpoints';
+import { describeDamage, type DamageReport } from './durableJson';
+import { gitActivity, uniqueCommits } from './gitActivity';
+import { locateLedger, LedgerStore } from './ledgerStore';
+import { Outbox } from './outbox';
+import { chooseFocus } from './snapshot';
+import type { BeadsWrite } from './writeQueue';
+
+/** What a checkpoint is asked for, on which issue, where. */
+export interface CheckpointFlowRequest {
+  /** The words of a person or an agent, an automatic checkpoint at a trigger, or a summary of the activity. */
+  ask: CheckpointRequest;
+  /** The issue to write on; by default the focused one (the ledger's), else the most recently updated in progress. */
+  issueId?: string;
+  place: CheckpointPlace;
+}
+
+/**
+ * `folder`: the flow opens the beads project that contains `cwd` (settings from `env`, the
+ * process's own by default) and closes it before it answers. `open`: a project the caller keeps
+ * open (VS Code), with the outbox and ledger it drains and shows.
+ */
+export type CheckpointPlace =
+  | { kind: 'folder'; cwd: string; env?: NodeJS.ProcessEnv; /** Lines for a log or stderr, never the answer. */ note?: (line: string) => void }
+  | { kind: 'open'; backend: BeadsBackend; outbox: Outbox; ledger: CheckpointLedger; /** The issue the caller's view focuses. */ focusedId?: string };
+
+export interface CheckpointFlowOptions {
+  signal?: AbortSignal;
+  /** When the caller needs its answer (epoch ms): the flow stops waiting for beads before then. */
+  deadline: number;
+  now?: () => number;
+}
+
+export type CheckpointOutcome = 'written' | 'queued' | 'nothing-new' | 'failed';
+
+/**
+ * Why nothing was written, when that is the request's own fault rather than beads': `not-beads`
+ * (no `.beads` around the folder) and `no-issue` (nothing in progress) are answers, not errors.
+ */
+export type CheckpointFailure = 'not-beads' | 'no-issue' | 'refused' | 'error';
+
+export interface CheckpointFlowResult {
+  outcome: CheckpointOutcome;
+  /** One line for a person or an agent: what happened, and why. */
+  reason: string;
+  /** For `failed`: whose fault it is. */
+  failure?: CheckpointFailure;
+  issueId?: string;
+  key?: string;
+  /** The comment written or queued. */
+  comment?: string;
+  /** What else the caller should pass on: earlier writes sent or still queued. */
+  notes: string[];
+}
+
+/** Part of the time left that is kept for closing files and answering. */
+const ANSWER_RESERVE_MS = 250;
+
+/** Runs one checkpoint from request to answer; never throws (a failure is an outcome with its reason). */
+export async function runCheckpoint(request: CheckpointFlowRequest, options: CheckpointFlowOptions): Promise<CheckpointFlowResult> {
+  const now = (options.now ?? Date.now)();
+  try {
+    if (request.place.kind === 'open') {
+      const { backend, outbox, ledger, focusedId } = request.place;
+      return await checkpointOn({ backend, outbox, ledger, focusedId }, request, options, now);
+    }
+    return await checkpointInFolder(request.place, request, options, now);
+  } catch (error) {
+    return failed('error', `no checkpoint written: ${errorMessage(error)}`);
+  }
+}
+
+async function checkpointInFolder(place: Extract<CheckpointPlace, { kind: 'folder' }>, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<CheckpointFlowResult> {
+  const env = place.env ?? process.env;
+  const note = place.note ?? (() => undefined);
+  const { signal } = options;
+  const timeoutMs = clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000);
+  const preferred = env.BEADS_RECOVERY_CLI === 'bd' || env.BEADS_RECOVERY_CLI === 'br' ? env.BEADS_RECOVERY_CLI : 'auto';
+  const detection = await detectProject(path.resolve(place.cwd), {
+    preferred,
+    cliPath: env.BEADS_RECOVERY_CLI_PATH || undefined,
+    trusted: true,
+    timeoutMs,
+    pathEnv: env.PATH,
+    env: place.env ? definedOnly(place.env) : undefined,
+    signal,
+  });
+  if (detection.kind === 'none') return failed('not-beads', 'not a beads project (no .beads directory); no checkpoint written.');
+  // Without a working CLI (missing, hanging, locked at `where`), the checkpoint is still worked
+  // out from .beads/issues.jsonl and queued: the next process that can write sends it.
+  if (detection.kind === 'readonly') note(detection.message);
+  const backend = detection.backend;
+  const gitOptions: GitOptions = { timeoutMs, signal };
+  const location = await locateLedger(backend.root, undefined, gitOptions);
+  const damaged = (what: string) => (report: DamageReport) => note(describeDamage(what, report));
+  const ledger = location ? new LedgerStore(location.file, { onDamage: damaged('ledger') }) : undefined;
+  try {
+    await ledger?.load();
+    const outbox = location ? new Outbox({ file: path.join(path.dirname(location.file), 'outbox.json'), root: backend.root, backend, onDamage: damaged('queue of beads writes') }) : undefined;
+    try {
+      // Whatever this run lands — its own checkpoint or one an earlier process queued — the ledger counts.
+      if (outbox) markCheckpointsOnLanding(outbox, () => ledger);
+      if (!outbox && backend.readOnly) {
+        return failed('error', `${detection.kind === 'readonly' ? detection.message : ''} Outside git there is no queue to keep it in; no checkpoint written.`);
+      }
+      return await checkpointOn({ backend, outbox, ledger, gitRoot: location?.repository?.root, timeoutMs }, request, options, now);
+    } finally {
+      outbox?.dispose();
+    }
+  } finally {
+    ledger?.dispose();
+  }
+}
+
+interface OpenProject {
+  backend: BeadsBackend;
+  outbox: Outbox | undefined;
+  ledger: CheckpointLedger | undefined;
+  focusedId?: string;
+  /** Outside VS Code: the repository whose log and status add to the ledger's activity. */
+  gitRoot?: string;
+  timeoutMs?: number;
+}
+
+async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<CheckpointFlowResult> {
+  const { backend, outbox, ledger } = project;
+  const { signal } = options;
+  // First what earlier runs left queued: once landed, those checkpoints start this one's window.
+  const earlier = await sendQueued(outbox, signal);
+  const issueId = request.issueId ?? project.focusedId ?? chooseFocus(await backend.listInProgress(signal), ledger?.state.focusedId);
+  if (!issueId) return failed('no-issue', 'no issue is in progress; no checkpoint written.', earlier);
+
+  const recorded = ledger?.state.ledgers[issueId];
+  const fromLedger = recorded ? activityOf(recorded) : undefined;
+  let activity: CheckpointActivity = fromLedger ?? { issueId, files: [], commits: [], edits: 0 };
+  if (project.gitRoot !== undefined || !ledger) {
+    const [details] = await backend.show([issueId], signal);
+    const since = checkpointWindowStart(
+      {
+        ledgerCheckpointAt: recorded?.lastCheckpointAt,
+        ledgerStartedAt: recorded?.startedAt,
+        comments: details?.comments ?? [],
+        claimedAt: details?.startedAt,
+        updatedAt: details?.updatedAt,
+        createdAt: details?.createdAt,
+        cliOffsetMs: outbox?.cliClockOffsetMs,
+      },
+      now,
+    );
+    const gitOptions: GitOptions = { timeoutMs: project.timeoutMs ?? 10_000, signal };
+    const fromGit = project.gitRoot !== undefined && since !== undefined ? await gitActivity(project.gitRoot, since, gitOptions) : { files: [], commits: [] };
+    activity = {
+      issueId,
+      // The ledger's files first: they come most recently touched first.
+      files: [...new Set([...(fromLedger?.files ?? []), ...fromGit.files])],
+      commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
+      // Index for index with the ledger's files, which lead the list.
+      fileEdits: fromLedger?.fileEdits,
+      edits: fromLedger?.edits,
+      lastCheckpointAt: since,
+    };
+  }
+
+  const planned = checkpointWrite(activity, request.ask, now);
+  if (!planned) {
+    const since = activity.lastCheckpointAt;
+    const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
+    return { outcome: 'nothing-new', issueId, reason: `nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.`, notes: earlier };
+  }
+  const { key, comment } = planned;
+  const write: BeadsWrite = { key, kind: 'comment', issueId, text: comment, checkpointAt: now };
+  const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, issueId, comment, signal);
+  const firstLine = comment.split('\n')[0] ?? comment;
+  const base = { issueId, key, comment, notes: earlier };
+  if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}` };
+  // Counted (by the outbox's landing) only once it landed: a queued checkpoint must not make the next run "nothing new".
+  if (result.state === 'queued') return { ...base, outcome: 'queued', reason: `checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}` };
+  // Landed earlier (the key was done before this run, the landing unreported) or without an outbox: noted here.
+  if (result.landedBefore || !outbox) await ledger?.markCheckpoint(issueId, now);
+  return { ...base, outcome: 'written', reason: `checkpoint written on ${issueId}: ${firstLine}` };
+}
+
+type WriteResult = { state: 'written'; landedBefore?: boolean } | { state: 'queued'; why: string } | { state: 'failed'; why: string; refused?: boolean };
+
+/**
+ * Through the outbox every process drains: the write is durable before the CLI runs, a key already
+ * queued or written is not written again, only the holder of the outbox's lease sends, and every
+ * write still queued (by this process or an earlier one) is tried too.
+ */
+async function writeThroughOutbox(outbox: Outbox, write: BeadsWrite, options: CheckpointFlowOptions): Promise<WriteResult> {
+  const { key } = write;
+  if (outbox.status(key) === 'done') return { state: 'written', landedBefore: true };
+  await outbox.enqueue(write);
+  if (!outbox.canSend) return { state: 'queued', why: 'the beads CLI is not available' };
+  await outbox.sendDue();
+  // Untried means another drainer (a VS Code window, another hook) holds the queue: give it the time left.
+  const untried = outbox.pending.find((entry) => entry.write.key === key)?.attempts === 0;
+  if (untried) await outbox.drain(withDeadline(options), [key]);
+  switch (outbox.status(key)) {
+    case 'done':
+      return { state: 'written' };
+    case 'failed':
+      return { state: 'failed', refused: true, why: outbox.failed.find((entry) => entry.write.key === key)?.error ?? 'beads refused it' };
+    default:
+      return { state: 'queued', why: outbox.pending.find((entry) => entry.write.key === key)?.lastError ?? 'beads did not answer in time' };
+  }
+}
+
+/** Sends what earlier runs left queued; says so when anything was or still is. */
+async function sendQueued(outbox: Outbox | undefined, signal?: AbortSignal): Promise<string[]> {
+  if (!outbox) return [];
+  await outbox.load();
+  const before = outbox.pendingCount;
+  if (before === 0) return [];
+  if (outbox.canSend && !signal?.aborted) await outbox.sendDue();
+  const after = outbox.pendingCount;
+  const sent = before - after;
+  return [...(sent > 0 ? [`Sent ${sent} queued write(s).`] : []), ...(after > 0 ? [`${after} write(s) still queued.`] : [])];
+}
+
+async function writeDirectly(backend: BeadsBackend, issueId: string, text: string, signal?: AbortSignal): Promise<WriteResult> {
+  try {
+    await backend.addComment(issueId, text, signal);
+    return { state: 'written' };
+  } catch (error) {
+    return { state: 'failed', why: errorMessage(error) };
+  }
+}
+
+/** The caller's signal, aborted also when its time is up (less a moment to answer). */
+function withDeadline(options: CheckpointFlowOptions): AbortSignal {
+  const left = AbortSignal.timeout(Math.max(0, options.deadline - Date.now() - ANSWER_RESERVE_MS));
+  return options.signal ? AbortSignal.any([options.signal, left]) : left;
+}
+
+function failed(failure: CheckpointFailure, reason: string, notes: string[] = []): CheckpointFlowResult {
+  return { outcome: 'failed', failure, reason, notes };
+}
+
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

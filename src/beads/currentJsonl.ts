@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { BeadsBackend } from './backend';
 import { isCanceled } from './errors';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
 
 /**
  * How much later than `issues.jsonl` br's database may be modified by the same write: br flushes
@@ -67,7 +68,7 @@ export function readingCurrentJsonl(cli: BeadsBackend, jsonl: BeadsBackend, isCu
 /** br's `metadata.json` names the database (`"database": "beads.db"`); only a plain name inside `.beads` is taken. */
 async function databaseName(beadsDir: string): Promise<string> {
   try {
-    const metadata: unknown = JSON.parse(await readFile(join(beadsDir, 'metadata.json'), 'utf8'));
+    const metadata: unknown = JSON.parse((await readTextFile(join(beadsDir, 'metadata.json'), { maxBytes: SMALL_FILE_MAX_BYTES })) ?? '{}');
     const name = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>).database : undefined;
     if (typeof name === 'string' && name.length > 0 && basename(name) === name) return name;
   } catch {
@@ -80,10 +81,13 @@ async function databaseName(beadsDir: string): Promise<string> {
 async function autoFlushDisabled(beadsDir: string): Promise<boolean> {
   let config: unknown;
   try {
-    config = parseYaml(await readFile(join(beadsDir, 'config.yaml'), 'utf8'));
-  } catch (error) {
-    // No config is br's default (flush on); one br could not read either is not trusted.
-    return (error as { code?: string }).code !== 'ENOENT';
+    const text = await readTextFile(join(beadsDir, 'config.yaml'), { maxBytes: SMALL_FILE_MAX_BYTES });
+    // No config is br's default (flush on).
+    if (text === undefined) return false;
+    config = parseYaml(text);
+  } catch {
+    // One br could not read either is not trusted.
+    return true;
   }
   if (typeof config !== 'object' || config === null) return false;
   const record = config as Record<string, unknown>;

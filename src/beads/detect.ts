@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { access, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Dialect } from '../core/model';
 import { parseWhere, type WhereInfo } from '../core/parse';
@@ -10,6 +10,7 @@ import { CliError } from './errors';
 import { createJsonlBackend } from './jsonlBackend';
 import { runCliJson } from './runCli';
 import { errorMessage } from '../core/errors';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
 
 export interface DetectOptions {
   /** An executable named by the user. Honoured only when `trusted`. */
@@ -255,14 +256,15 @@ async function notExecutableBecause(path: string): Promise<string | undefined> {
  * following a one-level `redirect` file the way bd does: the first non-comment line, relative
  * to the folder that holds `.beads`, ignored when it does not name a folder.
  */
-export async function findBeadsDir(folder: string): Promise<{ root: string; beadsDir: string } | undefined> {
+export async function findBeadsDir(folder: string): Promise<{ root: string; beadsDir: string; holder: string } | undefined> {
   let current = resolve(folder);
   for (;;) {
     for (const name of ['.beads', '_beads']) {
       const candidate = join(current, name);
       if (!(await isDirectory(candidate))) continue;
       const active = await followRedirect(candidate);
-      if (await holdsProject(active)) return { root: dirname(active), beadsDir: active };
+      // `holder`: the folder the walk found it in, which a redirect does not move.
+      if (await holdsProject(active)) return { root: dirname(active), beadsDir: active, holder: current };
     }
     const parent = dirname(current);
     if (parent === current) return undefined;
@@ -271,12 +273,13 @@ export async function findBeadsDir(folder: string): Promise<{ root: string; bead
 }
 
 async function followRedirect(beadsDir: string): Promise<string> {
-  let content: string;
+  let content: string | undefined;
   try {
-    content = await readFile(join(beadsDir, 'redirect'), 'utf8');
+    content = await readTextFile(join(beadsDir, 'redirect'), { maxBytes: SMALL_FILE_MAX_BYTES });
   } catch {
     return beadsDir;
   }
+  if (content === undefined) return beadsDir;
   const target = content
     .split(/\r?\n/)
     .map((line) => line.trim())
@@ -325,7 +328,7 @@ export async function jsonlPathOf(beadsDir: string): Promise<string> {
 
 async function readMetadata(beadsDir: string): Promise<Record<string, unknown> | undefined> {
   try {
-    const value: unknown = JSON.parse(await readFile(join(beadsDir, 'metadata.json'), 'utf8'));
+    const value: unknown = JSON.parse((await readTextFile(join(beadsDir, 'metadata.json'), { maxBytes: SMALL_FILE_MAX_BYTES })) ?? 'null');
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

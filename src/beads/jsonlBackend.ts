@@ -1,13 +1,14 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BLOCKING_TYPES, PARENT_CHILD, isTerminal, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
-import { parseJsonl, type JsonlLoad, type ScheduleFlags } from '../core/parse';
+import { JsonlReader, type JsonlLoad, type ScheduleFlags } from '../core/parse';
 import { parseTimestamp } from '../core/time';
 import type { BeadsBackend } from './backend';
 import { CliError, ReadOnlyError } from './errors';
 import { byHybrid, byMostRecentlyUpdated, byPriorityThenNewest } from './order';
 import { errorMessage } from '../core/errors';
+import { readLines, readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
 
 export interface JsonlBackendOptions {
   /** The folder that holds `.beads`. */
@@ -23,6 +24,12 @@ export interface JsonlBackendOptions {
   /** Milliseconds since the epoch; a parameter so that tests can fix the time of "deferred until". */
   now?: () => number;
 }
+
+/**
+ * The largest issues.jsonl read: twice a 122 MB store, far more than real projects hold, and little
+ * enough that the issues it holds fit in memory. A bigger file is refused whole, with its size.
+ */
+export const JSONL_MAX_BYTES = 256 * 1024 * 1024;
 
 /** bd keeps these infrastructure types out of `ready` (docs/BEADS_CONTRACT.md §1, ready_work.go). */
 const BD_NON_WORK_TYPES: ReadonlySet<string> = new Set(['merge-request', 'gate', 'molecule', 'message', 'agent', 'role', 'rig']);
@@ -51,9 +58,16 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
       throw new Error(missingFileMessage(jsonlPath, dialect, error), { cause: error });
     }
     if (cached?.key === key) return cached;
-    const content = await readFile(jsonlPath, 'utf8');
-    throwIfAborted(signal, jsonlPath);
-    const parsed = parseJsonl(content);
+    // Line by line: memory holds the issues, not the text. Only a regular file inside the project.
+    const lines = await readLines(jsonlPath, { maxBytes: JSONL_MAX_BYTES, within: dirname(beadsDir) });
+    if (!lines) throw new Error(noFileMessage(jsonlPath, dialect));
+    const reader = new JsonlReader();
+    for await (const line of lines) {
+      reader.add(line.text, line.complete);
+      // Leaving the loop closes the file.
+      throwIfAborted(signal, jsonlPath);
+    }
+    const parsed = reader.finish();
     cached = { key, load: parsed, byId: new Map(parsed.issues.map((issue) => [issue.id, issue])) };
     return cached;
   }
@@ -101,12 +115,13 @@ const DEFAULT_READY_STATUSES: readonly string[] = ['open'];
  * could not read either (not YAML) also gives the default: the reader stays useful.
  */
 export async function readyStatusGroup(beadsDir: string): Promise<readonly string[]> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(join(beadsDir, 'policy.yaml'), 'utf8');
+    text = await readTextFile(join(beadsDir, 'policy.yaml'), { maxBytes: SMALL_FILE_MAX_BYTES });
   } catch {
     return DEFAULT_READY_STATUSES;
   }
+  if (text === undefined) return DEFAULT_READY_STATUSES;
   let policy: unknown;
   try {
     policy = parseYaml(text);
@@ -202,7 +217,10 @@ function throwIfAborted(signal: AbortSignal | undefined, path: string): void {
 
 function missingFileMessage(path: string, dialect: Dialect, error: unknown): string {
   const code = (error as { code?: string }).code;
-  if (code !== 'ENOENT') return `Cannot read ${path}: ${errorMessage(error)}`;
+  return code === 'ENOENT' ? noFileMessage(path, dialect) : `Cannot read ${path}: ${errorMessage(error)}`;
+}
+
+function noFileMessage(path: string, dialect: Dialect): string {
   const why =
     dialect === 'bd'
       ? 'bd writes it only with export.auto enabled, in no-db mode, or after `bd export -o .beads/issues.jsonl`'

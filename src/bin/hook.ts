@@ -3,16 +3,18 @@
 // the recovery context over after one) and answers in that agent's shape. It never fails the
 // agent: under the hook guard's deadline, a hung CLI gives way to the read-only reading of
 // .beads/issues.jsonl, and anything else to `{}`, which every agent takes as "go on".
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { findBeadsDir } from '../beads/detect';
 import { BLOCK_MARK_BYTES, blockDigest, holdsBlock, withBlockMark } from '../core/blockMark';
+import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { runCheckpoint } from '../services/checkpointFlow';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
 import { checkpointLine } from './checkpoint';
@@ -131,7 +133,7 @@ async function alreadyHolds(agent: AgentId, run: HookRun, digest: string): Promi
   if (transcript !== undefined) return holdsBlock(transcript, digest, TRANSCRIPT_BOUNDARIES[agent]);
   const record = sessionRecordFile(run);
   if (!record) return false;
-  return (await readFile(record, 'utf8').catch(() => undefined)) === digest;
+  return (await readTextFile(record, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined)) === digest;
 }
 
 async function rememberDelivery(run: HookRun, digest: string): Promise<void> {
@@ -149,11 +151,7 @@ async function forgetDeliveries(run: HookRun): Promise<void> {
 /** The per-session record of the last block delivered, for agents that name no transcript; undefined without a session. */
 function sessionRecordFile(run: HookRun): string | undefined {
   const session = run.input?.session ?? run.input?.transcript;
-  return session === undefined ? undefined : path.join(markerDir(), `${digestOf(`${run.root}\0${session}`)}.holds`);
-}
-
-function digestOf(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  return session === undefined ? undefined : path.join(markerDir(), `${fnv1a(`${run.root}\0${session}`)}.holds`);
 }
 
 /**
@@ -162,7 +160,7 @@ function digestOf(text: string): string {
  * same one whatever subfolder each ran in.
  */
 function markerFile(agent: AgentId, root: string): string {
-  return path.join(markerDir(), `${digestOf(`${agent}\0${root}`)}.marker`);
+  return path.join(markerDir(), `${fnv1a(`${agent}\0${root}`)}.marker`);
 }
 
 /**
@@ -192,7 +190,7 @@ function deliveryFor(run: HookRun): Delivery {
   const conversation = run.input?.session ?? run.input?.transcript;
   const key = `${run.root}\0${conversation ?? ''}\0${run.input?.source ?? ''}`;
   return {
-    file: path.join(markerDir(), `${digestOf(key)}.delivered`),
+    file: path.join(markerDir(), `${fnv1a(key)}.delivered`),
     windowMs: conversation ? SAME_CONVERSATION_WINDOW_MS : SAME_START_WINDOW_MS,
   };
 }
@@ -208,7 +206,7 @@ async function claimDelivery(delivery: Delivery, runId: string): Promise<boolean
     .catch(() => undefined);
   if (!release) return true;
   try {
-    const [claimant, info] = await Promise.all([readFile(delivery.file, 'utf8').catch(() => undefined), stat(delivery.file).catch(() => undefined)]);
+    const [claimant, info] = await Promise.all([readTextFile(delivery.file, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined), stat(delivery.file).catch(() => undefined)]);
     if (claimant !== undefined && claimant !== runId && info && Date.now() - info.mtimeMs < delivery.windowMs) return false;
     await writeFile(delivery.file, runId, 'utf8');
     return true;
@@ -223,7 +221,7 @@ function markerDir(): string {
 
 /** Armed for this conversation: a marker from another conversation (when both are known) is not ours to consume. */
 async function armedFor(marker: string, session: string | undefined): Promise<boolean> {
-  const text = await readFile(marker, 'utf8').catch(() => undefined);
+  const text = await readTextFile(marker, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
   if (text === undefined) return false;
   try {
     const armed = JSON.parse(text) as { session?: string };

@@ -73,12 +73,17 @@ export function isMultiLine(text: string): boolean {
  */
 export function cutBytes(text: string, maxBytes: number): string {
   const limit = Math.max(0, Math.floor(maxBytes));
-  if (utf8Length(text) <= limit) return text;
+  // More units than bytes allowed is too long already: no need to measure a long text whole.
+  if (text.length <= limit && utf8Length(text) <= limit) return text;
   const room = limit - utf8Length(ELLIPSIS);
   if (room < 0) return '';
   let kept = '';
   let bytes = 0;
-  for (const { segment } of GRAPHEMES.segment(text)) {
+  // Every UTF-16 unit is at least one UTF-8 byte, so nothing past `room` units can be kept; a
+  // boundary depends only on what comes before it and on the next character, so the clusters
+  // before the cut are the text's own. Segmenting the whole text instead costs its whole length
+  // on every call (seconds for a description of megabytes).
+  for (const { segment } of GRAPHEMES.segment(text.slice(0, room + 2))) {
     const size = utf8Length(segment);
     if (bytes + size > room) break;
     kept += segment;

@@ -102,7 +102,7 @@ function parseIssue(value: unknown): Issue | undefined {
   const createdAt = text(value.created_at) ?? '';
   const issue: Issue = {
     id,
-    title: text(value.title) ?? '',
+    title: shownText(value.title) ?? '',
     status: text(value.status) ?? 'open',
     priority: parsePriority(value.priority),
     issueType: text(value.issue_type) ?? DEFAULT_TYPE,
@@ -110,13 +110,13 @@ function parseIssue(value: unknown): Issue | undefined {
     updatedAt: text(value.updated_at) ?? createdAt,
     labels: stringArray(value.labels),
   };
-  const description = text(value.description);
+  const description = shownText(value.description);
   if (description !== undefined) issue.description = description;
-  const acceptanceCriteria = text(value.acceptance_criteria);
+  const acceptanceCriteria = shownText(value.acceptance_criteria);
   if (acceptanceCriteria !== undefined) issue.acceptanceCriteria = acceptanceCriteria;
-  const notes = text(value.notes);
+  const notes = shownText(value.notes);
   if (notes !== undefined) issue.notes = notes;
-  const design = text(value.design);
+  const design = shownText(value.design);
   if (design !== undefined) issue.design = design;
   const assignee = text(value.assignee);
   if (assignee !== undefined) issue.assignee = assignee;
@@ -194,102 +194,131 @@ interface Edge {
 }
 
 /**
- * Reads a whole issues.jsonl (bd or br) in two linear passes: records first, then the
- * dependency records resolved through an id index (both directions). A dependency whose target
- * is not in the file is kept, as an issue of unknown status, rather than dropped.
+ * Reads a whole issues.jsonl (bd or br) held in memory; `JsonlReader` does the same a line at a
+ * time, for a file read as a stream.
  */
 export function parseJsonl(content: string): JsonlLoad {
-  const live = new Map<string, IssueDetails>();
-  const summaries = new Map<string, IssueSummary>();
-  const edgesBySource = new Map<string, Edge[]>();
-  const schedule = new Map<string, ScheduleFlags>();
-  const tombstoneLines = new Map<string, string>();
-  let skipped = 0;
-  let partialLastLine = false;
-  let tombstones = 0;
-  let otherRecords = 0;
-
+  const reader = new JsonlReader();
   let start = 0;
   while (start < content.length) {
     const newline = content.indexOf('\n', start);
     const end = newline === -1 ? content.length : newline;
-    const line = content.slice(start, end).trim();
+    reader.add(content.slice(start, end), newline !== -1);
     start = end + 1;
-    if (!line) continue;
-    const tombstone = newline === -1 ? undefined : tombstoneId(line);
+  }
+  return reader.finish();
+}
+
+/**
+ * Reads issues.jsonl (bd or br) in two linear passes: records as their lines come, then, in
+ * `finish`, the dependency records resolved through an id index (both directions). A dependency
+ * whose target is not in the file is kept, as an issue of unknown status, rather than dropped.
+ * Only the parsed issues are kept, never the text, and each free-text field is cut to
+ * MAX_TEXT_CHARS: memory follows what the views can show, not the size of the file.
+ */
+export class JsonlReader {
+  private readonly live = new Map<string, IssueDetails>();
+  private readonly summaries = new Map<string, IssueSummary>();
+  private readonly edgesBySource = new Map<string, Edge[]>();
+  private readonly schedule = new Map<string, ScheduleFlags>();
+  private readonly tombstoneLines = new Map<string, string>();
+  private skipped = 0;
+  private partialLastLine = false;
+  private tombstones = 0;
+  private otherRecords = 0;
+
+  /** One line, without its newline; `complete` is false for a last line that has none (a write caught mid-way). */
+  add(text: string, complete: boolean): void {
+    const line = text.trim();
+    if (!line) return;
+    const tombstone = complete ? tombstoneId(line) : undefined;
     if (tombstone !== undefined) {
-      tombstones++;
-      summaries.delete(tombstone);
-      live.delete(tombstone);
-      edgesBySource.delete(tombstone);
-      schedule.delete(tombstone);
-      tombstoneLines.set(tombstone, line);
-      continue;
+      this.tombstones++;
+      this.forget(tombstone);
+      this.tombstoneLines.set(tombstone, line);
+      return;
     }
     let record: unknown;
     try {
       record = JSON.parse(line);
     } catch {
-      if (newline === -1) partialLastLine = true;
-      else skipped++;
-      continue;
+      if (complete) this.skipped++;
+      else this.partialLastLine = true;
+      return;
     }
     if (!isRecord(record)) {
-      skipped++;
-      continue;
+      this.skipped++;
+      return;
     }
     if (record._type !== undefined && record._type !== 'issue') {
-      otherRecords++;
-      continue;
+      this.otherRecords++;
+      return;
     }
     const issue = parseIssue(record);
     if (!issue) {
-      skipped++;
-      continue;
+      this.skipped++;
+      return;
     }
-    summaries.set(issue.id, summarizeIssue(issue));
-    tombstoneLines.delete(issue.id);
+    this.summaries.set(issue.id, summarizeIssue(issue));
+    this.tombstoneLines.delete(issue.id);
     // A later line for the same id wins: it is the newer state of a record written twice.
-    live.delete(issue.id);
-    edgesBySource.delete(issue.id);
-    schedule.delete(issue.id);
+    this.live.delete(issue.id);
+    this.edgesBySource.delete(issue.id);
+    this.schedule.delete(issue.id);
     if (issue.status === 'tombstone') {
-      tombstones++;
-      continue;
+      this.tombstones++;
+      return;
     }
     const details = issue as IssueDetails;
     details.dependencies = [];
     details.dependents = [];
     details.comments = parseComments(record.comments);
-    live.set(issue.id, details);
+    this.live.set(issue.id, details);
     const edges = dependencyEdges(record, issue.id);
-    if (edges.length > 0) edgesBySource.set(issue.id, edges);
+    if (edges.length > 0) this.edgesBySource.set(issue.id, edges);
     const flags = scheduleFlags(record);
-    if (flags) schedule.set(issue.id, flags);
+    if (flags) this.schedule.set(issue.id, flags);
   }
 
-  const summaryOf = (id: string): IssueSummary => {
-    const known = summaries.get(id);
-    if (known) return known;
-    const line = tombstoneLines.get(id);
-    const parsed = line === undefined ? undefined : parseTombstoneLine(line);
-    if (parsed) summaries.set(id, parsed);
-    return parsed ?? unknownIssue(id);
-  };
-  const seen = new Set<string>();
-  for (const edges of edgesBySource.values()) {
-    for (const edge of edges) {
-      const source = live.get(edge.source);
-      if (!source) continue;
-      const key = `${edge.source}\u0000${edge.target}\u0000${edge.type}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      source.dependencies.push(linked(summaryOf(edge.target), edge.type));
-      live.get(edge.target)?.dependents.push(linked(summaries.get(edge.source) as IssueSummary, edge.type));
+  /** The issues read, their dependencies linked both ways. */
+  finish(): JsonlLoad {
+    const { live, summaries, tombstoneLines } = this;
+    const summaryOf = (id: string): IssueSummary => {
+      const known = summaries.get(id);
+      if (known) return known;
+      const line = tombstoneLines.get(id);
+      const parsed = line === undefined ? undefined : parseTombstoneLine(line);
+      if (parsed) summaries.set(id, parsed);
+      return parsed ?? unknownIssue(id);
+    };
+    const seen = new Set<string>();
+    for (const edges of this.edgesBySource.values()) {
+      for (const edge of edges) {
+        const source = live.get(edge.source);
+        if (!source) continue;
+        const key = `${edge.source}\u0000${edge.target}\u0000${edge.type}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        source.dependencies.push(linked(summaryOf(edge.target), edge.type));
+        live.get(edge.target)?.dependents.push(linked(summaries.get(edge.source) as IssueSummary, edge.type));
+      }
     }
+    return {
+      issues: [...live.values()],
+      skipped: this.skipped,
+      partialLastLine: this.partialLastLine,
+      tombstones: this.tombstones,
+      otherRecords: this.otherRecords,
+      schedule: this.schedule,
+    };
   }
 
-  return { issues: [...live.values()], skipped, partialLastLine, tombstones, otherRecords, schedule };
+  private forget(id: string): void {
+    this.summaries.delete(id);
+    this.live.delete(id);
+    this.edgesBySource.delete(id);
+    this.schedule.delete(id);
+  }
 }
 
 /**
@@ -401,6 +430,26 @@ function unwrapEnvelope(json: unknown): unknown {
 
 function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The most characters of an issue's title, description, acceptance criteria, notes or design that
+ * are kept. Every view shows far less (the recovery context 1,200 bytes of a description), and a
+ * megabytes-long field would otherwise be held, and walked, by each of them. Comments are kept
+ * whole: a write is known to have landed by its comment's exact text.
+ */
+export const MAX_TEXT_CHARS = 64 * 1024;
+
+/** A free-text field as the views get it: cut to MAX_TEXT_CHARS (never inside a surrogate pair), marked with "…". */
+function shownText(value: unknown): string | undefined {
+  const whole = text(value);
+  if (whole === undefined || whole.length <= MAX_TEXT_CHARS) return whole;
+  const end = isHighSurrogate(whole.charCodeAt(MAX_TEXT_CHARS - 1)) ? MAX_TEXT_CHARS - 1 : MAX_TEXT_CHARS;
+  return `${whole.slice(0, end)}…`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function text(value: unknown): string | undefined {

@@ -10,6 +10,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_FORMATS, installHooks, ourCommands, parseDocument, repairHooks, uninstallHooks, type AgentId, type ConfigEdit, type HookLauncher } from '../core/hookConfig';
+import { errorMessage } from '../core/errors';
 import { installMcpServer, MCP_FILES, registeredLauncher, uninstallMcpServer } from '../core/mcpConfig';
 import { assertWriteStaysInside, OutsideWorkspaceError, readIfPresent } from './files';
 import { expectOwnWrite } from './ownWrites';
@@ -71,7 +72,14 @@ export async function planSetup(
     const problems: SetupPlan['problems'] = [];
     for (const { relative, edit } of edits) {
       const file = path.join(root, ...relative.split('/'));
-      const before = await readIfPresent(file);
+      let before: string | undefined;
+      try {
+        before = await readIfPresent(file);
+      } catch (error) {
+        // A FIFO, a device, a huge file: reported like a file that does not parse.
+        problems.push({ agent, relative, error: `${relative} cannot be read: ${errorMessage(error)}; nothing was changed` });
+        continue;
+      }
       if (before === undefined && action === 'uninstall') continue;
       const result = edit(before);
       if (!result.ok) {
@@ -117,11 +125,12 @@ export async function applyChange(root: string, change: FileWrite): Promise<void
 export async function installedEntries(root: string, agent: AgentId): Promise<{ relative: string; event: string; command: string }[]> {
   const found: { relative: string; event: string; command: string }[] = [];
   for (const relative of new Set([hookFile(agent, false), hookFile(agent, true)])) {
-    const text = await readIfPresent(path.join(root, ...relative.split('/')));
+    // Unreadable: status reports it (unusableHookFiles), with no entries from it.
+    const text = await readIfPresent(path.join(root, ...relative.split('/'))).catch(() => undefined);
     for (const entry of ourCommands(text)) found.push({ relative, ...entry });
   }
   const mcp = MCP_FILES[agent].file;
-  const launcher = registeredLauncher(await readIfPresent(path.join(root, ...mcp.split('/'))), agent);
+  const launcher = registeredLauncher(await readIfPresent(path.join(root, ...mcp.split('/'))).catch(() => undefined), agent);
   if (launcher) found.push({ relative: mcp, event: 'MCP server', command: `${launcher.runtime} ${launcher.script} mcp` });
   return found;
 }
@@ -130,7 +139,14 @@ export async function installedEntries(root: string, agent: AgentId): Promise<{ 
 export async function unusableHookFiles(root: string, agent: AgentId): Promise<string[]> {
   const problems: string[] = [];
   for (const relative of new Set([hookFile(agent, false), hookFile(agent, true)])) {
-    const parsed = parseDocument(await readIfPresent(path.join(root, ...relative.split('/'))));
+    let text: string | undefined;
+    try {
+      text = await readIfPresent(path.join(root, ...relative.split('/')));
+    } catch (error) {
+      problems.push(`${relative} cannot be read: ${errorMessage(error)}`);
+      continue;
+    }
+    const parsed = parseDocument(text);
     if (!parsed.ok) problems.push(`${relative} is ${parsed.error}`);
   }
   return problems;

@@ -5,11 +5,12 @@
 // mtime its holder keeps fresh, broken once stale), and a damaged file is not thrown away: what
 // still parses of it is recovered, the file is kept beside it, and the damage is reported.
 
-import { copyFile, mkdir, readFile, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { errorMessage } from '../core/errors';
+import { readTextFile, STATE_FILE_MAX_BYTES } from './safeRead';
 
 /** What a read had to leave out or repair, for the user (a notification, a stderr line). */
 export interface DamageReport {
@@ -56,15 +57,14 @@ export class DurableJsonFile<T> {
     this.options = options;
   }
 
-  /** The state on disk: empty when there is no file; what can be recovered when it is damaged. */
+  /**
+   * The state on disk: empty when there is no file; what can be recovered when it is damaged.
+   * Throws for a file that is not a regular one (a FIFO would block the process for ever) or is
+   * larger than STATE_FILE_MAX_BYTES; the next write replaces it.
+   */
   async read(): Promise<T> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.options.empty();
-      throw error;
-    }
+    const text = await readTextFile(this.file, { maxBytes: STATE_FILE_MAX_BYTES });
+    if (text === undefined) return this.options.empty();
     const problems: string[] = [];
     let value: unknown;
     try {

@@ -1,14 +1,13 @@
-import { lstat, readFile, readlink, realpath } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
 
-/** The file's text, or undefined when it does not exist; any other failure is the caller's to report. */
-export async function readIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+/**
+ * A small file's text (agent settings, configuration), or undefined when it does not exist; any
+ * other failure (not a regular file, too large, unreadable) is the caller's to report.
+ */
+export function readIfPresent(file: string): Promise<string | undefined> {
+  return readTextFile(file, { maxBytes: SMALL_FILE_MAX_BYTES });
 }
 
 /** A write refused because, through a symbolic link, it would land outside the workspace. */

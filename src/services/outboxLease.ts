@@ -5,6 +5,7 @@
 // holder that died must be replaced at once, by its pid, not after a staleness period.
 
 import { promises as fs } from 'node:fs';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
 import { dirname } from 'node:path';
 import { processExists } from '../beads/processRegistry';
 
@@ -48,7 +49,7 @@ export class DrainLease {
 
   async release(): Promise<void> {
     try {
-      const holder = JSON.parse(await fs.readFile(this.options.file, 'utf8')) as { owner?: string };
+      const holder = JSON.parse((await readTextFile(this.options.file, { maxBytes: SMALL_FILE_MAX_BYTES })) ?? '{}') as { owner?: string };
       if (holder.owner === this.options.owner) await fs.rm(this.options.file, { force: true });
     } catch {
       // Already gone or taken over: nothing of ours to release.
@@ -59,7 +60,7 @@ export class DrainLease {
     let holder: { owner?: string; pid?: number } = {};
     let modifiedAt: number;
     try {
-      const [text, stat] = await Promise.all([fs.readFile(this.options.file, 'utf8'), fs.stat(this.options.file)]);
+      const [text = '', stat] = await Promise.all([readTextFile(this.options.file, { maxBytes: SMALL_FILE_MAX_BYTES }), fs.stat(this.options.file)]);
       modifiedAt = stat.mtimeMs;
       try {
         holder = JSON.parse(text) as typeof holder;

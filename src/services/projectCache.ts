@@ -1,7 +1,5 @@
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { CachedWhere, WhereCache, WhereKey } from '../beads/detect';
-import { readIfPresent } from './files';
+import { DurableJsonFile } from './durableJson';
 
 /** What the last recovery context of a project needed, to start the next one's `show` with its lists. */
 export interface ContextHints {
@@ -15,16 +13,31 @@ interface CacheContent {
 }
 
 const MAX_HINTS = 50;
+const CACHE_LOCK_WAIT_MS = 250;
 
 /**
  * What one command-line process leaves for the next on the same project: the answer of the CLI's
  * `where --json` (detection, valid while the executable is unchanged) and the ids the last context
  * needed. Each hook is a new process; without this every one of them would pay a `where` and a
  * third dependent step. Kept in the repository's git directory next to the ledger; advisory only:
- * unreadable or damaged, it is as if empty, and a failed write loses nothing but time.
+ * unreadable, it is as if empty; damaged, what still parses of it is kept; a failed write (or a
+ * lock another process holds) loses nothing but time.
  */
 export class ProjectCacheFile implements WhereCache {
-  constructor(private readonly file: string) {}
+  private readonly store: DurableJsonFile<CacheContent>;
+
+  constructor(file: string) {
+    this.store = new DurableJsonFile<CacheContent>({
+      file,
+      empty: () => ({ where: {}, hints: {} }),
+      parse: (value) => {
+        const record = isRecord(value) ? (value as Partial<CacheContent>) : {};
+        return { where: isRecord(record.where) ? record.where : {}, hints: isRecord(record.hints) ? record.hints : {} };
+      },
+      // A cache is worth no wait: another process holding it means this one's answer may go.
+      lockWaitMs: CACHE_LOCK_WAIT_MS,
+    });
+  }
 
   async get(key: WhereKey): Promise<CachedWhere | undefined> {
     const entry = (await this.read()).where[key.folder];
@@ -32,8 +45,9 @@ export class ProjectCacheFile implements WhereCache {
   }
 
   async set(key: WhereKey, value: CachedWhere): Promise<void> {
-    await this.update((content) => {
+    await this.store.update((content) => {
       content.where[key.folder] = { command: key.command, stamp: key.stamp, value };
+      return content;
     });
   }
 
@@ -42,34 +56,15 @@ export class ProjectCacheFile implements WhereCache {
   }
 
   async saveHints(root: string, hints: ContextHints): Promise<void> {
-    await this.update((content) => {
+    await this.store.update((content) => {
       content.hints[root] = { ...(hints.focusedId ? { focusedId: hints.focusedId } : {}), contextIds: hints.contextIds.slice(0, MAX_HINTS) };
+      return content;
     });
   }
 
-  private async read(): Promise<CacheContent> {
-    try {
-      const parsed: unknown = JSON.parse((await readIfPresent(this.file)) ?? '{}');
-      const record = typeof parsed === 'object' && parsed !== null ? (parsed as Partial<CacheContent>) : {};
-      return { where: isRecord(record.where) ? record.where : {}, hints: isRecord(record.hints) ? record.hints : {} };
-    } catch {
-      return { where: {}, hints: {} };
-    }
-  }
-
-  private async update(change: (content: CacheContent) => void): Promise<void> {
-    const content = await this.read();
-    change(content);
-    await mkdir(path.dirname(this.file), { recursive: true });
-    // A whole new file renamed over the old one: a reader never sees half of it.
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    try {
-      await writeFile(temporary, `${JSON.stringify(content)}\n`, 'utf8');
-      await rename(temporary, this.file);
-    } catch (error) {
-      await unlink(temporary).catch(() => undefined);
-      throw error;
-    }
+  /** Unreadable is as if empty. */
+  private read(): Promise<CacheContent> {
+    return this.store.read().catch(() => ({ where: {}, hints: {} }));
   }
 }
 

@@ -76,7 +76,7 @@ describe('findBeadsDir', () => {
     const root = beadsProject({ 'issues.jsonl': '' });
     const nested = join(root, 'src', 'deep');
     mkdirSync(nested, { recursive: true });
-    expect(await findBeadsDir(nested)).toEqual({ root, beadsDir: join(root, '.beads') });
+    expect(await findBeadsDir(nested)).toEqual({ root, beadsDir: join(root, '.beads'), holder: root });
   });
 
   it('skips a .beads that holds no project (a leftover registry) and keeps walking', async () => {
@@ -93,10 +93,10 @@ describe('findBeadsDir', () => {
     mkdirSync(join(worktree, '.beads'));
     const relative = join('..', target.split('/').pop() as string, '.beads');
     writeFileSync(join(worktree, '.beads', 'redirect'), `# shared store\n\n${relative}\n`);
-    expect(await findBeadsDir(worktree)).toEqual({ root: target, beadsDir: join(target, '.beads') });
+    expect(await findBeadsDir(worktree)).toEqual({ root: target, beadsDir: join(target, '.beads'), holder: worktree });
 
     const broken = beadsProject({ redirect: '../does-not-exist/.beads', 'metadata.json': '{}' });
-    expect(await findBeadsDir(broken)).toEqual({ root: broken, beadsDir: join(broken, '.beads') });
+    expect(await findBeadsDir(broken)).toEqual({ root: broken, beadsDir: join(broken, '.beads'), holder: broken });
   });
 
   it('finds nothing outside a project', async () => {

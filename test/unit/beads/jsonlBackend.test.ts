@@ -1,8 +1,10 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BLOCKING_TYPES, isTerminal } from '../../../src/core/model';
+import { MAX_TEXT_CHARS } from '../../../src/core/parse';
 import { CliError, ReadOnlyError } from '../../../src/beads/errors';
 import { createJsonlBackend } from '../../../src/beads/jsonlBackend';
 
@@ -171,6 +173,37 @@ describe('jsonl backend queries', () => {
     mkdirSync(join(root, '.beads'), { recursive: true });
     await expect(createJsonlBackend({ root, dialect: 'bd' }).listReady()).rejects.toThrow(/export\.auto/);
     await expect(createJsonlBackend({ root, dialect: 'br' }).listReady()).rejects.toThrow(/There is no .*issues\.jsonl to read/);
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses an issues.jsonl that is a link to /dev/urandom, a FIFO or a link out of the project, at once', async () => {
+    const random = join(base, 'urandom');
+    mkdirSync(join(random, '.beads'), { recursive: true });
+    symlinkSync('/dev/urandom', join(random, '.beads', 'issues.jsonl'));
+    // Before: read to the end of an endless device (17 s and 2.5 GB, then a failure to parse).
+    await expect(createJsonlBackend({ root: random }).listInProgress()).rejects.toThrow(/issues\.jsonl is a symbolic link to \/dev\/urandom, outside .*; it was not read/);
+
+    const fifo = join(base, 'fifo');
+    mkdirSync(join(fifo, '.beads'), { recursive: true });
+    expect(spawnSync('mkfifo', [join(fifo, '.beads', 'issues.jsonl')]).status).toBe(0);
+    // Before: the open waited for a writer that never comes.
+    await expect(createJsonlBackend({ root: fifo }).listInProgress()).rejects.toThrow(/named pipe \(FIFO\), not a regular file/);
+
+    const outside = project([{ id: 'o-1', status: 'in_progress' }]);
+    const linked = join(base, 'linked-out');
+    mkdirSync(join(linked, '.beads'), { recursive: true });
+    symlinkSync(join(outside, '.beads', 'issues.jsonl'), join(linked, '.beads', 'issues.jsonl'));
+    await expect(createJsonlBackend({ root: linked }).listInProgress()).rejects.toThrow(/is a symbolic link to .*, outside/);
+  });
+
+  it('keeps a text field of megabytes cut to what views can show, and reads the file line by line', async () => {
+    const huge = 'word '.repeat(2 * 1024 * 1024);
+    const root = project([{ id: 'h-1', status: 'in_progress', description: huge, notes: `${'n'.repeat(MAX_TEXT_CHARS - 1)}😀 and more`, comments: [{ id: 1, author: 'a', text: huge, created_at: '2026-01-02T00:00:00Z' }] }]);
+    const [issue] = await createJsonlBackend({ root }).show(['h-1']);
+    expect(issue!.description).toBe(`${huge.slice(0, MAX_TEXT_CHARS)}…`);
+    // Never half a surrogate pair.
+    expect(issue!.notes).toBe(`${'n'.repeat(MAX_TEXT_CHARS - 1)}…`);
+    // A comment stays whole: a write is known to have landed by its exact text.
+    expect(issue!.comments[0]!.text).toBe(huge);
   });
 
   it('stops as canceled when the signal is already aborted', async () => {

@@ -57,3 +57,39 @@ describe('SessionStart hook under faults', { timeout: 60_000 }, () => {
     expect(calls.every((call) => call.signal === 'SIGTERM')).toBe(true);
   });
 });
+
+describe.skipIf(process.platform === 'win32')('hooks and FIFOs', { timeout: 60_000 }, () => {
+  // A FIFO with no writer blocks an ordinary open() for ever: the hook answered `{}` but never exited.
+  const fifoAt = (file: string) => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    rmSync(file, { force: true });
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+  };
+  const hook = (dir: string, event: 'SessionStart' | 'PreCompact', env: NodeJS.ProcessEnv) =>
+    spawnSync(process.execPath, [CLI_SCRIPT, 'hook', 'claude', event], {
+      cwd: dir,
+      input: JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: event, source: 'compact', trigger: 'auto' }),
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+
+  it.each([
+    ['the issues file', '.beads/issues.jsonl', { PATH: path.dirname(process.execPath), BEADS_RECOVERY_CLI: 'br' }],
+    ['the ledger', '.git/beads-recovery/ledger.json', standinEnv],
+    ['the outbox', '.git/beads-recovery/outbox.json', standinEnv],
+  ])('exits 0 with valid output when %s is a FIFO', (_name, relative, env) => {
+    const dir = workspace(`fifo-${relative.replace(/\W/g, '-')}`);
+    fifoAt(path.join(dir, relative));
+    let said = '';
+    for (const event of ['SessionStart', 'PreCompact'] as const) {
+      const run = hook(dir, event, env);
+      expect(run.signal, `${event} was still running after 20 s`).toBeNull();
+      expect(run.status, run.stderr).toBe(0);
+      expect(() => JSON.parse(run.stdout) as unknown).not.toThrow();
+      said += run.stdout + run.stderr;
+    }
+    // Said where it was read (SessionStart reads no outbox; PreCompact reads all three).
+    expect(said).toMatch(/named pipe \(FIFO\), not a regular file/);
+  });
+});

@@ -1,0 +1,180 @@
+// The one way the command line, the hooks and the extension read a file they did not write this
+// moment: issues.jsonl, the ledger, the outbox, state and cache files, agent settings and
+// transcripts. A repository is untrusted input, and a file in it can be anything:
+//
+// - a FIFO, which blocks an ordinary open() until a writer comes (a hook that answered but never
+//   exits): files are opened non-blocking, which a FIFO answers at once, and then checked;
+// - a device or a link to one (`/dev/urandom`, `/dev/zero`: endless): only a regular file is read,
+//   as fstat says of the file actually opened, not as a path said a moment before;
+// - a huge file: every read has a byte cap, checked against the size and enforced while reading,
+//   since a file can grow while it is read;
+// - a symbolic link out of the project: with `within`, a link is followed only to a file inside
+//   that folder (a clone can carry any link; the user's own state folder need not say `within`).
+//
+// Node's fs offers no single call with these guarantees; they are a few lines over `open` and
+// `FileHandle`, so no library is added for them.
+
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Agent settings, metadata, policy files, redirects: small files a person writes. */
+export const SMALL_FILE_MAX_BYTES = 4 * 1024 * 1024;
+/** The ledger, the outbox, caches: our JSON state files. */
+export const STATE_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
+export interface SafeReadOptions {
+  /** The most bytes read; a bigger file is refused whole rather than read in part. */
+  maxBytes: number;
+  /** A symbolic link is followed only to a file inside this folder. */
+  within?: string;
+}
+
+export type UnreadableReason = 'not-a-file' | 'too-large' | 'outside';
+
+/** A file refused before (or instead of) reading it; the message says which file and why. */
+export class UnreadableFileError extends Error {
+  /** `EISDIR` for a folder, so callers that report errno codes keep doing so. */
+  readonly code: string | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly reason: UnreadableReason,
+    message: string,
+    code?: string,
+  ) {
+    super(message);
+    this.name = 'UnreadableFileError';
+    this.code = code;
+  }
+}
+
+// Neither flag exists on Windows, where a path never names a FIFO or a device to block on.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Opens `file` for reading if it is a regular file within the options' limits; undefined when
+ * it does not exist. Throws UnreadableFileError for anything else, and the open's own error
+ * (EACCES, …) as it is. The caller closes the handle.
+ */
+export async function openRegularFile(file: string, options: SafeReadOptions): Promise<{ handle: FileHandle; size: number } | undefined> {
+  if (options.within !== undefined) await assertLinkStaysWithin(file, options.within);
+  let handle: FileHandle;
+  try {
+    handle = await open(file, OPEN_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      throw new UnreadableFileError(file, 'not-a-file', `${file} is ${kindOf(info)}${info.isDirectory() ? ' (EISDIR)' : ''}, not a regular file; it was not read`, info.isDirectory() ? 'EISDIR' : undefined);
+    }
+    if (info.size > options.maxBytes) throw tooLarge(file, options.maxBytes, info.size);
+    return { handle, size: info.size };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The text of a regular file (UTF-8), or undefined when it does not exist. */
+export async function readTextFile(file: string, options: SafeReadOptions): Promise<string | undefined> {
+  const opened = await openRegularFile(file, options);
+  if (!opened) return undefined;
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of readChunks(opened.handle, file, options.maxBytes)) chunks.push(chunk);
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** One line of a file, without its line end; `complete` is false for a last line with no newline. */
+export interface FileLine {
+  text: string;
+  complete: boolean;
+}
+
+/**
+ * The lines of a regular file, read a chunk at a time: memory holds one chunk and the current
+ * line, never the whole file. Each line is decoded on its own, so a line kept by the caller keeps
+ * nothing else alive. Undefined when the file does not exist.
+ */
+export async function readLines(file: string, options: SafeReadOptions): Promise<AsyncGenerator<FileLine> | undefined> {
+  const opened = await openRegularFile(file, options);
+  if (!opened) return undefined;
+  return linesOf(opened.handle, file, options.maxBytes);
+}
+
+async function* linesOf(handle: FileHandle, file: string, maxBytes: number): AsyncGenerator<FileLine> {
+  try {
+    let pending: Buffer[] = [];
+    for await (const chunk of readChunks(handle, file, maxBytes)) {
+      let start = 0;
+      for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+        const piece = chunk.subarray(start, newline);
+        const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
+        pending = [];
+        yield { text: withoutCarriageReturn(line.toString('utf8')), complete: true };
+        start = newline + 1;
+      }
+      // The chunk is reused by the next read: keep a copy of an unfinished line.
+      if (start < chunk.length) pending.push(Buffer.from(chunk.subarray(start)));
+    }
+    if (pending.length > 0) yield { text: withoutCarriageReturn(Buffer.concat(pending).toString('utf8')), complete: false };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+async function* readChunks(handle: FileHandle, file: string, maxBytes: number): AsyncGenerator<Buffer> {
+  const buffer = Buffer.alloc(CHUNK_BYTES);
+  let total = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return;
+    total += bytesRead;
+    // The file grew past the cap after it was opened.
+    if (total > maxBytes) throw tooLarge(file, maxBytes, total);
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+function withoutCarriageReturn(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+/** A symbolic link at `file` must lead to a place inside `folder`. */
+async function assertLinkStaysWithin(file: string, folder: string): Promise<void> {
+  const link = await lstat(file).catch(() => undefined);
+  if (!link?.isSymbolicLink()) return;
+  const target = await realpath(file).catch(() => undefined);
+  // A dangling link reads as a missing file; the open says so.
+  if (target === undefined) return;
+  const realFolder = await realpath(folder).catch(() => path.resolve(folder));
+  const relative = path.relative(realFolder, target);
+  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
+    throw new UnreadableFileError(file, 'outside', `${file} is a symbolic link to ${target}, outside ${folder}; it was not read`);
+  }
+}
+
+function tooLarge(file: string, maxBytes: number, size: number): UnreadableFileError {
+  return new UnreadableFileError(file, 'too-large', `${file} is ${megabytes(size)}, more than the ${megabytes(maxBytes)} read at most; it was not read`);
+}
+
+function megabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${bytes} bytes`;
+}
+
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}

@@ -1,0 +1,103 @@
+// The safe reader refuses what would hang or flood a hook (a FIFO, a device, a huge file, a link
+// out of the project) before reading a byte of it, and reads regular files, whole or line by line.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readLines, readTextFile, UnreadableFileError, type FileLine } from '../../../src/services/safeRead';
+
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'beads-safe-read-')));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const posix = process.platform !== 'win32';
+
+function file(name: string, text: string): string {
+  const at = path.join(scratch, name);
+  mkdirSync(path.dirname(at), { recursive: true });
+  writeFileSync(at, text);
+  return at;
+}
+
+async function lines(at: string, maxBytes = 1 << 30): Promise<FileLine[]> {
+  const found: FileLine[] = [];
+  for await (const line of (await readLines(at, { maxBytes }))!) found.push(line);
+  return found;
+}
+
+describe('readTextFile', () => {
+  it('reads a regular file, and says undefined for a missing one', async () => {
+    expect(await readTextFile(file('plain.txt', 'héllo\n'), { maxBytes: 100 })).toBe('héllo\n');
+    expect(await readTextFile(path.join(scratch, 'missing.txt'), { maxBytes: 100 })).toBeUndefined();
+  });
+
+  it('refuses a file over the cap, naming it and its size, without reading it', async () => {
+    const big = file('big.txt', 'x'.repeat(2048));
+    await expect(readTextFile(big, { maxBytes: 1024 })).rejects.toMatchObject({ reason: 'too-large', message: expect.stringMatching(/big\.txt is 2048 bytes, more than the 1024 bytes read at most/) });
+  });
+
+  it('refuses a folder as EISDIR', async () => {
+    mkdirSync(path.join(scratch, 'folder'));
+    await expect(readTextFile(path.join(scratch, 'folder'), { maxBytes: 100 })).rejects.toMatchObject({ reason: 'not-a-file', code: 'EISDIR' });
+  });
+
+  it.skipIf(!posix)('refuses a FIFO at once instead of waiting for a writer', async () => {
+    const fifo = path.join(scratch, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // Without a non-blocking open this never settles: the test's own timeout fails it.
+    await expect(readTextFile(fifo, { maxBytes: 100 })).rejects.toThrow(/named pipe \(FIFO\), not a regular file/);
+  });
+
+  it.skipIf(!posix)('refuses a link to /dev/urandom or /dev/zero: devices are not files', async () => {
+    const random = path.join(scratch, 'random.jsonl');
+    symlinkSync('/dev/urandom', random);
+    await expect(readTextFile(random, { maxBytes: 1 << 30 })).rejects.toThrow(/character device, not a regular file; it was not read/);
+    await expect(readTextFile('/dev/zero', { maxBytes: 1 << 30 })).rejects.toBeInstanceOf(UnreadableFileError);
+  });
+
+  it.skipIf(!posix)('with `within`, follows a link inside that folder and refuses one that leads out', async () => {
+    const project = path.join(scratch, 'project');
+    const inside = file('project/exports/issues.jsonl', '{"id":"a"}\n');
+    const outside = file('elsewhere/secret.txt', 'secret\n');
+    symlinkSync(inside, path.join(project, 'linked-inside'));
+    symlinkSync(outside, path.join(project, 'linked-outside'));
+    expect(await readTextFile(path.join(project, 'linked-inside'), { maxBytes: 100, within: project })).toBe('{"id":"a"}\n');
+    await expect(readTextFile(path.join(project, 'linked-outside'), { maxBytes: 100, within: project })).rejects.toMatchObject({
+      reason: 'outside',
+      message: expect.stringContaining(`is a symbolic link to ${outside}, outside ${project}`),
+    });
+    // Without `within` a link is followed (our own state folders), still only to a regular file.
+    expect(await readTextFile(path.join(project, 'linked-outside'), { maxBytes: 100 })).toBe('secret\n');
+  });
+});
+
+describe('readLines', () => {
+  it('gives each line without its line end, and a last line without a newline as incomplete', async () => {
+    expect(await lines(file('lines.txt', 'one\r\ntwo\n\nthree'))).toEqual([
+      { text: 'one', complete: true },
+      { text: 'two', complete: true },
+      { text: '', complete: true },
+      { text: 'three', complete: false },
+    ]);
+    expect(await lines(file('empty.txt', ''))).toEqual([]);
+  });
+
+  it('joins a line that spans read chunks, multi-byte characters cut between them included', async () => {
+    // The reader takes 1 MiB at a time: a 3 MiB line of two-byte characters crosses two chunk ends, one inside a character.
+    const long = 'é'.repeat(1.5 * 1024 * 1024 + 1);
+    expect(await lines(file('long.txt', `short\n${long}\nend\n`))).toEqual([
+      { text: 'short', complete: true },
+      { text: long, complete: true },
+      { text: 'end', complete: true },
+    ]);
+  });
+
+  it('stops at the cap a file that grew after it was opened, and is undefined for a missing file', async () => {
+    const at = file('growing.txt', 'a\n');
+    const reading = await readLines(at, { maxBytes: 4 });
+    writeFileSync(at, 'a\nbbbbbbbb\n');
+    await expect(async () => {
+      for await (const line of reading!) void line;
+    }).rejects.toMatchObject({ reason: 'too-large' });
+    expect(await readLines(path.join(scratch, 'nothing.txt'), { maxBytes: 4 })).toBeUndefined();
+  });
+});

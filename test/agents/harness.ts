@@ -29,6 +29,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BD_HOOK_FILES } from '../fixtures/agentHookFiles.mjs';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
 import { startModelStandin, type ApiFamily, type ModelStandin, type RecordedRequest, type ScriptStep } from './modelStandin';
 
@@ -67,6 +68,8 @@ export interface HarnessOptions {
   script?: ScriptStep[];
   /** Extra environment for the agent (and so for its hooks). */
   env?: Record<string, string>;
+  /** Codex: run without --dangerously-bypass-hook-trust, as a user who never opened /hooks. */
+  untrustedHooks?: boolean;
 }
 
 export interface AgentTurn {
@@ -103,10 +106,13 @@ interface AgentDriver {
   family: ApiFamily;
   bin: string;
   /** Writes the agent's config into the temp home; returns its environment. */
-  configure(home: string, standin: ModelStandin): Record<string, string>;
-  newSession(prompt: string, session: string): { args: string[]; session?: string };
-  resume(session: string, prompt: string): string[];
-  compact(session: string): string[];
+  configure(home: string, standin: ModelStandin, dir: string): Record<string, string>;
+  /** Script steps the driver itself needs (its compaction trigger). */
+  script?: ScriptStep[];
+  newSession(prompt: string, session: string, options: HarnessOptions): { args: string[]; session?: string };
+  resume(session: string, prompt: string, options: HarnessOptions): string[];
+  /** The agent's compaction: its own command, or the turn that makes it compact by its own measure. */
+  compact(session: string, options: HarnessOptions): string[];
   /** The session id the run reported, when the driver could not choose it. */
   sessionFrom(stdout: string, home: string): string | undefined;
   /** Which recorded requests belong to a session. */
@@ -132,9 +138,13 @@ function findRepo(from: string): string {
 }
 
 function findFile(root: string, name: string): string | undefined {
+  return findFileEnding(root, name, true);
+}
+
+function findFileEnding(root: string, ending: string, whole = false): string | undefined {
   if (!fs.existsSync(root)) return undefined;
   for (const entry of fs.readdirSync(root, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name === name) return path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && (whole ? entry.name === ending : entry.name.endsWith(ending))) return path.join(entry.parentPath, entry.name);
   }
   return undefined;
 }
@@ -158,7 +168,106 @@ const claude: AgentDriver = {
 // As root Claude Code refuses --dangerously-skip-permissions; naming the tools works for everyone.
 const CLAUDE_RUN_ARGS = ['--allowedTools', 'Bash', 'Write', 'Edit', 'Read', '--output-format', 'json'];
 
-const DRIVERS: Record<AgentKind, AgentDriver> = { claude } as Record<AgentKind, AgentDriver>;
+/** The prompt of a turn whose answer reports a context over the agent's own compaction limit. */
+const COMPACT_PROMPT = 'COMPACT-NOW: fill the context';
+const COMPACT_STEP: ScriptStep = {
+  when: 'COMPACT-NOW',
+  // A tool call, so the turn goes on after it and the agent compacts before asking again.
+  turns: [{ shell: 'echo filling', tokens: 900_000 }, { text: 'Compacted.' }],
+  afterCompaction: [{ text: 'Compacted.' }],
+};
+
+// Codex runs a project's hooks only once each is trusted, a hash of the hook stored per hook in
+// the user's config.toml by its /hooks view; `--dangerously-bypass-hook-trust` runs the enabled
+// hooks for one invocation without it. See codex-rs/hooks/src/engine/discovery.rs
+// (openai/codex@0082977cebb9fbd524046914dbc4305e5b8e0b95): a handler is kept only when
+// `source.bypass_hook_trust` or its trust status is Managed or Trusted (`hooks.state.<key>.trusted_hash`
+// equal to the hook's current hash).
+const codexRunArgs = (options: HarnessOptions) => ['exec', '--json', ...(options.untrustedHooks ? [] : ['--dangerously-bypass-hook-trust']), '--skip-git-repo-check'];
+const codex: AgentDriver = {
+  family: 'openai',
+  bin: 'codex',
+  configure(home, standin, dir) {
+    const codexHome = path.join(home, '.codex');
+    fs.mkdirSync(codexHome, { recursive: true });
+    const toml = (value: string) => JSON.stringify(value);
+    fs.writeFileSync(
+      path.join(codexHome, 'config.toml'),
+      [
+        'model = "gpt-standin"',
+        'model_provider = "standin"',
+        'model_context_window = 1000000',
+        // Compaction by Codex's own measure: an answer that reports more than this compacts (COMPACT_STEP).
+        'model_auto_compact_token_limit = 500000',
+        'approval_policy = "never"',
+        'sandbox_mode = "danger-full-access"',
+        'check_for_update_on_startup = false',
+        '[analytics]',
+        'enabled = false',
+        '[feedback]',
+        'enabled = false',
+        '[features]',
+        'plugins = false',
+        'apps = false',
+        'remote_plugin = false',
+        '[model_providers.standin]',
+        'name = "Model stand-in"',
+        `base_url = ${toml(`${standin.url}/v1`)}`,
+        'wire_api = "responses"',
+        'env_key = "STANDIN_API_KEY"',
+        `[projects.${toml(dir)}]`,
+        'trust_level = "trusted"',
+        '',
+      ].join('\n'),
+    );
+    return { CODEX_HOME: codexHome, STANDIN_API_KEY: 'sk-standin' };
+  },
+  script: [COMPACT_STEP],
+  newSession: (prompt, _session, options) => ({ args: [...codexRunArgs(options), prompt] }),
+  resume: (session, prompt, options) => [...codexRunArgs(options), 'resume', session, prompt],
+  // `codex exec` takes `/compact` as text: Codex compacts by its own measure instead (COMPACT_STEP).
+  compact: (session, options) => [...codexRunArgs(options), 'resume', session, COMPACT_PROMPT],
+  sessionFrom(stdout) {
+    for (const line of stdout.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const event = JSON.parse(line) as { type?: string; thread_id?: string };
+      if (event.type === 'thread.started' && event.thread_id) return event.thread_id;
+    }
+    return undefined;
+  },
+  belongsTo: (request, session) => request.headers['session-id'] === session,
+  transcriptPath: (home, session) => findFileEnding(path.join(home, '.codex', 'sessions'), `${session}.jsonl`),
+  installHooks: 'codex',
+};
+
+const GEMINI_RUN_ARGS = ['--yolo', '--output-format', 'json'];
+const gemini: AgentDriver = {
+  family: 'gemini',
+  bin: 'gemini',
+  configure(home, standin) {
+    const settings = {
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    };
+    fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+    return { GEMINI_API_KEY: 'standin', GOOGLE_GEMINI_BASE_URL: standin.url, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+  },
+  script: [COMPACT_STEP],
+  newSession: (prompt, session) => ({ args: ['-p', prompt, '--session-id', session, ...GEMINI_RUN_ARGS], session }),
+  resume: (session, prompt) => ['-p', prompt, '--resume', session, ...GEMINI_RUN_ARGS],
+  // `-p /compress` goes to the model as text: Gemini CLI compresses by its own measure instead (COMPACT_STEP).
+  compact: (session) => ['-p', COMPACT_PROMPT, '--resume', session, ...GEMINI_RUN_ARGS],
+  sessionFrom: () => undefined,
+  // Gemini CLI's requests carry no session id: a run's requests are the ones made while it ran.
+  belongsTo: () => true,
+  transcriptPath: (home, session) => findFileEnding(path.join(home, '.gemini', 'tmp'), `-${session.slice(0, 8)}.jsonl`),
+  installHooks: 'gemini',
+};
+
+const DRIVERS: Record<AgentKind, AgentDriver> = { claude, codex, gemini };
 
 export interface AgentHarness {
   agent: AgentKind;
@@ -191,7 +300,7 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
   } else {
     makeWorkspace({ dir, dialect: options.dialect ?? 'br', data: 'scenario', git: true });
   }
-  const standin = await startModelStandin(driver.family, options.script ?? []);
+  const standin = await startModelStandin(driver.family, [...(options.script ?? []), ...(driver.script ?? [])]);
   const hookLog = path.join(root, 'hook-runs.jsonl');
   const env: Record<string, string> = {
     PATH: [PRIME_BIN_DIR, STANDIN_BIN_DIR, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
@@ -209,7 +318,7 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
     no_proxy: '127.0.0.1,localhost',
     NODE_OPTIONS: `--require ${HOOK_RECORDER}`,
     BEADS_AGENT_HOOK_LOG: hookLog,
-    ...driver.configure(home, standin),
+    ...driver.configure(home, standin, dir),
     ...options.env,
   };
   if (options.bdPrime) installBdPrime(dir, options.agent);
@@ -236,11 +345,11 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
     standin,
     env,
     start: (prompt) => {
-      const planned = driver.newSession(prompt, randomUUID());
+      const planned = driver.newSession(prompt, randomUUID(), options);
       return run(planned.args, planned.session ?? '');
     },
-    resume: (session, prompt) => run(driver.resume(session, prompt), session),
-    compact: (session) => run(driver.compact(session), session),
+    resume: (session, prompt) => run(driver.resume(session, prompt, options), session),
+    compact: (session) => run(driver.compact(session, options), session),
     transcriptPath: (session) => driver.transcriptPath(home, session),
     hookRuns: () => (fs.existsSync(hookLog) ? fs.readFileSync(hookLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookRun) : []),
     comments: (issueId) => readComments(dir, issueId),
@@ -275,16 +384,12 @@ export function readComments(dir: string, issueId: string): BeadsComment[] {
   return [];
 }
 
+/** bd's own prime hook for an agent, as `bd setup <agent>` writes it (test/fixtures/agentHookFiles.mjs). */
 function installBdPrime(dir: string, agent: AgentKind): void {
-  const files: Record<AgentKind, { relative: string; text: string } | undefined> = {
-    claude: { relative: '.claude/settings.json', text: `${JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ command: 'bd prime --hook-json', type: 'command' }], matcher: '' }], PreCompact: [{ hooks: [{ command: 'bd prime', type: 'command' }], matcher: '' }] } }, null, 2)}\n` },
-    codex: undefined,
-    gemini: undefined,
-  };
-  const file = files[agent];
-  if (!file) throw new Error(`no bd prime hook file for ${agent}`);
-  fs.mkdirSync(path.dirname(path.join(dir, file.relative)), { recursive: true });
-  fs.writeFileSync(path.join(dir, file.relative), file.text);
+  const gemini = { file: '.gemini/settings.json', text: `${JSON.stringify({ hooks: { SessionStart: [{ matcher: '', hooks: [{ type: 'command', command: 'bd prime --hook-json' }] }] } }, null, 2)}\n` };
+  const file = agent === 'gemini' ? gemini : BD_HOOK_FILES[agent];
+  fs.mkdirSync(path.dirname(path.join(dir, file.file)), { recursive: true });
+  fs.writeFileSync(path.join(dir, file.file), file.text);
 }
 
 interface ProcessResult {

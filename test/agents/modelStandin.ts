@@ -11,22 +11,39 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type ModelTurn =
+export type ModelTurn = (
   | { text: string }
   /** A tool call that runs one shell command in the agent's own shell tool. */
   | { shell: string }
   /** A tool call that writes a whole file (relative to the session's folder) with the agent's own file tool. */
-  | { write: { path: string; content: string } };
+  | { write: { path: string; content: string } }
+) & {
+  /**
+   * The context size the answer reports (usage tokens), default 100: a large figure is how an
+   * agent that compacts by its own measure (Codex, Gemini CLI) is made to compact.
+   */
+  tokens?: number;
+};
 
 export interface ScriptStep {
   /** A word of the user prompt this step answers. */
   when: string;
   turns: ModelTurn[];
+  /**
+   * Once the conversation carries the compaction summary, the step goes on with these turns
+   * (counted from the summary) instead: the agent drops the earlier tool calls when it compacts.
+   */
+  afterCompaction?: ModelTurn[];
 }
 
 export type ApiFamily = 'anthropic' | 'openai' | 'gemini';
 
-export type RequestKind = 'turn' | 'compaction' | 'other';
+/**
+ * turn: a step of the conversation; compaction: the agent asks for its summary; side: a request
+ * the agent makes beside the conversation for its own use (Gemini CLI's model router asks for a
+ * JSON verdict on every prompt); other: anything else (token counts, model lists).
+ */
+export type RequestKind = 'turn' | 'compaction' | 'side' | 'other';
 
 export interface RecordedRequest {
   method: string;
@@ -57,11 +74,11 @@ export interface ModelStandin {
 
 export const COMPACTION_SUMMARY = 'Summary of the conversation so far: the agent wrote notes.txt and ran a command; the work continues on demo-1.';
 
-/** The compaction prompts of the agents under test, as each one words it. */
+/** The compaction prompts of the agents under test, as each one words it in the request's last user message. */
 const COMPACTION_PROMPTS = [
   /create a detailed summary of the conversation/i, // Claude Code's /compact and auto-compact
   /CONTEXT CHECKPOINT COMPACTION/, // Codex's compact prompt
-  /<state_snapshot>/, // Gemini CLI's compression prompt
+  /<state_snapshot>/, // Gemini CLI's compression prompt (and the check of the snapshot it wrote)
   /summarize the conversation|summary of our conversation|conversation summary/i, // Copilot CLI, opencode
 ];
 
@@ -71,6 +88,8 @@ interface FamilyCodec {
   conversation(body: Record<string, unknown>): { role: 'user' | 'model'; text: string }[];
   isConversation(path: string, body: Record<string, unknown>): boolean;
   streaming(path: string, body: Record<string, unknown>): boolean;
+  /** A side request's JSON answer, when the request asks for one by a schema. */
+  side?(body: Record<string, unknown>): unknown;
   /** Writes one model turn as the API's response (streamed or whole). */
   reply(res: http.ServerResponse, turn: ModelTurn, stream: boolean, body: Record<string, unknown>): void;
   /** A request that is not the conversation (token counts, model lists…). */
@@ -102,7 +121,9 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const object = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
       const isConversation = req.method === 'POST' && codec.isConversation(path, object);
-      const kind: RequestKind = !isConversation ? 'other' : COMPACTION_PROMPTS.some((pattern) => pattern.test(text)) ? 'compaction' : 'turn';
+      const sideAnswer = isConversation ? codec.side?.(object) : undefined;
+      const conversation = isConversation ? codec.conversation(object) : [];
+      const kind: RequestKind = !isConversation ? 'other' : sideAnswer !== undefined ? 'side' : asksForSummary(conversation) ? 'compaction' : 'turn';
       const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, text, kind, at: Date.now() };
       requests.push(recorded);
       for (const waiter of waiters.splice(0)) waiter(recorded);
@@ -114,7 +135,11 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
           }
           return;
         }
-        const turn = kind === 'compaction' ? { text: summaryFor(family) } : nextTurn(script, codec.conversation(object));
+        if (sideAnswer !== undefined) {
+          codec.reply(res, { text: JSON.stringify(sideAnswer) }, codec.streaming(path, object), object);
+          return;
+        }
+        const turn = kind === 'compaction' ? { text: summaryFor(family) } : nextTurn(script, conversation, text.includes(COMPACTION_SUMMARY));
         codec.reply(res, turn, codec.streaming(path, object), object);
       } catch (error) {
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -134,7 +159,7 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
     url: `http://127.0.0.1:${port}`,
     requests,
     egress,
-    conversationRequests: () => requests.filter((request) => request.kind !== 'other'),
+    conversationRequests: () => requests.filter((request) => request.kind === 'turn' || request.kind === 'compaction'),
     nextRequest: () => new Promise((resolve) => waiters.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
@@ -144,19 +169,34 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
   };
 }
 
+/** Whether the request's newest user message is the agent's compaction prompt (earlier ones are history). */
+function asksForSummary(conversation: { role: 'user' | 'model'; text: string }[]): boolean {
+  for (let index = conversation.length - 1; index >= 0; index--) {
+    const entry = conversation[index];
+    if (entry?.role === 'user') return COMPACTION_PROMPTS.some((pattern) => pattern.test(entry.text));
+  }
+  return false;
+}
+
 function summaryFor(family: ApiFamily): string {
   if (family === 'anthropic') return `<analysis>Nothing more to add.</analysis>\n<summary>${COMPACTION_SUMMARY}</summary>`;
   if (family === 'gemini') return `<state_snapshot>\n<overall_goal>${COMPACTION_SUMMARY}</overall_goal>\n</state_snapshot>`;
   return COMPACTION_SUMMARY;
 }
 
-function nextTurn(script: ScriptStep[], conversation: { role: 'user' | 'model'; text: string }[]): ModelTurn {
+function nextTurn(script: ScriptStep[], conversation: { role: 'user' | 'model'; text: string }[], compacted: boolean): ModelTurn {
   // The newest user prompt that a step names (tool results are not prompts: codecs drop them).
   for (let index = conversation.length - 1; index >= 0; index--) {
     const entry = conversation[index];
     if (entry?.role !== 'user') continue;
     const step = script.find((candidate) => entry.text.includes(candidate.when));
     if (!step) continue;
+    if (compacted && step.afterCompaction) {
+      let summaryAt = conversation.length - 1;
+      while (summaryAt >= 0 && !conversation[summaryAt]?.text.includes(COMPACTION_SUMMARY)) summaryAt--;
+      const taken = conversation.slice(summaryAt + 1).filter((later) => later.role === 'model').length;
+      return step.afterCompaction[taken] ?? { text: 'Done.' };
+    }
     const taken = conversation.slice(index + 1).filter((later) => later.role === 'model').length;
     return step.turns[taken] ?? { text: 'Done.' };
   }
@@ -214,7 +254,7 @@ const anthropic: FamilyCodec = {
           ? { type: 'tool_use', id: callId('toolu'), name: 'Bash', input: { command: turn.shell, description: 'Scripted command' } }
           : { type: 'tool_use', id: callId('toolu'), name: 'Write', input: { file_path: turn.write.path, content: turn.write.content } };
     const stopReason = block.type === 'tool_use' ? 'tool_use' : 'end_turn';
-    const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const usage = { input_tokens: turn.tokens ?? 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     const id = callId('msg');
     if (!stream) {
       json(res, { id, type: 'message', role: 'assistant', model, content: [block], stop_reason: stopReason, stop_sequence: null, usage });
@@ -293,7 +333,8 @@ const openai: FamilyCodec = {
         item = { type: 'function_call', id: callId('fc'), call_id: callId('call'), name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', command] }), status: 'completed' };
       }
     }
-    const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 120 };
+    const inputTokens = turn.tokens ?? 100;
+    const usage = { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inputTokens + 20 };
     const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model: body.model, output: [item], usage };
     if (!stream) {
       json(res, response);
@@ -328,8 +369,27 @@ function geminiText(parts: unknown): string {
     .join('\n');
 }
 
+/** A value of a JSON schema's shape (Gemini's OBJECT/STRING/… or JSON Schema's lower-case types). */
+function valueFor(schema: Record<string, unknown> | undefined): unknown {
+  const type = String(schema?.type ?? 'object').toLowerCase();
+  if (Array.isArray(schema?.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (type === 'object') {
+    const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+    return Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, valueFor(property)]));
+  }
+  if (type === 'array') return [];
+  if (type === 'integer' || type === 'number') return 1;
+  if (type === 'boolean') return false;
+  return 'stand-in';
+}
+
 const gemini: FamilyCodec = {
   isConversation: (path) => /:(stream)?generateContent$/i.test(path),
+  side(body) {
+    const config = (body.generationConfig ?? {}) as Record<string, unknown>;
+    const schema = (config.responseJsonSchema ?? config.responseSchema) as Record<string, unknown> | undefined;
+    return schema ? valueFor(schema) : undefined;
+  },
   streaming: (path) => /:streamGenerateContent$/i.test(path),
   conversation(body) {
     const contents = Array.isArray(body.contents) ? (body.contents as { role?: string; parts?: unknown[] }[]) : [];
@@ -352,7 +412,7 @@ const gemini: FamilyCodec = {
           : { functionCall: { id: callId('gfc'), name: 'write_file', args: { file_path: turn.write.path, content: turn.write.content } } };
     const response = {
       candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 },
+      usageMetadata: { promptTokenCount: turn.tokens ?? 100, candidatesTokenCount: 20, totalTokenCount: (turn.tokens ?? 100) + 20 },
       modelVersion: 'gemini-standin',
     };
     if (!stream) {

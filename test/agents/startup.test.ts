@@ -1,0 +1,14 @@
+// Issue 23, item 5: our SessionStart hook adds at most 25 % to the agent's time from launch to its
+// first model request (median of paired runs, ./startupCost.ts). `npm run bench` prints the same
+// figures for every agent.
+import { expect, it } from 'vitest';
+import type { AgentKind } from './harness';
+import { describeStartupCost, measureStartupCost, STARTUP_COST_HEADER } from './startupCost';
+
+const PAIRS: Record<AgentKind, number> = { claude: 5, codex: 5, gemini: 3 };
+
+it.each(Object.keys(PAIRS) as AgentKind[])('%s: the SessionStart hook adds at most 25 % to the time to the first model request', async (agent) => {
+  const cost = await measureStartupCost(agent, PAIRS[agent]);
+  console.log(`${STARTUP_COST_HEADER}\n${describeStartupCost(cost)}`);
+  expect(cost.pairedRatio).toBeLessThanOrEqual(1.25);
+});

@@ -26,6 +26,8 @@ import { IN_PROGRESS_STATUSES, isTerminal, type Comment, type Dialect, type Issu
 import { nextAfterClose, nextFor, type LastClose } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
+import { threadFacts, type ThreadFact } from './threadFacts';
+import type { SessionThread } from './transcriptThread';
 
 /** One query's outcome: a failed query empties only its own section of the context. */
 export type Section<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -72,6 +74,12 @@ export interface RecoveryInput {
   uncommitted: Section<GitChange[]>;
   /** The last close not followed up yet: its "next" is the one every surface names (`nextFor`). */
   lastClose?: LastClose;
+  /**
+   * What this agent session was doing, from its own transcript (src/core/transcriptThread.ts):
+   * shown near the top under its own heading, the most valuable part after a compaction. Only a
+   * surface that serves one session (an agent hook) passes it.
+   */
+  thread?: SessionThread;
 }
 
 export type RecoveryState = 'resume' | 'several' | 'none' | 'not-beads';
@@ -108,46 +116,67 @@ const NOT_BEADS_LINE = 'Not a beads project: no .beads directory found here.';
  * What resuming needs, least important first: the budget lowers each step's part a unit at a
  * time (oldest trail entry first, last list entry first) until the text fits, then moves to the
  * next step. The `## Resuming:` heading is never dropped; its title is cut to the budget instead.
- * Reading it bottom-up gives the priorities: the heading; the latest checkpoint, whole (its
- * "Next:" above all); the description; the acceptance criteria; open blockers (and an epic's open
- * children); the rest of the trail; what it unblocks; the rules; file lists.
+ * Reading it bottom-up gives the priorities, live state before history: the heading; the
+ * session's thread (its request, open question, failing test and next step); the latest
+ * checkpoint, whole (its "Next:" above all); what the session did; the description; the
+ * uncommitted changes; the acceptance criteria; open blockers, open children and what is done;
+ * the uncommitted paths; the rest of the trail; the rules; what it unblocks; the commands; the
+ * ledger's file lists; and first of all trail entries weeks old.
  */
 export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   // Nothing in progress: the ready queue is the content, but three items say enough.
   { part: 'ready', downTo: 3 },
-  // 9. File lists: first named entries (the summary line stays), then whole sections.
-  { part: 'uncommitted', downTo: 0 },
+  // 10. Months-old trail entries: the state they describe is long gone (oldest first).
+  { part: 'oldTrail', downTo: 0 },
+  // The agent's own compaction summary: the agent holds it already; the thread says what matters.
+  { part: 'threadSummary', downTo: 0 },
+  // 9. The ledger's lists: the thread and the uncommitted changes name the same files.
   { part: 'files', downTo: 0 },
   { part: 'commits', downTo: 0 },
-  { part: 'changes', downTo: 0 },
   { part: 'ledger', downTo: 0 },
+  { part: 'cleanTree', downTo: 0 },
+  { part: 'threadWaiting', downTo: 0 },
   { part: 'others', downTo: 0 },
-  // 8. The rules, and the block's title that introduces them.
+  // 8. The commands, and the block's title that introduces the rules.
   { part: 'commands', downTo: 0 },
-  { part: 'rules', downTo: 0 },
-  { part: 'top', downTo: 0 },
-  { part: 'ready', downTo: 1 },
-  { part: 'hint', downTo: 0 },
   // 7. What it unblocks, and the context around it.
   { part: 'unblocks', downTo: 0 },
   { part: 'design', downTo: 0 },
   { part: 'parent', downTo: 0 },
-  // 6. The rest of the trail, oldest first; then the notes.
+  // 6. The rules, and the block's title that introduces them.
+  { part: 'rules', downTo: 0 },
+  { part: 'top', downTo: 0 },
+  { part: 'ready', downTo: 1 },
+  { part: 'hint', downTo: 0 },
+  // 5. The rest of the trail (weeks old at most), oldest first; then the notes.
   { part: 'trail', downTo: 0 },
   { part: 'notes', downTo: 0 },
-  // 5. Open blockers and an epic's open children.
+  // Live state: the uncommitted paths (their count stays).
+  { part: 'uncommitted', downTo: 0 },
+  // 4. Open blockers, an epic's open children, and what is done (closed children and siblings).
+  { part: 'done', downTo: 0 },
   { part: 'children', downTo: 0 },
   { part: 'blockers', downTo: 0 },
   // The status line (status, type, priority, claim): the heading already says it is in progress.
   { part: 'status', downTo: 0 },
   // Which rule chose the issue, when the session's own claim did not: it says how sure the choice is.
   { part: 'chosenBy', downTo: 0 },
-  // 4. Acceptance criteria.
+  // 3. Acceptance criteria, and the uncommitted changes' section.
   { part: 'acceptance', downTo: 0 },
-  // 3. The description.
+  { part: 'changes', downTo: 0 },
+  // 2. The description.
   { part: 'description', downTo: 0 },
-  // 2. The latest checkpoint.
+  // The session's plan and what it did: the files, the commands it ran.
+  { part: 'threadPlan', downTo: 0 },
+  { part: 'threadFiles', downTo: 0 },
+  { part: 'threadActivity', downTo: 0 },
+  // 1. The latest checkpoint.
   { part: 'checkpoint', downTo: 0 },
+  // 0. The session's thread: what is next, what fails and why, the question waiting, the request.
+  { part: 'threadNext', downTo: 0 },
+  { part: 'threadFailing', downTo: 0 },
+  { part: 'threadQuestion', downTo: 0 },
+  { part: 'threadRequest', downTo: 0 },
   // What is left before the heading itself.
   { part: 'readOnly', downTo: 0 },
   { part: 'ready', downTo: 0 },
@@ -174,9 +203,21 @@ const PART_NAMES: Record<string, string | [singular: string, plural: string]> = 
   children: ['open child', 'open children'],
   others: 'other in-progress list',
   trail: ['trail entry', 'trail entries'],
+  oldTrail: ['trail entry over 4 weeks old', 'trail entries over 4 weeks old'],
+  done: ['closed child or sibling', 'closed children and siblings'],
+  threadSummary: "the agent's compaction summary",
+  threadRequest: "the session's request",
+  threadPlan: "the session's plan",
+  threadActivity: "the session's commands",
+  threadFailing: "the session's failing test",
+  threadQuestion: "the session's open question",
+  threadFiles: "the session's files",
+  threadWaiting: "the session's calls without a result",
+  threadNext: "the session's next step",
   ready: ['ready item', 'ready items'],
   uncommitted: ['uncommitted path', 'uncommitted paths'],
   changes: 'uncommitted changes',
+  cleanTree: 'clean working tree note',
   files: ['touched file name', 'touched file names'],
   commits: ['commit', 'commits'],
   ledger: 'work since the last checkpoint',
@@ -216,6 +257,13 @@ const PATH_BYTES = 240;
 const ID_BYTES = 64;
 const WORD_BYTES = 40;
 const UNKNOWN_TITLE = '(unknown)';
+/** A trail entry this old describes a state long gone: it is the first thing the budget drops. */
+const OLD_TRAIL_MS = 28 * 24 * 60 * 60 * 1000;
+/** A checkpoint this old may name as next what is done since: its age is said before its Next:. */
+const STALE_CHECKPOINT_MS = 24 * 60 * 60 * 1000;
+const THREAD_FACT_BYTES = 480;
+const THREAD_SUMMARY_BYTES = 600;
+const DONE_LISTED = 8;
 // A comment that carries the state of the work: our own checkpoints, or an agent's "Done: …; Next: …".
 const CHECKPOINT_TEXT = /^\s*(?:auto-)?checkpoint\b|\bnext:/i;
 const BEADS_STORE_PATH = /(?:^|\/)[._]beads(?:\/|$)/;
@@ -325,13 +373,15 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
   const latestIndex = findLastIndex(comments, (comment) => CHECKPOINT_TEXT.test(comment.text ?? ''));
   const latest = latestIndex >= 0 ? comments[latestIndex] : undefined;
   const texts: Record<TextSection, string[] | undefined> = {
-    checkpoint: latest ? [`### Latest Checkpoint (${commentAge(latest, input.now)})`, ...verbatimBlock(keepingNext(latest.text ?? '', CHECKPOINT_BYTES))] : undefined,
+    checkpoint: latest ? [`### Latest Checkpoint (${commentAge(latest, input.now)})`, ...verbatimBlock(checkpointText(latest, input.now, input.thread))] : undefined,
     description: textSection('Description', issue.description, DESCRIPTION_BYTES),
     acceptance: textSection('Acceptance Criteria', issue.acceptanceCriteria, ACCEPTANCE_BYTES),
     notes: textSection('Notes', issue.notes, NOTES_BYTES),
     design: textSection('Design', issue.design, DESIGN_BYTES),
   };
   const children = details ? childrenPart(details) : undefined;
+  const done = details ? donePart(details, parent, detailsById) : undefined;
+  const thread = input.thread ? threadPart(input.thread, input.now) : undefined;
   const trail = detailsError === undefined ? trailPart(comments.filter((_, index) => index !== latestIndex), input.now, cli, focused.id, latest !== undefined) : undefined;
   const ledger = input.ledger && input.ledger.issueId === focused.id ? ledgerPart(input.ledger, input.now) : undefined;
   const changes = input.uncommitted.ok ? changesPart(input.uncommitted.value) : undefined;
@@ -343,11 +393,16 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     ...Object.fromEntries(Object.entries(optional).map(([part, line]) => [part, line ? 1 : 0])),
     ...Object.fromEntries(TEXT_SECTIONS.map((part) => [part, texts[part] ? 1 : 0])),
     children: children?.entries.length ?? 0,
-    trail: trail?.entries.length ?? 0,
+    done: done?.entries.length ?? 0,
+    ...(thread?.full ?? {}),
+    oldTrail: trail?.old ?? 0,
+    trail: (trail?.entries.length ?? 0) - (trail?.old ?? 0),
     ledger: ledger ? 1 : 0,
     files: ledger?.files.length ?? 0,
     commits: ledger?.commits.length ?? 0,
-    changes: 1,
+    // A clean tree says little and goes early; changes (or a failed status) are live state and stay long.
+    changes: changes && changes.entries.length === 0 ? 0 : 1,
+    cleanTree: changes && changes.entries.length === 0 ? 1 : 0,
     uncommitted: changes?.entries.length ?? 0,
   };
 
@@ -361,17 +416,19 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
       const line = optional[part];
       if (line && kept[part]) lines.push(line);
     }
+    if (thread) lines.push(...thread.render(kept));
     for (const part of TEXT_SECTIONS) {
       const section = texts[part];
       if (section && kept[part]) lines.push('', ...section);
     }
     if (children && children.entries.length > 0 && kept.children) lines.push('', ...children.render(kept.children));
+    if (done && kept.done) lines.push('', ...done.render(kept.done));
     if (trail) {
-      const trailLines = trail.render(kept.trail ?? 0);
+      const trailLines = trail.render((kept.trail ?? 0) + (kept.oldTrail ?? 0));
       if (trailLines.length > 0) lines.push('', '### Checkpoint Trail', ...trailLines);
     } else lines.push('', '### Checkpoint Trail', `- ${unavailable(detailsError ?? '')}`);
     if (ledger && kept.ledger) lines.push('', ...ledger.render(kept.files ?? 0, kept.commits ?? 0));
-    if (kept.changes) {
+    if (kept.changes || kept.cleanTree) {
       lines.push('', '### Uncommitted Changes');
       if (!changes) lines.push(`- ${unavailable(input.uncommitted.ok ? '' : input.uncommitted.error)}`);
       else lines.push(...changes.render(kept.uncommitted ?? 0));
@@ -472,8 +529,11 @@ interface Listing {
 }
 
 /** The trail without the latest checkpoint: the newest comments, at most TRAIL_ENTRIES; the budget removes the oldest first. */
-function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, hasCheckpoint: boolean): Listing {
-  const entries = comments.slice(-TRAIL_ENTRIES).map((comment) => {
+function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, hasCheckpoint: boolean): Listing & { old: number } {
+  const listed = comments.slice(-TRAIL_ENTRIES);
+  // Oldest first, so the months-old entries lead the list and go first.
+  const old = listed.filter((comment) => now - (parseTimestamp(comment.createdAt) ?? now) >= OLD_TRAIL_MS).length;
+  const entries = listed.map((comment) => {
     const text = cutBytes(comment.text ?? '', TRAIL_ENTRY_BYTES);
     const age = `- [${commentAge(comment, now)}]`;
     if (text.trim() === '') return `${age} (empty)`;
@@ -483,6 +543,7 @@ function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, h
   const empty = `- none yet: checkpoint with ${inlineCode(`${cli} comments add ${shellWord(id)} "…"`, 400)}`;
   return {
     entries,
+    old,
     render: (kept) => {
       if (comments.length === 0) return hasCheckpoint ? [] : [empty];
       // With every entry dropped the trim notice counts them; the section goes.
@@ -510,6 +571,67 @@ function childrenPart(details: IssueDetails): Listing | undefined {
   const closed = children.length - open.length;
   const heading = `### Open Children (${open.length} open, ${closed} closed)`;
   return { entries, render: (kept) => [heading, ...entries.slice(0, kept), ...moreLine(open.length - Math.min(kept, entries.length))] };
+}
+
+/** The issue's closed children and, with its parent's details at hand, its closed siblings: work done, not to redo. */
+function donePart(details: IssueDetails, parent: LinkedIssue | undefined, detailsById: ReadonlyMap<string, IssueDetails>): Listing | undefined {
+  const parentDetails = parent ? detailsById.get(parent.id) : undefined;
+  const siblings = parentDetails ? childrenOf(parentDetails).filter((sibling) => sibling.id !== details.id) : [];
+  const closed = [...childrenOf(details).map((child) => ({ link: child, kind: 'child' })), ...siblings.map((sibling) => ({ link: sibling, kind: 'sibling' }))].filter(({ link }) => isTerminal(link.status));
+  if (closed.length === 0) return undefined;
+  const entries = closed.slice(0, DONE_LISTED).map(({ link, kind }) => `- ${issueName(link, LINK_TITLE_BYTES)} (${kind}, ${word(link.status)})`);
+  const heading = '### Done Already (closed: do not redo)';
+  return { entries, render: (kept) => [heading, ...entries.slice(0, kept), ...moreLine(closed.length - Math.min(kept, entries.length), 'closed')] };
+}
+
+const THREAD_PARTS: Record<ThreadFact['kind'], string> = {
+  request: 'threadRequest',
+  plan: 'threadPlan',
+  activity: 'threadActivity',
+  failing: 'threadFailing',
+  question: 'threadQuestion',
+  files: 'threadFiles',
+  waiting: 'threadWaiting',
+  next: 'threadNext',
+};
+
+/** The session's thread under its own heading, one droppable part per fact (see RECOVERY_DROP_ORDER). */
+function threadPart(thread: SessionThread, now: number): { full: Kept; render(kept: Kept): string[] } | undefined {
+  const facts = threadFacts(thread).map((fact) => ({ part: THREAD_PARTS[fact.kind], line: `- **${fact.label}:** ${verbatimLine(cutBytes(fact.text, THREAD_FACT_BYTES))}` }));
+  // The agent holds its own summary already: it is shown only where the transcript gave no request (cut short, unreadable).
+  const summaryText = thread.compactionSummary && thread.requests.length === 0 ? compactionSummaryStart(thread.compactionSummary) : '';
+  if (summaryText !== '') facts.push({ part: 'threadSummary', line: `- **The agent's own compaction summary (start):** ${verbatimLine(cutBytes(summaryText, THREAD_SUMMARY_BYTES))}` });
+  if (facts.length === 0) return undefined;
+  const when = thread.lastActivityAt === undefined ? 'from its transcript' : `from its transcript, last activity ${formatAge(thread.lastActivityAt, now)}`;
+  const heading = `### This Session's Thread (${when})`;
+  return {
+    full: Object.fromEntries(facts.map((fact) => [fact.part, 1])),
+    render: (kept) => {
+      const shown = facts.filter((fact) => kept[fact.part]).map((fact) => fact.line);
+      return shown.length > 0 ? ['', heading, ...shown] : [];
+    },
+  };
+}
+
+/** A compaction summary without the agent's preamble ("This session is being continued… Summary:"). */
+function compactionSummaryStart(summary: string): string {
+  const marker = /(?:^|\n)\s*Summary:\s*/i.exec(summary);
+  return (marker ? summary.slice(marker.index + marker[0].length) : summary).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The latest checkpoint's text within CHECKPOINT_BYTES. When it is stale — a day old, or older than
+ * what the session has done since — its age is said before its last "Next:", which may be done by now.
+ */
+function checkpointText(comment: Comment, now: number, thread: SessionThread | undefined): string {
+  const text = keepingNext(comment.text ?? '', CHECKPOINT_BYTES);
+  const at = parseTimestamp(comment.createdAt);
+  if (at === undefined) return text;
+  const workedSince = thread?.lastActivityAt !== undefined && thread.lastActivityAt - at > 30 * 60_000;
+  if (now - at < STALE_CHECKPOINT_MS && !workedSince) return text;
+  const next = text.search(/next:(?![\s\S]*next:)/i);
+  if (next < 0) return text;
+  return `${text.slice(0, next)}(written ${formatAge(at, now)}; may be done since) ${text.slice(next)}`;
 }
 
 interface LedgerPart {

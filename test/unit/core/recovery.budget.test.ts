@@ -185,20 +185,20 @@ describe('recovery context budget', () => {
       lastDropped = result.dropped;
     }
     expect(lastDropped).toEqual([
-      '4 uncommitted paths',
       '3 touched file names',
       '2 commits',
-      'uncommitted changes',
       'work since the last checkpoint',
       'other in-progress list',
       'essential commands',
-      'core rules',
-      'workflow heading',
       'unblocks',
       'parent',
+      'core rules',
+      'workflow heading',
       '5 trail entries',
+      '4 uncommitted paths',
       'open blockers',
       'status line',
+      'uncommitted changes',
       'description',
       'latest checkpoint',
     ]);

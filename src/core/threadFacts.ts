@@ -1,0 +1,136 @@
+// The session's thread (src/core/transcriptThread.ts) said in a few labelled facts, most valuable
+// first: the request, the plan, what ran and how it ended, what is failing and why, the question
+// waiting on the user, the files, and what comes next. The pre-compaction checkpoint writes them
+// as `- Label: text` lines (src/core/checkpoint.ts), the recovery context under its own heading
+// (src/core/recovery.ts). Each fact is one line, cut to a bound, so the whole stays small. Pure.
+
+import { oneLine, truncate } from './markdown';
+import type { FileChange, PlanStep } from './agentEvents';
+import { formatCounts, type CommandRun, type SessionThread } from './transcriptThread';
+
+export interface ThreadFact {
+  /** `request`, `plan`, `activity`, `failing`, `question`, `files`, `waiting`, `next`. */
+  kind: 'request' | 'plan' | 'activity' | 'failing' | 'question' | 'files' | 'waiting' | 'next';
+  label: string;
+  text: string;
+}
+
+const FACT_CHARS = 320;
+const REQUEST_CHARS = 400;
+const COMMAND_CHARS = 80;
+const COMMANDS_NAMED = 3;
+const FILES_NAMED = 8;
+const STEPS_NAMED = 4;
+
+/** The thread's facts; empty when the transcript showed nothing worth carrying. */
+export function threadFacts(thread: SessionThread): ThreadFact[] {
+  const facts: ThreadFact[] = [];
+  if (thread.requests.length > 0) {
+    const text = thread.requests.map((request) => oneLine(request)).join(' / ');
+    facts.push({ kind: 'request', label: thread.requestsBeforeCompaction ? 'Request (before the last compaction)' : 'Request', text: truncate(text, REQUEST_CHARS) });
+  }
+  const plan = planText(thread.plan);
+  if (plan) facts.push({ kind: 'plan', label: 'Plan', text: plan });
+  const activity = activityText(thread);
+  if (activity) facts.push({ kind: 'activity', label: 'Activity', text: activity });
+  const failing = failingText(thread.commands);
+  if (failing) facts.push({ kind: 'failing', label: 'Failing', text: failing });
+  if (thread.openQuestion) facts.push({ kind: 'question', label: 'Open question (no answer yet)', text: truncate(oneLine(thread.openQuestion), FACT_CHARS) });
+  if (thread.files.length > 0) {
+    const named = thread.files.slice(0, FILES_NAMED).map((file) => `${oneLine(file.path)} (${file.change})`);
+    const more = thread.files.length - named.length;
+    facts.push({ kind: 'files', label: 'Files', text: truncate(`${named.join(', ')}${more > 0 ? `, +${more} more` : ''}`, FACT_CHARS) });
+  }
+  if (thread.unanswered.length > 0) {
+    const named = thread.unanswered.slice(-COMMANDS_NAMED).map((call) => (call.command ? code(call.command) : call.name));
+    facts.push({ kind: 'waiting', label: 'No result came for', text: truncate(named.join('; '), FACT_CHARS) });
+  }
+  const next = nextText(thread);
+  if (next) facts.push({ kind: 'next', label: 'Next', text: next });
+  return facts;
+}
+
+/** `- Label: text` lines, as a checkpoint comment carries them. */
+export function threadFactLines(thread: SessionThread): string[] {
+  return threadFacts(thread).map((fact) => `- ${fact.label}: ${fact.text}`);
+}
+
+function planText(plan: readonly PlanStep[] | undefined): string | undefined {
+  if (!plan || plan.length === 0) return undefined;
+  const named = (steps: readonly PlanStep[]) => {
+    const shown = steps.slice(0, STEPS_NAMED).map((step) => truncate(oneLine(step.text), 80));
+    return `${shown.join('; ')}${steps.length > shown.length ? `; +${steps.length - shown.length} more` : ''}`;
+  };
+  const done = plan.filter((step) => step.status === 'done');
+  const now = plan.filter((step) => step.status === 'in-progress');
+  const pending = plan.filter((step) => step.status === 'pending');
+  const parts = [];
+  if (done.length > 0) parts.push(`done: ${named(done)}`);
+  if (now.length > 0) parts.push(`in progress: ${named(now)}`);
+  if (pending.length > 0) parts.push(`to do: ${named(pending)}`);
+  return truncate(parts.join(' · '), FACT_CHARS * 2);
+}
+
+/** "ran `npm test` (exit 1: 1 failed, 9 passed); edited 2 files, created 1; committed a1b2c3d". */
+function activityText(thread: SessionThread): string | undefined {
+  const parts: string[] = [];
+  const runs = lastRuns(thread.commands);
+  if (runs.length > 0) {
+    const named = runs.slice(-COMMANDS_NAMED).map((run) => `${code(run.command)} (${outcome(run)})`);
+    const more = runs.length - named.length;
+    parts.push(`ran ${more > 0 ? `${runs.length} commands, last ` : ''}${named.join(', ')}`);
+  }
+  const counts = new Map<FileChange, number>();
+  for (const file of thread.files) counts.set(file.change, (counts.get(file.change) ?? 0) + 1);
+  const changes = (['edited', 'created', 'deleted'] as const).filter((change) => counts.has(change)).map((change) => `${change} ${plural(counts.get(change) as number, 'file')}`);
+  if (changes.length > 0) parts.push(changes.join(', '));
+  if (thread.commits.length > 0) parts.push(`committed ${thread.commits.map((commit) => commit.hash.slice(0, 7)).join(', ')}`);
+  return parts.length > 0 ? truncate(parts.join('; '), FACT_CHARS * 2) : undefined;
+}
+
+/** The latest run of each distinct command, in the order of those runs. */
+function lastRuns(commands: readonly CommandRun[]): CommandRun[] {
+  const latest = new Map<string, CommandRun>();
+  for (const run of commands) {
+    latest.delete(run.command);
+    latest.set(run.command, run);
+  }
+  return [...latest.values()];
+}
+
+function outcome(run: CommandRun): string {
+  if (run.pending) return 'no result';
+  const exit = run.exitCode !== undefined ? `exit ${run.exitCode}` : run.failed ? 'failed' : 'ok';
+  return run.tests ? `${exit}: ${formatCounts(run.tests)}` : exit;
+}
+
+/** The first failing test of the latest failing run of a command whose last run still fails. */
+function failingText(commands: readonly CommandRun[]): string | undefined {
+  const failing = lastRuns(commands).filter((run) => run.failed);
+  const run = failing.find((candidate) => candidate.failingTest || candidate.errorLine) ?? failing[0];
+  if (!run) return undefined;
+  const what = run.failingTest ?? code(run.command);
+  const why = run.errorLine ?? (run.tests ? formatCounts(run.tests) : run.exitCode !== undefined ? `exit ${run.exitCode}` : 'failed');
+  const counts = run.failingTest && run.tests ? ` (${code(run.command)}: ${formatCounts(run.tests)})` : '';
+  return truncate(`${oneLine(what)} — ${oneLine(why)}${counts}`, FACT_CHARS);
+}
+
+/** The open question first (the agent waits on it), then the plan's step in progress, a failing test, the next planned step. */
+function nextText(thread: SessionThread): string | undefined {
+  if (thread.openQuestion) return 'wait for the user to answer the open question above, then go on with the request.';
+  const now = thread.plan?.find((step) => step.status === 'in-progress');
+  if (now) return truncate(oneLine(now.text), FACT_CHARS);
+  const failing = lastRuns(thread.commands).find((run) => run.failed && (run.failingTest || run.tests));
+  if (failing) return truncate(`make ${failing.failingTest ? oneLine(failing.failingTest) : code(failing.command)} pass.`, FACT_CHARS);
+  const pending = thread.plan?.find((step) => step.status === 'pending');
+  if (pending) return truncate(oneLine(pending.text), FACT_CHARS);
+  return undefined;
+}
+
+function code(command: string): string {
+  return `\`${truncate(oneLine(command), COMMAND_CHARS).replace(/`/g, "'")}\``;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

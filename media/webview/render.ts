@@ -72,6 +72,7 @@ const READ_ONLY_WORDS: Record<ReadOnlyKind, string> = {
   'cli-missing': 'no beads CLI',
   'cli-failed': 'the CLI failed',
   'cli-timeout': 'the CLI timed out',
+  migrating: 'bd is migrating the store',
 };
 /** Each reason's way out, as the one command that fixes it. */
 const READ_ONLY_FIXES: Record<ReadOnlyKind, { action: SidebarAction; label: string }[]> = {
@@ -79,6 +80,8 @@ const READ_ONLY_FIXES: Record<ReadOnlyKind, { action: SidebarAction; label: stri
   'cli-missing': [{ action: 'setCliPath', label: 'Set CLI Path…' }],
   'cli-failed': [{ action: 'showLog', label: 'Show Log' }, { action: 'refresh', label: 'Retry' }],
   'cli-timeout': [{ action: 'refresh', label: 'Retry' }, { action: 'showLog', label: 'Show Log' }],
+  // Nothing to fix: the view comes back writable by itself when the migration ends.
+  migrating: [{ action: 'showLog', label: 'Show Log' }],
 };
 
 /**

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { showWarningMessage } from './notify';
+import { showInformationMessage, showWarningMessage } from './notify';
 import type { BeadsBackend } from '../beads/backend';
+import { migrationEnded } from '../beads/bdMigration';
 import { detectProject, type Detection, type ReadOnlyReason } from '../beads/detect';
 import { errorMessage } from '../core/errors';
 import type { ProjectInfo } from '../shared/protocol';
@@ -116,6 +117,16 @@ export class ProjectRegistry extends Disposable {
     this.log.info(`${folder.name}: ${describe(detection)}`);
     if (detection.kind === 'none') return undefined;
     if (detection.kind === 'readonly') this.warnReadOnly(folder, detection.message, detection.reason);
+    // bd 1.3 migrating the store: read-only until its process ends, then detected again (writable).
+    if (detection.kind === 'readonly' && detection.migration) {
+      const key = folder.uri.toString();
+      void migrationEnded(detection.migration).then(() => {
+        this.log.info(`${folder.name}: bd's migration ended; detecting the project again`);
+        this.warned.delete(`${key}:migrating`);
+        this.detections.delete(key);
+        this.changed.fire();
+      });
+    }
     return {
       folder,
       backend: detection.backend,
@@ -131,6 +142,10 @@ export class ProjectRegistry extends Disposable {
     this.warned.add(key);
     if (reason === 'cli-timeout') {
       void this.offerRetry(key, message).catch((error: unknown) => this.log.error(`Increase Timeout: ${errorMessage(error)}`));
+      return;
+    }
+    if (reason === 'migrating') {
+      void showInformationMessage(`Beads: ${message} Showing the issues read-only meanwhile; Claim, Close and Checkpoint are queued or wait.`);
       return;
     }
     const setPath = 'Set CLI Path…';

@@ -4,6 +4,7 @@ import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:pa
 import type { Dialect } from '../core/model';
 import { parseWhere, type WhereInfo } from '../core/parse';
 import type { BeadsBackend } from './backend';
+import { bdMigrationFor, describeMigration, type BdMigration } from './bdMigration';
 import { createCliBackend } from './cliBackend';
 import { brJsonlIsCurrent, readingCurrentJsonl } from './currentJsonl';
 import { CliError } from './errors';
@@ -54,12 +55,13 @@ export interface WhereCache {
   set(key: WhereKey, value: CachedWhere): Promise<void>;
 }
 
-export type ReadOnlyReason = 'cli-missing' | 'untrusted' | 'cli-failed' | 'cli-timeout';
+export type ReadOnlyReason = 'cli-missing' | 'untrusted' | 'cli-failed' | 'cli-timeout' | 'migrating';
 
 export type Detection =
   /** `where` is absent when `skipWhere` left it out. */
   | { kind: 'cli'; backend: BeadsBackend; cli: Dialect; beadsDir: string; where?: WhereInfo }
-  | { kind: 'readonly'; backend: BeadsBackend; cli: Dialect; beadsDir: string; reason: ReadOnlyReason; message: string }
+  /** `migration`: bd 1.3 is migrating the store (reason `migrating`); writes wait, reads come from the file. */
+  | { kind: 'readonly'; backend: BeadsBackend; cli: Dialect; beadsDir: string; reason: ReadOnlyReason; message: string; migration?: BdMigration }
   | { kind: 'none' };
 
 const INSTALL_HINT =
@@ -94,6 +96,16 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
   if (!choice) {
     const missing = preferred ? `'${preferred}' was not found on PATH.` : 'Neither bd nor br was found on PATH.';
     return readOnly(preferred ?? storeDialect ?? 'br', 'cli-missing', `${missing} ${INSTALL_HINT}`);
+  }
+
+  // bd 1.3's first run migrates the store and must not be stopped: it runs on its own, and the
+  // project is read from its file until it is done (src/beads/bdMigration.ts).
+  if (choice.dialect === 'bd') {
+    const migration = await bdMigrationFor(choice.command, { root, beadsDir, timeoutMs: options.timeoutMs, env: options.env, signal: options.signal });
+    if (migration) {
+      const detection = await readOnly('bd', 'migrating', describeMigration(migration, Date.now()));
+      return detection.kind === 'readonly' ? { ...detection, migration } : detection;
+    }
   }
 
   const redirectedByEnvironment = STORE_VARIABLES.some((name) => (options.env?.[name] ?? process.env[name]) !== undefined);
@@ -378,5 +390,7 @@ function readOnlyReasonText(reason: ReadOnlyReason): string {
       return 'the beads CLI failed when the project was opened';
     case 'cli-timeout':
       return 'the beads CLI did not answer in time when the project was opened';
+    case 'migrating':
+      return 'bd is migrating the store; writes wait until it is done';
   }
 }

@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { execa } from 'execa';
 import { CliError, meaningfulLine, parseCliOwnError } from './errors';
 import { killProcessTree, recordProcess } from './processRegistry';
@@ -152,6 +154,45 @@ export async function runCli(command: string, args: readonly string[], options: 
     });
   }
   return { stdout, stderr, exitCode: result.exitCode };
+}
+
+export interface DetachedOptions {
+  cwd: string;
+  /** Added to the inherited environment. */
+  env?: Record<string, string>;
+  /** Where the process's stdout goes (its answer tells, once it has ended, whether it finished). */
+  stdoutFile: string;
+}
+
+/**
+ * Starts a process that must be left to finish, even after this one exits: bd 1.3's first-run
+ * schema migration, which a kill at any timeout would only restart on the next call (docs/BEADS_CONTRACT.md
+ * §9). Its own process group, stdin closed, stdout to `stdoutFile`, stderr dropped; no timeout,
+ * never killed here and not noted in the process registry, whose sweep ends what a dead owner
+ * left behind. Returns its pid, or undefined when it could not be started.
+ */
+export function startDetached(command: string, args: readonly string[], options: DetachedOptions): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(options.stdoutFile, 'w');
+    // node's spawn, not execa: the file descriptor is handed to the process itself, so its output
+    // reaches the file after this process has gone (execa would pipe it through this one).
+    const subprocess = spawn(command, [...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      shell: false,
+      detached: true,
+      windowsHide: true,
+      stdio: ['ignore', fd, 'ignore'],
+    });
+    subprocess.on('error', () => undefined);
+    subprocess.unref();
+    return subprocess.pid;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 const spawnObservers = new AsyncLocalStorage<(pid: number) => void>();

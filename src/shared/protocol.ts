@@ -161,7 +161,7 @@ export interface ProjectInfo {
   readOnlyKind?: ReadOnlyKind;
 }
 
-export type ReadOnlyKind = 'untrusted' | 'cli-missing' | 'cli-failed' | 'cli-timeout';
+export type ReadOnlyKind = 'untrusted' | 'cli-missing' | 'cli-failed' | 'cli-timeout' | 'migrating';
 
 export type ViewState =
   | { kind: 'loading' }

@@ -82,3 +82,36 @@ function* jsonLines(text: string): Generator<unknown> {
     }
   }
 }
+
+/**
+ * Why a CLI is holding every write back for now, not refusing this one: the write is to stay
+ * queued, untried, until the hold ends, then land once.
+ * - `migration-freeze`: bd 1.3's write freeze. While a `MIGRATION-FREEZE` file exists in the
+ *   workspace, the working folder or an ancestor, every write prints "workspace is frozen for
+ *   migration" (naming the marker) and exits 14 (CHANGELOG [1.3.0] Changed, dc-6jaq; #6028).
+ * - `migration-consent`: bd will not migrate a shared (or remote-backed) database's schema
+ *   without its operator: writes refuse until `bd migrate schema` or `BD_ALLOW_REMOTE_MIGRATE=1`
+ *   has run (CHANGELOG [1.1.0-rc.1] remote-migrate gate; [1.3.0] #5920, #6048; #5043).
+ * Both are bd's; br has neither.
+ */
+export type WriteHold = 'migration-freeze' | 'migration-consent';
+
+/** bd's exit status for a write refused by the migration freeze. */
+export const BD_FREEZE_EXIT = 14;
+const FREEZE_TEXT = /frozen for migration|MIGRATION-FREEZE/i;
+const CONSENT_TEXT = /BD_ALLOW_REMOTE_MIGRATE|bd migrate schema|never (?:auto-)?migrated automatically|remote-migrate gate/i;
+
+export function writeHoldOf(error: unknown): WriteHold | undefined {
+  if (!(error instanceof CliError) || error.kind !== 'exit') return undefined;
+  const text = `${error.cliMessage ?? ''}\n${error.stderr ?? ''}\n${error.stdout ?? ''}`;
+  if (error.exitCode === BD_FREEZE_EXIT || FREEZE_TEXT.test(text)) return 'migration-freeze';
+  if (CONSENT_TEXT.test(text)) return 'migration-consent';
+  return undefined;
+}
+
+/** Words for the user: why the writes wait. */
+export function describeWriteHold(hold: WriteHold): string {
+  return hold === 'migration-freeze'
+    ? 'the workspace is frozen for a bd migration (MIGRATION-FREEZE); writes wait until the marker is removed'
+    : "bd is waiting for the operator's consent to migrate the shared database ('bd migrate schema' or BD_ALLOW_REMOTE_MIGRATE=1); writes wait until it is migrated";
+}

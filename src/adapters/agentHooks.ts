@@ -175,14 +175,15 @@ async function installCommand(
 }
 
 function describeChange(change: FileChange, extensionUri: vscode.Uri): string {
-  if (change.relative === MCP_FILES[change.agent].file) {
+  if (change.relative === MCP_FILES[change.agent].file && change.relative !== hookFile(change.agent)) {
     return `Registers the beads-recovery MCP server (tools get_recovery_context and write_checkpoint, the recover prompt) for ${AGENT_FORMATS[change.agent].label}.`;
   }
   const what: Record<AgentId, string> = {
     claude: 'SessionStart (startup, resume, /clear, compaction) hands Claude Code the recovery context; PreCompact writes a checkpoint first.',
-    copilot: 'SessionStart hands the agent the recovery context; PreCompact writes a checkpoint and the next tool call after the compaction hands the context over once.',
+    copilot: 'SessionStart hands the agent (VS Code agent mode or Copilot CLI) the recovery context; PreCompact writes a checkpoint and the next tool call after the compaction hands the context over once.',
     codex: 'SessionStart (including after a compaction) hands Codex the recovery context; PreCompact writes a checkpoint first.',
     cursor: 'sessionStart hands Cursor the recovery context; preCompact writes a checkpoint and the next tool call after the compaction hands the context over once.',
+    gemini: 'SessionStart (startup, resume, /clear) hands Gemini CLI the recovery context; PreCompress writes a checkpoint and the next tool call or prompt after the compression hands the context over once.',
   };
   const commands = currentHookCommands(extensionUri, change.agent).map(({ event, command }) => `${event}: ${command}`).join('\n');
   const machine =
@@ -231,7 +232,7 @@ async function pickAgents(root: string): Promise<{ agents: AgentId[]; mcp: boole
   }
   items.push({
     label: '$(plug) Also register the MCP server',
-    description: `${MCP_FILES.claude.file}, ${MCP_FILES.copilot.file}, ${MCP_FILES.codex.file}, ${MCP_FILES.cursor.file}`,
+    description: AGENTS.map((agent) => MCP_FILES[agent].file).join(', '),
     detail: 'For each picked agent: beads-recovery mcp, with the recovery context and checkpoint tools (VS Code finds it without this).',
     mcp: true,
   });

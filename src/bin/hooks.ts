@@ -1,5 +1,5 @@
 // `beads-recovery hooks install|uninstall|status`: wires the agent hooks (and, with --mcp, the MCP
-// server) of Claude Code, VS Code's Copilot agent, Codex and Cursor into a project, for people who
+// server) of Claude Code, VS Code's Copilot agent and Copilot CLI, Codex, Cursor and Gemini CLI into a project, for people who
 // use the command line alone. The same plans as the extension's "Beads: Install Agent Hooks…".
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,18 +15,24 @@ export function currentLauncher(): HookLauncher {
   );
 }
 
-export const HOOKS_USAGE = `  beads-recovery hooks install|uninstall|status [--agent claude|copilot|codex|cursor|all]
+export const HOOKS_USAGE = `  beads-recovery hooks install|uninstall|status
+                       [--agent claude|copilot|copilot-cli|codex|cursor|gemini|all]
                        [--dir DIR] [--shared] [--mcp] [--dry-run]
 
 Adds to (or removes from) the project in DIR (default: the current folder) the hooks that hand an
 agent the recovery context at a new session and after a compaction, and checkpoint before one:
   claude   .claude/settings.local.json (--shared: .claude/settings.json): SessionStart, PreCompact
-  copilot  .github/hooks/beads-recovery.json (VS Code agent hooks): SessionStart, PreCompact, PostToolUse
+  copilot  .github/hooks/beads-recovery.json, read by VS Code's agent hooks and by Copilot CLI
+           (copilot-cli names the same file): SessionStart, PreCompact, PostToolUse
   codex    .codex/hooks.json: SessionStart, PreCompact (trust them in Codex's /hooks afterwards)
   cursor   .cursor/hooks.json: sessionStart, preCompact, postToolUse
+  gemini   .gemini/settings.json: SessionStart, PreCompress, BeforeAgent, AfterTool
 --agent defaults to claude. --mcp also registers the MCP server (beads-recovery mcp) in .mcp.json,
-.vscode/mcp.json, .codex/config.toml or .cursor/mcp.json. Every other entry stays as it is.
---dry-run prints the new files without writing them.`;
+.vscode/mcp.json, .codex/config.toml, .cursor/mcp.json or .gemini/settings.json. Every other
+entry stays as it is. --dry-run prints the new files without writing them.`;
+
+/** \`--agent\` values that name another agent's files: Copilot CLI reads VS Code's hook file. */
+const AGENT_ALIASES: Record<string, AgentId> = { 'copilot-cli': 'copilot' };
 
 /** `beads-recovery hooks …`; returns the exit code. */
 export async function hooksCommand(
@@ -50,8 +56,9 @@ export async function hooksCommand(
   if (positionals.length !== 1 || (action !== 'install' && action !== 'uninstall' && action !== 'status')) {
     throw new HookUsageError('hooks takes one of install, uninstall, status');
   }
-  const agents: readonly AgentId[] = values.agent === 'all' ? AGENTS : isAgentId(values.agent) ? [values.agent] : [];
-  if (agents.length === 0) throw new HookUsageError(`unknown --agent '${values.agent}'; use claude, copilot, codex, cursor or all`);
+  const named: string = AGENT_ALIASES[values.agent] ?? values.agent;
+  const agents: readonly AgentId[] = named === 'all' ? AGENTS : isAgentId(named) ? [named] : [];
+  if (agents.length === 0) throw new HookUsageError(`unknown --agent '${values.agent}'; use claude, copilot, copilot-cli, codex, cursor, gemini or all`);
   const root = path.resolve(values.dir ?? process.cwd());
 
   if (action === 'status') {

@@ -1,7 +1,7 @@
-// The agents' hook files, and our entries in them. Four agents, two layouts:
+// The agents' hook files, and our entries in them. Five agents, two layouts:
 //
-//   nested (Claude Code, Codex):  { "hooks": { "SessionStart": [ { "matcher": "…", "hooks": [ {handler} ] } ] } }
-//   flat (VS Code agent hooks, Cursor): { "hooks": { "SessionStart": [ {handler} ] } }
+//   nested (Claude Code, Codex, Gemini CLI):  { "hooks": { "SessionStart": [ { "matcher": "…", "hooks": [ {handler} ] } ] } }
+//   flat (VS Code agent hooks and Copilot CLI, Cursor): { "hooks": { "SessionStart": [ {handler} ] } }
 //
 // Every handler we write runs `beads-recovery hook <agent> <event>` and ends with the shell comment
 // `# beads-recovery`, which shells ignore and which survives path changes: that is how our
@@ -13,7 +13,7 @@
 import { parseTree, findNodeAtLocation, getNodeValue, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { describeContainer, duplicateKey, setJsonValue } from './jsoncEdit';
 
-export const AGENTS = ['claude', 'copilot', 'codex', 'cursor'] as const;
+export const AGENTS = ['claude', 'copilot', 'codex', 'cursor', 'gemini'] as const;
 export type AgentId = (typeof AGENTS)[number];
 
 /** What runs our command line: a JavaScript runtime and the bundled `dist/cli.js`. */
@@ -24,6 +24,8 @@ export interface HookLauncher {
   script: string;
   /** The runtime is Electron (VS Code's executable), which behaves as node only with ELECTRON_RUN_AS_NODE=1. */
   electron: boolean;
+  /** Installed on Windows: an agent with one command for every platform (Gemini CLI) runs it with PowerShell there. */
+  windows?: true;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface HookLauncher {
  */
 export function launcherFor(runtime: { execPath: string; electron: boolean; windows: boolean }, script: string): HookLauncher {
   const spell = (path: string) => (runtime.windows ? path.replace(/\\/g, '/') : path);
-  return { runtime: spell(runtime.execPath), script: spell(script), electron: runtime.electron };
+  return { runtime: spell(runtime.execPath), script: spell(script), electron: runtime.electron, ...(runtime.windows ? { windows: true as const } : {}) };
 }
 
 interface HookSpec {
@@ -40,7 +42,7 @@ interface HookSpec {
   event: string;
   /** Nested layouts only: which occurrences of the event run the hook. */
   matcher?: string;
-  /** Seconds before the agent gives up on the command; our own deadline is well below it. */
+  /** Before the agent gives up on the command (in the agent's own unit); our own deadline is well below it. */
   timeout: number;
 }
 
@@ -50,8 +52,10 @@ export interface AgentFormat {
   layout: 'nested' | 'flat';
   /** The hook file, relative to the project: the private one, and the one shared with the team when they differ. */
   file: { local: string; shared?: string };
-  /** Keys a new file starts with (Cursor's `version`). */
+  /** Top-level keys the file must hold for the agent to read it (`version` of Cursor and Copilot CLI); an install adds those missing. */
   preamble?: Record<string, unknown>;
+  /** The agent has one `command` for every platform and runs it with PowerShell on Windows (Gemini CLI): spelled for the installing machine. */
+  commandShellOnWindows?: 'powershell';
   /**
    * The handler field that holds the command for Windows, and the shell the agent runs it with
    * there; `replaces` names fields of ours that older versions wrote and an install takes out.
@@ -65,6 +69,7 @@ export interface AgentFormat {
 }
 
 const TIMEOUT_S = 30;
+const TIMEOUT_MS = TIMEOUT_S * 1000;
 
 export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   claude: {
@@ -80,13 +85,19 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     ],
     signs: { folders: ['.claude'], executables: ['claude'], extensions: ['anthropic.claude-code'] },
   },
-  // VS Code's own agent hooks (Copilot agent mode). No event follows a compaction, so PreCompact
-  // arms a one-shot marker and the next PostToolUse hands the context over.
+  // VS Code's own agent hooks (Copilot agent mode), and Copilot CLI, which reads the same file in
+  // VS Code's format: PascalCase events with snake_case input, its "VS Code compatible format"
+  // (github/docs content/copilot/reference/copilot-cli-reference/cli-command-reference.md, commit
+  // 8fa9f11; in @github/copilot 1.0.102 the hook config parser holds that event list beside
+  // `_vsCodeCompat`, and requires `version: 1`, which VS Code ignores). No event follows a
+  // compaction in either, so PreCompact arms a one-shot marker and the next PostToolUse hands the
+  // context over.
   copilot: {
     id: 'copilot',
-    label: 'GitHub Copilot (VS Code agent hooks)',
+    label: 'GitHub Copilot (VS Code agent hooks, Copilot CLI)',
     layout: 'flat',
     file: { local: '.github/hooks/beads-recovery.json' },
+    preamble: { version: 1 },
     // VS Code runs a handler's `windows` command through cmd.exe (`cmd.exe /c`); its `powershell`
     // field, the Copilot CLI spelling it also reads, is run by PowerShell. Up to 0.1.0 we wrote
     // PowerShell text into `windows`.
@@ -96,7 +107,7 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
       { event: 'PreCompact', timeout: TIMEOUT_S },
       { event: 'PostToolUse', timeout: TIMEOUT_S },
     ],
-    signs: { folders: ['.github/hooks'], executables: [], extensions: ['github.copilot-chat', 'github.copilot'] },
+    signs: { folders: ['.github/hooks'], executables: ['copilot'], extensions: ['github.copilot-chat', 'github.copilot'] },
   },
   codex: {
     id: 'codex',
@@ -125,6 +136,29 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
       { event: 'postToolUse', timeout: TIMEOUT_S },
     ],
     signs: { folders: ['.cursor'], executables: ['cursor'], extensions: [] },
+  },
+  // Gemini CLI (google-gemini/gemini-cli @5411f113, packages/core/src/hooks/types.ts and
+  // docs/hooks/reference.md): Claude's nested layout in `.gemini/settings.json`; lifecycle
+  // matchers are exact strings, `*` matches all; `timeout` is in milliseconds (default 60000);
+  // the command runs with `sh -c`, or PowerShell on Windows (hookRunner.ts). SessionStart comes
+  // at startup, resume and /clear, never after a compression: PreCompress (awaited before the
+  // compression, chatCompressionService.ts) checkpoints and arms the marker, and the next
+  // AfterTool (its additionalContext is appended to the tool result, coreToolHookTriggers.ts) or
+  // BeforeAgent (appended to the prompt, client.ts) hands the context over once.
+  gemini: {
+    id: 'gemini',
+    label: 'Gemini CLI',
+    layout: 'nested',
+    file: { local: '.gemini/settings.json' },
+    commandShellOnWindows: 'powershell',
+    hooks: [
+      { event: 'SessionStart', matcher: '*', timeout: TIMEOUT_MS },
+      { event: 'PreCompress', matcher: '*', timeout: TIMEOUT_MS },
+      { event: 'BeforeAgent', matcher: '*', timeout: TIMEOUT_MS },
+      { event: 'AfterTool', matcher: '*', timeout: TIMEOUT_MS },
+    ],
+    afterInstall: 'Gemini CLI asks before it runs project hooks it has not seen (or whose command changed): accept the beads-recovery hooks when it asks.',
+    signs: { folders: ['.gemini'], executables: ['gemini'], extensions: ['google.geminicodeassist'] },
   },
 };
 
@@ -245,7 +279,8 @@ export function repairHooks(text: string | undefined, launcher: HookLauncher, ag
 
 function handlerFor(format: AgentFormat, spec: HookSpec, launcher: HookLauncher): Record<string, unknown> {
   const args = hookArgs(format.id, spec.event);
-  const handler: Record<string, unknown> = { type: 'command', command: hookCommandLine(launcher, args) };
+  const powershellOnly = format.commandShellOnWindows === 'powershell' && launcher.windows;
+  const handler: Record<string, unknown> = { type: 'command', command: (powershellOnly ? powershellCommandLine : hookCommandLine)(launcher, args) };
   if (format.windows) handler[format.windows.field] = (format.windows.shell === 'cmd' ? cmdCommandLine : powershellCommandLine)(launcher, args);
   handler.timeout = spec.timeout;
   return handler;
@@ -331,7 +366,7 @@ function placeHooks(text: string | undefined, format: AgentFormat, wanted: reado
       continue;
     }
     const entry = format.layout === 'nested' ? { matcher: spec.matcher ?? '', hooks: [handler] } : handler;
-    if (current === '' && format.preamble) for (const [key, value] of Object.entries(format.preamble)) edit([key], value);
+    for (const [key, value] of Object.entries(format.preamble ?? {})) if (current === '' || valueAt(root(), [key]) === undefined) edit([key], value);
     const list = nodeAt(root(), ['hooks', spec.event]);
     if (list?.type === 'array') edit(['hooks', spec.event, (list.children ?? []).length], entry, true);
     else edit(['hooks', spec.event], [entry]);

@@ -2,8 +2,9 @@
 //
 // Each agent writes a JSON object to the hook's stdin and reads one JSON object back from its
 // stdout. Claude Code and Codex get the context again from SessionStart (source `compact`).
-// VS Code's agent hooks and Cursor have no event after a compaction: their PreCompact arms a
-// one-shot marker, and the next PostToolUse hands the context over once and clears it. A new
+// VS Code's agent hooks (and Copilot CLI), Cursor and Gemini CLI have no event after a compaction:
+// their PreCompact (PreCompress) arms a one-shot marker, and the next PostToolUse (AfterTool or
+// BeforeAgent) hands the context over once and clears it. A new
 // session clears a marker left over from an earlier one.
 import type { AgentId } from './hookConfig';
 
@@ -90,6 +91,12 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     preCompact: { ...NOTHING, checkpoint: true, arm: true },
     postToolUse: { ...NOTHING, inject: 'if-armed' },
   },
+  gemini: {
+    SessionStart: { ...NOTHING, inject: 'always', disarm: true },
+    PreCompress: { ...NOTHING, checkpoint: true, arm: true },
+    AfterTool: { ...NOTHING, inject: 'if-armed' },
+    BeforeAgent: { ...NOTHING, inject: 'if-armed' },
+  },
 };
 
 /** The plan for an agent's event; an event we do not handle does nothing and answers `{}`. */
@@ -109,6 +116,7 @@ export const TRANSCRIPT_BOUNDARIES: Record<AgentId, readonly string[]> = {
   codex: ['"type":"compacted"'],
   copilot: [],
   cursor: [],
+  gemini: [],
 };
 
 /** Put before the context when it arrives after a compaction on a later tool call, so the model knows why it is there. */
@@ -116,7 +124,7 @@ export const AFTER_COMPACTION_PREFIX = 'The conversation was compacted; this is 
 
 /**
  * The JSON an agent reads back. Without a context it is `{}`, which every agent accepts as "go on".
- * Claude Code, Codex and VS Code take `hookSpecificOutput.additionalContext` echoing the event;
+ * Claude Code, Codex, VS Code, Copilot CLI and Gemini CLI take `hookSpecificOutput.additionalContext` echoing the event;
  * Cursor takes `additional_context` on sessionStart and postToolUse.
  */
 export function hookResponse(agent: AgentId, event: string, context: string | undefined): string {

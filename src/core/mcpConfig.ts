@@ -26,6 +26,8 @@ export const MCP_FILES: Record<AgentId, McpFile> = {
   copilot: { file: '.vscode/mcp.json', kind: 'json', container: 'servers', typed: true },
   codex: { file: '.codex/config.toml', kind: 'toml' },
   cursor: { file: '.cursor/mcp.json', kind: 'json', container: 'mcpServers' },
+  // Gemini CLI's `mcpServers` sits in the same settings file as its hooks.
+  gemini: { file: '.gemini/settings.json', kind: 'json', container: 'mcpServers' },
 };
 
 /** How an agent starts our server: no shell, the runtime with the script and `mcp`. */

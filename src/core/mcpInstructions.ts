@@ -16,8 +16,8 @@ export function mcpInstructions(hooked: readonly string[]): string {
     );
   }
   return (
-    `Beads Recovery keeps this project's work recoverable. Its hooks for ${hooked.join(', ')} already put the recovery context ` +
-    `into the conversation at a new session and after each compaction (it ends with the line "${blockMarkLine('<digest>')}"): ` +
-    `do not fetch it again. Call get_recovery_context only when the conversation lacks it. ${CHECKPOINT}`
+    `Beads Recovery: its hooks for ${hooked.join(', ')} already put this project's recovery context into the conversation ` +
+    `at a new session and after each compaction (its last line is "${blockMarkLine('<digest>')}"): do not fetch it again; ` +
+    `call get_recovery_context only when the conversation lacks it. ${CHECKPOINT}`
   );
 }

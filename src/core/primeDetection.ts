@@ -12,11 +12,12 @@
 //            writes no hooks.json)
 //   cursor   .cursor/hooks.json: sessionStart `bd cursor-hook sessionStart`
 //   copilot  .github/hooks/*.json: sessionStart `{"bash": "bd prime", "powershell": "bd prime"}`
+//   gemini   .gemini/settings.json (or the user's ~/.gemini/settings.json): SessionStart `bd prime --hook-json`
 //
 // Pure: the caller reads the files (src/services/primeDetection.ts) and passes their text.
 import { parse as parseToml } from 'smol-toml';
 
-export type PrimeAgent = 'claude' | 'codex' | 'cursor' | 'copilot';
+export type PrimeAgent = 'claude' | 'codex' | 'cursor' | 'copilot' | 'gemini';
 
 /** Where an agent's configuration lives: a folder of the project, or of the user's home. */
 export type ConfigScope = 'project' | 'user';
@@ -55,6 +56,10 @@ export const PRIME_CONFIG_LOCATIONS: Readonly<Record<PrimeAgent, readonly PrimeC
     { scope: 'user', path: '.cursor/hooks.json' },
   ],
   copilot: [{ scope: 'project', path: '.github/hooks/*.json' }],
+  gemini: [
+    { scope: 'project', path: '.gemini/settings.json' },
+    { scope: 'user', path: '.gemini/settings.json' },
+  ],
 };
 
 export type PrimePresence = { present: true; reason: string } | { present: false };

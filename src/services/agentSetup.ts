@@ -72,21 +72,28 @@ export async function planSetup(
     const problems: SetupPlan['problems'] = [];
     for (const { relative, edit } of edits) {
       const file = path.join(root, ...relative.split('/'));
+      // Gemini CLI keeps its hooks and its MCP servers in one file: the second edit starts from the first.
+      const earlier = changes.find((change) => change.relative === relative);
       let before: string | undefined;
       try {
-        before = await readIfPresent(file);
+        before = earlier ? earlier.before : await readIfPresent(file);
       } catch (error) {
         // A FIFO, a device, a huge file: reported like a file that does not parse.
         problems.push({ agent, relative, error: `${relative} cannot be read: ${errorMessage(error)}; nothing was changed` });
         continue;
       }
-      if (before === undefined && action === 'uninstall') continue;
-      const result = edit(before);
+      const current = earlier ? earlier.after : before;
+      if (current === undefined && action === 'uninstall') continue;
+      const result = edit(current === '' && earlier ? undefined : current);
       if (!result.ok) {
         problems.push({ agent, relative, error: `${relative} is ${result.error}` });
         continue;
       }
       if (!result.changed) continue;
+      if (earlier) {
+        earlier.after = result.text;
+        continue;
+      }
       const unsafe = await unwritableReason(root, file, before !== undefined);
       if (unsafe) problems.push({ agent, relative, error: `${relative} ${unsafe}` });
       else changes.push({ agent, relative, file, before, after: result.text });
@@ -175,11 +182,15 @@ export async function planRepair(
     }
     const relative = MCP_FILES[agent].file;
     const file = path.join(root, ...relative.split('/'));
-    const before = await readIfPresent(file).catch(() => undefined);
+    // Gemini CLI's MCP servers share the hook file: repair on top of the hooks' repair.
+    const earlier = changes.find((change) => change.relative === relative);
+    const before = earlier ? earlier.after : await readIfPresent(file).catch(() => undefined);
     const registered = registeredLauncher(before, agent);
     if (!registered || !(await isStale(registered))) continue;
     const edit = installMcpServer(before, launcher, agent);
-    if (edit.ok && edit.changed) changes.push({ agent, relative, file, before, after: edit.text });
+    if (!edit.ok || !edit.changed) continue;
+    if (earlier) earlier.after = edit.text;
+    else changes.push({ agent, relative, file, before, after: edit.text });
   }
   return changes;
 }

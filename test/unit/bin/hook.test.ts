@@ -214,7 +214,29 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     const result = runCli(['hooks', 'reinstall'], { cwd: scratch });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('beads-recovery hooks install|uninstall|status');
-    expect(runCli(['hooks', 'install', '--agent', 'gemini'], { cwd: scratch }).stderr).toContain("unknown --agent 'gemini'");
+    expect(runCli(['hooks', 'install', '--agent', 'windsurf'], { cwd: scratch }).stderr).toContain("unknown --agent 'windsurf'");
+  });
+
+  it("writes Gemini CLI's hooks and MCP server into its one settings file, and copilot-cli into VS Code's file, which Copilot CLI reads", () => {
+    const dir = project('gemini-and-copilot-cli');
+    const settings = path.join(dir, '.gemini', 'settings.json');
+    mkdirSync(path.dirname(settings), { recursive: true });
+    writeFileSync(settings, `${JSON.stringify({ ui: { theme: 'GitHub' } }, null, 2)}\n`);
+    const gemini = runCli(['hooks', 'install', '--agent', 'gemini', '--mcp', '--dir', dir], { cwd: dir });
+    expect(gemini.status, gemini.stderr).toBe(0);
+    expect(gemini.stdout).toContain('Gemini CLI asks before it runs project hooks');
+    const written = JSON.parse(readFileSync(settings, 'utf8')) as { ui: unknown; hooks: Record<string, unknown[]>; mcpServers: Record<string, { args: string[] }> };
+    expect(written.ui).toEqual({ theme: 'GitHub' });
+    expect(Object.keys(written.hooks)).toEqual(['SessionStart', 'PreCompress', 'BeforeAgent', 'AfterTool']);
+    expect(written.mcpServers['beads-recovery']!.args).toEqual([cli, 'mcp']);
+    expect(runCli(['hooks', 'uninstall', '--agent', 'gemini', '--mcp', '--dir', dir], { cwd: dir }).status).toBe(0);
+    expect(readFileSync(settings, 'utf8')).toBe(`${JSON.stringify({ ui: { theme: 'GitHub' } }, null, 2)}\n`);
+
+    const copilot = runCli(['hooks', 'install', '--agent', 'copilot-cli', '--dir', dir], { cwd: dir });
+    expect(copilot.status, copilot.stderr).toBe(0);
+    const hooks = JSON.parse(readFileSync(path.join(dir, '.github', 'hooks', 'beads-recovery.json'), 'utf8')) as { version: number; hooks: Record<string, unknown> };
+    expect(hooks.version).toBe(1);
+    expect(Object.keys(hooks.hooks)).toEqual(['SessionStart', 'PreCompact', 'PostToolUse']);
   });
 });
 
@@ -243,7 +265,7 @@ describe('a hook outside a beads project, or with bad input', { timeout: 60_000 
   });
 
   it('answers {} for an unknown agent or event, exit 0', () => {
-    for (const args of [['hook', 'gemini', 'SessionStart'], ['hook', 'cursor', 'stop'], ['hook']]) {
+    for (const args of [['hook', 'windsurf', 'SessionStart'], ['hook', 'cursor', 'stop'], ['hook']]) {
       const result = runCli(args, { cwd: scratch });
       expect(result.status, args.join(' ')).toBe(0);
       expect(result.stdout).toBe('{}\n');
@@ -289,6 +311,15 @@ const STDIN: Record<AgentId, (dir: string) => { sessionStart: object; preCompact
       preCompact: { ...common, hookEventName: 'PreCompact', trigger: 'auto' },
       afterCompaction: { ...common, hookEventName: 'PostToolUse', tool_name: 'readFile', tool_input: { path: 'a.ts' }, tool_use_id: 'u1', tool_response: 'text' },
       toolCall: { ...common, hookEventName: 'PostToolUse', tool_name: 'readFile', tool_input: { path: 'b.ts' }, tool_use_id: 'u2', tool_response: 'text' },
+    };
+  },
+  gemini: (dir) => {
+    const common = { session_id: 'g1', transcript_path: path.join(dir, '.gemini-chat.json'), cwd: dir, timestamp: '2026-11-23T10:00:00.000Z' };
+    return {
+      sessionStart: { ...common, hook_event_name: 'SessionStart', source: 'startup' },
+      preCompact: { ...common, hook_event_name: 'PreCompress', trigger: 'auto' },
+      afterCompaction: { ...common, hook_event_name: 'AfterTool', tool_name: 'read_file', tool_input: { path: 'a.ts' }, tool_response: { llmContent: 'text' } },
+      toolCall: { ...common, hook_event_name: 'AfterTool', tool_name: 'read_file', tool_input: { path: 'b.ts' }, tool_response: { llmContent: 'text' } },
     };
   },
   cursor: (dir) => {

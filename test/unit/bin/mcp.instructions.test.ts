@@ -33,7 +33,7 @@ describe('the MCP server instructions', () => {
     expect(hooked).toEqual(['Claude Code', 'Codex']);
     const text = mcpInstructions(hooked);
     expect(text.length).toBeLessThanOrEqual(512);
-    expect(text).toContain('Its hooks for Claude Code, Codex already put the recovery context');
+    expect(text).toContain('its hooks for Claude Code, Codex already put this project\'s recovery context into the conversation');
     expect(text).toContain('do not fetch it again');
     expect(text).not.toMatch(/Call get_recovery_context at the start/);
     expect(mcpInstructions(AGENTS.map((agent) => AGENT_FORMATS[agent].label)).length).toBeLessThanOrEqual(512);

@@ -112,13 +112,16 @@ describe.each(AGENTS)('%s: install next to bd\'s entries', (agent) => {
   it('writes the agent\'s own shape', () => {
     const parsed = JSON.parse(text(installHooks(before, launcher, agent))) as { version?: number; hooks: Record<string, unknown[]> };
     const first = parsed.hooks[AGENT_FORMATS[agent].hooks[0]!.event]!.at(-1) as Record<string, unknown>;
-    if (AGENT_FORMATS[agent].layout === 'nested') {
+    if (agent === 'gemini') {
+      // Gemini CLI: lifecycle matchers are exact strings, `*` matches all; timeouts are in milliseconds.
+      expect(first).toMatchObject({ matcher: '*', hooks: [{ type: 'command', timeout: 30_000 }] });
+    } else if (AGENT_FORMATS[agent].layout === 'nested') {
       expect(first).toMatchObject({ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', timeout: 30 }] });
     } else {
       expect(first).toMatchObject({ type: 'command', timeout: 30 });
       expect(first.command).toEqual(expect.stringContaining(`hook ${agent} `));
     }
-    if (agent === 'cursor') expect(parsed.version).toBe(1);
+    if (agent === 'cursor' || agent === 'copilot') expect(parsed.version).toBe(1);
     // VS Code's `powershell` runs in PowerShell; its `windows` and Codex's `commandWindows` run in cmd.exe.
     if (agent === 'copilot') expect(first.powershell).toMatch(/^\$env:ELECTRON_RUN_AS_NODE=1; & /);
     if (agent === 'copilot') expect(first.windows).toBeUndefined();

@@ -1,3 +1,4 @@
+import { compareVersions } from '../core/cliVersions';
 import { IN_PROGRESS_STATUSES, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
 import { parseCliVersion, parseComment, parseIssueList, parseShow } from '../core/parse';
 import type { BeadsBackend, CloseOptions } from './backend';
@@ -15,7 +16,22 @@ export interface CliBackendOptions {
   timeoutMs: number;
   /** Added to the CLI's environment (tests point the stand-ins' fault switch and call log here). */
   env?: Record<string, string>;
+  /**
+   * The bd version that last used this store (`.beads/.local_version`): from bd 1.3.0 on, `show`,
+   * `list` and `ready` are asked for the smaller payloads (BRIEF_SINCE), and given up for good on
+   * the first "unknown flag" (another bd on PATH than the one that used the store).
+   */
+  lastUsedVersion?: string;
 }
+
+/**
+ * bd's smaller payloads (CHANGELOG [1.2.1] Added, #5546–#5586): `show --brief-deps` cuts each
+ * dependency to the six keys parseShow reads, `list`/`ready --brief` drop the free text, which the
+ * lists are never read for (the focused issue's comes from `show`). The released 1.2.2 is the
+ * 1.1.2 code, so the first release to rely on is 1.3.0.
+ */
+const BRIEF_SINCE = '1.3.0';
+const BRIEF_FLAGS = ['--brief', '--brief-deps'];
 
 /**
  * The exact argument arrays per dialect (docs/BEADS_CONTRACT.md §1). Always `--json`; `--limit 0` on list and
@@ -70,6 +86,18 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
   const args = DIALECT_ARGS[options.dialect];
   const runOptions = (signal?: AbortSignal) => ({ cwd: options.root, timeoutMs: options.timeoutMs, signal, env: options.env });
   const query = (argv: readonly string[], signal?: AbortSignal) => runCliJson(options.command, argv, runOptions(signal));
+  let brief = options.dialect === 'bd' && options.lastUsedVersion !== undefined && compareVersions(options.lastUsedVersion, BRIEF_SINCE) >= 0;
+  /** A read with the smaller payload while this bd takes it; asked again without it, once, when it does not. */
+  const briefQuery = async (argv: readonly string[], flag: string, signal?: AbortSignal): Promise<unknown> => {
+    if (!brief) return query(argv, signal);
+    try {
+      return await query(withFlag(argv, flag), signal);
+    } catch (error) {
+      if (!isUnknownFlag(error, BRIEF_FLAGS)) throw error;
+      brief = false;
+      return query(argv, signal);
+    }
+  };
   // A write must also print its JSON answer: exit 0 with garbage is not proof that it landed, so
   // it fails as badJson and the outbox checks beads before sending it again.
   const write = async (kind: RefusableWrite, issueId: string, argv: readonly string[], signal?: AbortSignal) => {
@@ -88,7 +116,7 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
 
   async function showOnce(ids: readonly string[], signal?: AbortSignal): Promise<unknown> {
     try {
-      return await query(showArgs(ids), signal);
+      return await briefQuery(showArgs(ids), '--brief-deps', signal);
     } catch (error) {
       if (!args.legacyShow || showArgs === args.legacyShow || !isUnknownFlag(error)) throw error;
       showArgs = args.legacyShow;
@@ -119,10 +147,10 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
     root: options.root,
     async listInProgress(signal): Promise<Issue[]> {
       // Both CLIs are asked to sort by update time, but only a parsed timestamp orders mixed offsets correctly.
-      return byMostRecentlyUpdated(parseIssueList(await query(args.inProgress, signal)).filter(isWorkInProgress));
+      return byMostRecentlyUpdated(parseIssueList(await briefQuery(args.inProgress, '--brief', signal)).filter(isWorkInProgress));
     },
     async listReady(signal): Promise<Issue[]> {
-      return parseIssueList(await query(args.ready, signal));
+      return parseIssueList(await briefQuery(args.ready, '--brief', signal));
     },
     show,
     // Both print the added comment (CONTRACT §1): its stamp tells the CLI's clock (outbox, cliClockOffset).
@@ -133,9 +161,20 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
   };
 }
 
-/** cobra's "unknown flag: --include-comments" (exit 1, plain text): an older bd. */
-function isUnknownFlag(error: unknown): boolean {
-  return error instanceof CliError && error.kind === 'exit' && /unknown flag/i.test(`${error.cliMessage ?? ''} ${error.stderr ?? ''}`);
+/**
+ * cobra's "unknown flag: --include-comments" (exit 1, plain text): an older bd. With `flags`, only
+ * when the flag it names is one of them.
+ */
+function isUnknownFlag(error: unknown, flags?: readonly string[]): boolean {
+  if (!(error instanceof CliError) || error.kind !== 'exit') return false;
+  const named = /unknown flag:?\s+(--?[\w-]+)/i.exec(`${error.cliMessage ?? ''} ${error.stderr ?? ''}`);
+  return named !== null && (flags === undefined || flags.includes(named[1] as string));
+}
+
+/** The flag placed before `--` (after which everything is an issue id), or at the end. */
+function withFlag(argv: readonly string[], flag: string): string[] {
+  const dashes = argv.indexOf('--');
+  return dashes === -1 ? [...argv, flag] : [...argv.slice(0, dashes), flag, ...argv.slice(dashes)];
 }
 
 /**

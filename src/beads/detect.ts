@@ -4,7 +4,7 @@ import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:pa
 import type { Dialect } from '../core/model';
 import { parseWhere, type WhereInfo } from '../core/parse';
 import type { BeadsBackend } from './backend';
-import { bdMigrationFor, describeMigration, type BdMigration } from './bdMigration';
+import { bdMigrationFor, describeMigration, localVersion, type BdMigration } from './bdMigration';
 import { createCliBackend } from './cliBackend';
 import { brJsonlIsCurrent, readingCurrentJsonl } from './currentJsonl';
 import { CliError } from './errors';
@@ -110,7 +110,8 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
 
   const redirectedByEnvironment = STORE_VARIABLES.some((name) => (options.env?.[name] ?? process.env[name]) !== undefined);
   const cliBackend = async (dialect: Dialect, activeDir: string): Promise<BeadsBackend> => {
-    const backend = createCliBackend({ dialect, command: choice.command, root: dirname(activeDir), timeoutMs: options.timeoutMs, env: options.env });
+    const lastUsedVersion = dialect === 'bd' ? await localVersion(activeDir) : undefined;
+    const backend = createCliBackend({ dialect, command: choice.command, root: dirname(activeDir), timeoutMs: options.timeoutMs, env: options.env, lastUsedVersion });
     // br keeps issues.jsonl current after every write: read it while it is, and spare the processes.
     if (dialect !== 'br' || redirectedByEnvironment) return backend;
     const jsonlPath = await jsonlPathOf(activeDir);

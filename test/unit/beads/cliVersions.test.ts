@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BeadsBackend } from '../../../src/beads/backend';
-import { createCliBackend } from '../../../src/beads/cliBackend';
+import { createCliBackend, DIALECT_ARGS } from '../../../src/beads/cliBackend';
 import { detectProject } from '../../../src/beads/detect';
 import { CliError } from '../../../src/beads/errors';
 import { createJsonlBackend, readyStatusGroup } from '../../../src/beads/jsonlBackend';
@@ -55,6 +55,10 @@ const VERSIONS: Version[] = [
   { name: 'bd 1.2', dialect: 'bd', env: { BEADS_STANDIN_BD_VERSION: '1.2' } },
   { name: 'br 0.2.15 (errors on stderr)', dialect: 'br', env: {} },
   { name: 'br main (errors on stdout)', dialect: 'br', env: { BEADS_STANDIN_BR_ERROR_STREAM: 'stdout' } },
+  { name: 'bd 1.3.0', dialect: 'bd', env: { BEADS_STANDIN_BD_VERSION: '1.3.0' } },
+  { name: 'bd 1.3.1', dialect: 'bd', env: { BEADS_STANDIN_BD_VERSION: '1.3.1' } },
+  { name: 'br 0.5.7', dialect: 'br', env: { BEADS_STANDIN_BR_VERSION: '0.5.7' } },
+  { name: 'br main after 0.5.7 (overwrite guard)', dialect: 'br', env: { BEADS_STANDIN_BR_VERSION: 'main' } },
 ];
 
 function workspace(version: Version): { backend: BeadsBackend; calls: () => string[][] } {
@@ -182,6 +186,42 @@ describe('bd version probing', () => {
       ['show', '--json', '--include-comments', '--include-dependents', '--', 'v-work'],
       ['show', '--json', '--', 'v-work'],
       ['show', '--json', '--', 'v-epic'],
+    ]);
+  });
+
+  it('asks bd 1.3 for the smaller payloads when bd 1.3 last used the store: show --brief-deps, list and ready --brief', async () => {
+    const root = join(base, `brief-${++counter}`);
+    mkdirSync(join(root, '.beads'), { recursive: true });
+    writeFileSync(join(root, '.beads', 'issues.jsonl'), STORE.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    writeFileSync(join(root, '.beads', '.local_version'), '1.3.0\n');
+    const log = join(root, 'calls.log');
+    const args = () => readFileSync(log, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { args: string[] }).args);
+    const detect = (version: string, skipWhere = false) =>
+      detectProject(root, { trusted: true, timeoutMs: 10_000, pathEnv: BIN, preferred: 'bd', skipWhere, env: { BEADS_STANDIN_LOG: log, BEADS_STANDIN_BD_VERSION: version } });
+
+    const on13 = await detect('1.3.0');
+    if (on13.kind !== 'cli') throw new Error('expected bd');
+    const [work] = await on13.backend.show(['v-blocked']);
+    expect(work?.dependencies.map((dependency) => [dependency.id, dependency.title, dependency.dependencyType])).toEqual([['v-work', 'Title of v-work', 'blocks']]);
+    expect((await on13.backend.listInProgress()).map((found) => found.id)).toEqual(['v-work', 'v-hooked']);
+    expect((await on13.backend.listReady()).length).toBeGreaterThan(0);
+    expect(args().slice(1)).toEqual([
+      ['show', '--json', '--include-comments', '--include-dependents', '--brief-deps', '--', 'v-blocked'],
+      [...DIALECT_ARGS.bd.inProgress, '--brief'],
+      [...DIALECT_ARGS.bd.ready, '--brief'],
+    ]);
+
+    // Another bd on PATH than the one that last used the store (a one-shot context asks no `where`,
+    // which would have recorded it): asked once, given up, one process more.
+    rmSync(log);
+    const older = await detect('1.0.5', true);
+    if (older.kind !== 'cli') throw new Error('expected bd');
+    await older.backend.show(['v-work']);
+    await older.backend.listReady();
+    expect(args()).toEqual([
+      ['show', '--json', '--include-comments', '--include-dependents', '--brief-deps', '--', 'v-work'],
+      ['show', '--json', '--include-comments', '--include-dependents', '--', 'v-work'],
+      DIALECT_ARGS.bd.ready,
     ]);
   });
 

@@ -17,6 +17,8 @@ import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
 import { actorFor } from '../services/actor';
+import { AgentSessionsStore, observeSession } from '../services/agentSessions';
+import { bindingsOf, endBindings, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import { expectFromFile } from '../services/snapshot';
 import { errorMessage } from '../core/errors';
 
@@ -35,6 +37,12 @@ export interface ContextOptions {
   warn?: (line: string) => void;
   /** The `--actor` given: first in the actor chain, as for the CLI (src/core/sessionIssue.ts). */
   actor?: string;
+  /**
+   * The agent session the context is for (a hook's session id and transcript): what its
+   * transcript shows is recorded first, its own binding chooses the issue, and the issue it is
+   * handed becomes its binding (README "Which issue is this session's?").
+   */
+  session?: SessionIdentity;
 }
 
 /** The recovery context of the beads project that contains `cwd`; a folder outside any project gets the one line saying so. */
@@ -59,14 +67,18 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   });
   if (detection.kind === 'readonly' && trusted) warn(detection.message);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
-  const [ledger, hints, prime, actor] = await Promise.all([
+  const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)) }) : undefined;
+  const [ledger, hints, prime, actor, sessionState] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
     // another checkout's store: its focus and what changed since the last checkpoint.
     root === undefined ? undefined : readLedger(cwd, timeoutMs, warn, options.signal),
     root === undefined ? undefined : cache?.hints(root).catch(() => undefined),
     options.forAgent ? detectBdPrime(options.forAgent, { projectFolders: root === undefined ? [cwd] : [cwd, root] }) : undefined,
     detection.kind === 'none' ? undefined : actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: cwd, env, flag: options.actor, timeoutMs, signal: options.signal }),
+    sessions && options.session ? observeSession(sessions, options.session, { now: Date.now(), env }).catch((error: unknown) => sessionsUnreadable(warn, error)) : undefined,
   ]);
+  const bindings = options.session ? bindingsOf(sessionState?.sessions[sessionKey(options.session)]) : [];
+  let inProgressIds: string[] | undefined;
   try {
     if (prime?.present) warn(`rules left out: ${prime.reason} already gives them`);
     // The last close made in VS Code and not followed up: the context names the same next issue.
@@ -98,10 +110,11 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         cli: current.kind === 'none' ? 'br' : current.cli,
         focusedId: ledger?.state.focusedId,
         expectedId: expected.focusedId,
-        session: { bindings: [], actor },
+        session: { bindings, actor },
         hints: expected.hints,
         onSnapshot: (snapshot) => {
           remember = { focusedId: snapshot.focusedId, contextIds: snapshot.contextIds };
+          inProgressIds = snapshot.inProgress.ok ? snapshot.inProgress.value.map((issue) => issue.id) : undefined;
         },
         ledgerFor: (issueId) => {
           const recorded = ledger?.state.ledgers[issueId];
@@ -124,10 +137,30 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
       remember = undefined;
     }
     if (cache && root !== undefined && remember) await cache.saveHints(root, remember).catch(() => undefined);
+    if (sessions && options.session) await rememberHanded(sessions, options.session, result.choice?.issueId, inProgressIds, warn);
     return result;
   } finally {
     ledger?.dispose();
   }
+}
+
+/**
+ * The session was handed `issueId`: it binds the session (weakest of its bindings), so the next
+ * context and checkpoint of this session follow it even when another issue becomes newer; and
+ * bindings to issues no longer in progress end.
+ */
+async function rememberHanded(sessions: AgentSessionsStore, session: SessionIdentity, issueId: string | undefined, inProgressIds: readonly string[] | undefined, warn: (line: string) => void): Promise<void> {
+  await sessions
+    .update((state: AgentSessionsState) => {
+      const ended = inProgressIds ? endBindings(state, inProgressIds) : state;
+      return issueId === undefined ? ended : handIssue(ended, session, issueId, Date.now());
+    })
+    .catch((error: unknown) => sessionsUnreadable(warn, error));
+}
+
+function sessionsUnreadable(warn: (line: string) => void, error: unknown): undefined {
+  warn(`the agent sessions could not be read or written, so this session's own issue is not known: ${errorMessage(error)}`);
+  return undefined;
 }
 
 /** The CLI failed in a way that says it cannot serve this project (not a refusal, not a cancel). */

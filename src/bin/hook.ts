@@ -17,6 +17,7 @@ import { runCheckpoint } from '../services/checkpointFlow';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
+import { sessionOfHook } from '../core/agentSessions';
 import { checkpointLine } from './checkpoint';
 import { DEFAULT_BUDGET_BYTES, recoveryContextFor } from './context';
 import { guardHook, hookDeadlineMs } from './hookGuard';
@@ -53,7 +54,7 @@ export async function runHook(agentArg: string | undefined, event: string | unde
     const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
     // Room for the line that marks the block (exactly once, read back from the transcript).
     const budget = (io.budget ?? DEFAULT_BUDGET_BYTES) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
-    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note });
+    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session: sessionOfHook(agent, input) });
     return result.markdown;
   };
   const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, input, env, note, runId };

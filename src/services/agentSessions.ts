@@ -1,0 +1,84 @@
+// The agent sessions of one git work tree, kept durably beside its ledger
+// (`<git-dir>/beads-recovery/sessions.json`): each linked worktree has its own git dir, so its own
+// sessions, bindings and attributed work, even when a `.beads/redirect` shares one store. Written
+// by the hooks and the command line (from the sessions' transcripts) and by VS Code (its own
+// session's focus, the idle setting); read by every surface that asks which issue is whose.
+import path from 'node:path';
+import { isTranscriptAgent } from '../core/agentEvents';
+import {
+  DEFAULT_SESSION_IDLE_MINUTES,
+  emptyAgentSessions,
+  endBindings,
+  normalizeAgentSessions,
+  observeSessionEvents,
+  pruneSessions,
+  type AgentSessionsState,
+  type SessionIdentity,
+} from '../core/agentSessions';
+import { findRepository } from '../git/repo';
+import type { GitOptions } from '../git/runGit';
+import { DurableJsonFile, type DamageReport } from './durableJson';
+import { LEDGER_DIR } from './ledgerStore';
+import { readTranscript } from './transcripts/readTranscript';
+
+const SESSIONS_FILE = 'sessions.json';
+const MINUTE_MS = 60_000;
+
+export interface SessionsLocation {
+  file: string;
+  /** The work tree the sessions work in: their file paths are relative to it. */
+  root: string;
+}
+
+/** Where the sessions of the work tree around `folder` are kept; undefined outside git (no place to keep them). */
+export async function locateSessions(folder: string, options: GitOptions): Promise<SessionsLocation | undefined> {
+  const repository = await findRepository(folder, options).catch(() => undefined);
+  return repository ? { file: path.join(repository.gitDir, LEDGER_DIR, SESSIONS_FILE), root: repository.root } : undefined;
+}
+
+export class AgentSessionsStore {
+  private readonly disk: DurableJsonFile<AgentSessionsState>;
+
+  constructor(readonly location: SessionsLocation, options: { onDamage?: (report: DamageReport) => void } = {}) {
+    this.disk = new DurableJsonFile<AgentSessionsState>({ file: location.file, empty: emptyAgentSessions, parse: normalizeAgentSessions, onDamage: options.onDamage });
+  }
+
+  read(): Promise<AgentSessionsState> {
+    return this.disk.read();
+  }
+
+  /** One read-change-write under the file's lock, across processes. */
+  update(change: (state: AgentSessionsState) => AgentSessionsState): Promise<AgentSessionsState> {
+    return this.disk.update(change);
+  }
+}
+
+/**
+ * How long a silent session counts as alive: `BEADS_RECOVERY_SESSION_IDLE_MINUTES`, else the
+ * setting VS Code last wrote into the file, else the default (README, Settings).
+ */
+export function sessionIdleMs(state: AgentSessionsState, env: NodeJS.ProcessEnv = {}): number {
+  const fromEnv = Number(env.BEADS_RECOVERY_SESSION_IDLE_MINUTES);
+  const minutes = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : (state.idleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES);
+  return minutes * MINUTE_MS;
+}
+
+/**
+ * A hook ran for `identity`: what its transcript shows since it was last read is counted (its
+ * claims, edits, commits, compactions), sessions silent past the idle time are dropped, and
+ * bindings to issues no longer in progress end (when that list is known). Returns the state.
+ */
+export async function observeSession(
+  store: AgentSessionsStore,
+  identity: SessionIdentity,
+  options: { now: number; env?: NodeJS.ProcessEnv; inProgressIds?: readonly string[] },
+): Promise<AgentSessionsState> {
+  const transcript = identity.transcript
+    ? await readTranscript(identity.transcript, isTranscriptAgent(identity.agent) ? identity.agent : 'auto')
+    : undefined;
+  return store.update((state) => {
+    let next = observeSessionEvents(state, identity, transcript?.events ?? [], store.location.root, options.now);
+    next = pruneSessions(next, options.now, sessionIdleMs(next, options.env));
+    return options.inProgressIds ? endBindings(next, options.inProgressIds) : next;
+  });
+}

@@ -1,0 +1,178 @@
+// The sessions of a work tree from their own events: which issue each one's commands name (in
+// bd's and br's syntax), the files and commits that are its work, how bindings end, and what a
+// checkpoint of one session may name.
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/core/agentEvents';
+import {
+  attributeWork,
+  bindingsOf,
+  bindIssue,
+  emptyAgentSessions,
+  endBindings,
+  handIssue,
+  issueActionsIn,
+  normalizeAgentSessions,
+  observeSessionEvents,
+  othersWork,
+  ownWork,
+  pruneSessions,
+  sessionKey,
+  sessionOfHook,
+  workTreePath,
+} from '../../../src/core/agentSessions';
+
+const ROOT = '/work/tree';
+const one = { agent: 'claude', sessionId: 's-1', transcript: '/t/s-1.jsonl' };
+const two = { agent: 'claude', sessionId: 's-2' };
+
+let clock = 1_000;
+function call(command: string | undefined, files: string[] = [], output = '', isError = false): AgentEvent[] {
+  clock += 1_000;
+  const id = `call-${clock}`;
+  return [
+    { type: 'tool-call', at: clock, id, name: command ? 'Bash' : 'Edit', command, files: files.map((path) => ({ path, change: 'edited' as const })) },
+    { type: 'tool-result', at: clock + 1, id, isError, exitCode: command ? (isError ? 1 : 0) : undefined, output },
+  ];
+}
+
+describe('issueActionsIn', () => {
+  it.each([
+    ['br update demo-1 --claim', [{ kind: 'claim', issueId: 'demo-1' }]],
+    ['bd update demo-1 --claim --json', [{ kind: 'claim', issueId: 'demo-1' }]],
+    ['bd --actor alice update --claim --json -- demo-1', [{ kind: 'claim', issueId: 'demo-1' }]],
+    ['br update demo-1 --status in_progress', [{ kind: 'claim', issueId: 'demo-1' }]],
+    ['br update demo-1 -s in_progress', [{ kind: 'claim', issueId: 'demo-1' }]],
+    ['bd update demo-1 --status=hooked', [{ kind: 'claim', issueId: 'demo-1' }]],
+    ['bd update demo-1 --status open', [{ kind: 'release', issueId: 'demo-1' }]],
+    ['br update demo-1 --assignee ""', [{ kind: 'release', issueId: 'demo-1' }]],
+    ['bd close demo-1 --reason "Verified: tests pass; next - none"', [{ kind: 'close', issueId: 'demo-1' }]],
+    ['br close demo-1 demo-2', [{ kind: 'close', issueId: 'demo-1' }, { kind: 'close', issueId: 'demo-2' }]],
+    ['bd comments add demo-1 "Done: parser; Next: errors"', [{ kind: 'comment', issueId: 'demo-1' }]],
+    ['br comments add --message="Done: x" -- demo-1', [{ kind: 'comment', issueId: 'demo-1' }]],
+    ['cd src && BD_ACTOR=x ./node_modules/.bin/br update demo-3 --claim && npm test', [{ kind: 'claim', issueId: 'demo-3' }]],
+  ])('%s', (command, expected) => {
+    expect(issueActionsIn(command)).toEqual(expected);
+  });
+
+  it('names nothing for other programs, reads, titles and values of flags', () => {
+    expect(issueActionsIn('echo br update demo-1 --claim')).toEqual([]);
+    expect(issueActionsIn('br show demo-1')).toEqual([]);
+    expect(issueActionsIn('br list --status in_progress --json')).toEqual([]);
+    expect(issueActionsIn('br update demo-1 --title "new-title" --priority 1')).toEqual([]);
+    expect(issueActionsIn('bd update --claim --parent demo-9 demo-1')).toEqual([{ kind: 'claim', issueId: 'demo-1' }]);
+  });
+});
+
+describe('observeSessionEvents', () => {
+  it('records the claim, the files (relative to the work tree) and the commits of its own successful calls', () => {
+    const events = [
+      ...call('br update demo-1 --claim'),
+      ...call(undefined, [`${ROOT}/src/a.ts`, 'src/b.ts', '/elsewhere/c.ts', `${ROOT}/../x.ts`]),
+      ...call('git add -A && git commit -m "Parse widgets"', [], '[main 1a2b3c4] Parse widgets\n 1 file changed'),
+      ...call('br update demo-2 --claim', [], 'issue demo-2 already assigned to bob', true),
+    ];
+    const state = observeSessionEvents(emptyAgentSessions(), one, events, ROOT, 50_000);
+    const session = state.sessions[sessionKey(one)];
+    expect(session?.claimed).toBe('demo-1');
+    expect(Object.keys(session?.files ?? {}).sort()).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(session?.commits.map((commit) => [commit.hash, commit.subject])).toEqual([['1a2b3c4', 'Parse widgets']]);
+    expect(session?.transcript).toBe('/t/s-1.jsonl');
+  });
+
+  it('reading the same transcript again changes nothing; a later entry is counted once', () => {
+    const events: AgentEvent[] = [...call('br update demo-1 --claim'), { type: 'compaction', at: (clock += 1_000) }];
+    const once = observeSessionEvents(emptyAgentSessions(), one, events, ROOT, 60_000);
+    const twice = observeSessionEvents(once, one, events, ROOT, 60_000);
+    expect(twice).toEqual(once);
+    expect(twice.sessions[sessionKey(one)]?.compactions).toBe(1);
+    const more = observeSessionEvents(twice, one, [...events, { type: 'compaction', at: (clock += 1_000) }], ROOT, 61_000);
+    expect(more.sessions[sessionKey(one)]?.compactions).toBe(2);
+  });
+
+  it('a claim of another issue ends the one before; a close or release ends its binding; a comment binds only below a claim', () => {
+    let state = observeSessionEvents(emptyAgentSessions(), one, [...call('br update demo-1 --claim'), ...call('br comments add demo-5 "note"')], ROOT, 1);
+    expect(bindingsOf(state.sessions[sessionKey(one)])).toEqual(['demo-1', 'demo-5']);
+    state = observeSessionEvents(state, one, call('bd update demo-2 --status in_progress'), ROOT, 2);
+    expect(state.sessions[sessionKey(one)]?.claimed).toBe('demo-2');
+    state = observeSessionEvents(state, one, call('bd close demo-2 --reason done'), ROOT, 3);
+    expect(bindingsOf(state.sessions[sessionKey(one)])).toEqual(['demo-5']);
+    state = observeSessionEvents(state, one, call('br update demo-5 --status open'), ROOT, 4);
+    expect(bindingsOf(state.sessions[sessionKey(one)])).toEqual([]);
+  });
+
+  it('what a context handed is the weakest binding, and a claim replaces it; VS Code focus binds as a claim', () => {
+    let state = handIssue(emptyAgentSessions(), one, 'demo-7', 1);
+    expect(bindingsOf(state.sessions[sessionKey(one)])).toEqual(['demo-7']);
+    state = observeSessionEvents(state, one, call('br update demo-1 --claim'), ROOT, 2);
+    expect(bindingsOf(state.sessions[sessionKey(one)])).toEqual(['demo-1']);
+    state = bindIssue(state, { agent: 'vscode', sessionId: 'window' }, 'demo-3', 3);
+    expect(bindingsOf(state.sessions['vscode:window'])).toEqual(['demo-3']);
+  });
+});
+
+describe('release', () => {
+  it('bindings to issues no longer in progress end, for every session', () => {
+    let state = handIssue(emptyAgentSessions(), one, 'demo-1', 1);
+    state = bindIssue(state, two, 'demo-2', 1);
+    const ended = endBindings(state, ['demo-2']);
+    expect(bindingsOf(ended.sessions[sessionKey(one)])).toEqual([]);
+    expect(bindingsOf(ended.sessions[sessionKey(two)])).toEqual(['demo-2']);
+    expect(endBindings(ended, ['demo-2'])).toBe(ended);
+  });
+
+  it('a session silent past the idle time is gone, with its work', () => {
+    let state = handIssue(emptyAgentSessions(), one, 'demo-1', 1_000);
+    state = handIssue(state, two, 'demo-2', 5_000);
+    const pruned = pruneSessions(state, 10_000, 6_000);
+    expect(Object.keys(pruned.sessions)).toEqual([sessionKey(two)]);
+    expect(pruneSessions(pruned, 10_000, 6_000)).toBe(pruned);
+  });
+});
+
+describe('attribution', () => {
+  const state = [
+    observeSessionEvents(emptyAgentSessions(), one, [...call(undefined, ['a.ts']), ...call('git commit -m A', [], '[main aaaaaaa] A')], ROOT, 1),
+  ].map((first) => observeSessionEvents(first, two, [...call(undefined, ['b.ts']), ...call('git commit -am B', [], '[main bbbbbbb] B')], ROOT, 2))[0]!;
+  const folder = { files: ['a.ts', 'b.ts', 'c.ts'], commits: [{ hash: 'aaaaaaa1111', subject: 'A' }, { hash: 'bbbbbbb2222', subject: 'B' }, { hash: 'ccccccc3333', subject: 'C' }] };
+
+  it("a session's checkpoint names its own work and, on the folder's focus, what no session claims — never another session's", () => {
+    const own = ownWork(state.sessions[sessionKey(one)], undefined);
+    const others = othersWork(state, one, undefined);
+    expect(attributeWork({ own, folder, others, includeUnclaimed: false })).toEqual({ files: ['a.ts'], commits: [{ hash: 'aaaaaaa', subject: 'A' }] });
+    expect(attributeWork({ own, folder, others, includeUnclaimed: true })).toEqual({
+      files: ['a.ts', 'c.ts'],
+      commits: [{ hash: 'aaaaaaa', subject: 'A' }, { hash: 'ccccccc3333', subject: 'C' }],
+    });
+  });
+
+  it('only work after the last checkpoint counts', () => {
+    const session = state.sessions[sessionKey(one)];
+    expect(ownWork(session, Number.MAX_SAFE_INTEGER)).toEqual({ files: [], commits: [] });
+  });
+});
+
+describe('the file and the hook input', () => {
+  it('keeps every session that reads and drops the rest, saying so', () => {
+    const good = handIssue(emptyAgentSessions(), one, 'demo-1', 1);
+    const problems: string[] = [];
+    const read = normalizeAgentSessions({ ...good, idleMinutes: 30, sessions: { ...good.sessions, 'x:y': { agent: 'x' } } }, problems);
+    expect(read.sessions).toEqual(good.sessions);
+    expect(read.idleMinutes).toBe(30);
+    expect(problems).toHaveLength(1);
+    expect(normalizeAgentSessions('garbage').sessions).toEqual({});
+  });
+
+  it('a hook names its session by id, else by transcript', () => {
+    expect(sessionOfHook('claude', { session: 'abc', transcript: '/t.jsonl' })).toEqual({ agent: 'claude', sessionId: 'abc', transcript: '/t.jsonl' });
+    expect(sessionOfHook('codex', { transcript: '/t.jsonl' })).toEqual({ agent: 'codex', sessionId: '/t.jsonl', transcript: '/t.jsonl' });
+    expect(sessionOfHook('codex', {})).toBeUndefined();
+  });
+
+  it('work-tree paths: relative as given, absolute inside the tree, nothing outside it', () => {
+    expect(workTreePath('./src/a.ts', ROOT)).toBe('src/a.ts');
+    expect(workTreePath(`${ROOT}/src/a.ts`, `${ROOT}/`)).toBe('src/a.ts');
+    expect(workTreePath('C:\\w\\src\\a.ts', 'C:\\w')).toBe('src/a.ts');
+    expect(workTreePath('/elsewhere/a.ts', ROOT)).toBeUndefined();
+    expect(workTreePath('../a.ts', ROOT)).toBeUndefined();
+  });
+});

@@ -4,18 +4,22 @@
 // Hooks must never fail the agent: as a hook, every problem is one line and exit 0.
 
 import { parseArgs } from 'node:util';
+import { sessionOfHook } from '../core/agentSessions';
 import { clampTimeoutMs } from '../core/time';
 import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import type { CheckpointRequest } from '../services/checkpoints';
 import { guardHook, hookDeadlineMs } from './hookGuard';
 import { readHookInput } from './hookInput';
 
-export const CHECKPOINT_USAGE = `  beads-recovery checkpoint [--cwd DIR] [--message M] [--auto] [--pre-compact] [--issue ID]
+export const CHECKPOINT_USAGE = `  beads-recovery checkpoint [--cwd DIR] [--message M] [--auto] [--pre-compact] [--issue ID] [--actor NAME]
 
-Writes a checkpoint comment on the in-progress issue of the beads project that contains DIR: the
-issue VS Code focuses, else the most recently updated one (or ID). The activity since the last
-checkpoint comes from git (commits, the files they changed, uncommitted files modified since) and
-from the ledger VS Code keeps, when there is one.
+Writes a checkpoint comment on the in-progress issue of the beads project that contains DIR that
+is this session's (or ID): the one it claimed (a hook's session), the actor's, the issue VS Code
+focuses, else the most recently updated one. The activity since the last checkpoint comes from
+git (commits, the files they changed, uncommitted files modified since) and from the ledger VS
+Code keeps, when there is one; what another agent session's own events show is its work is left
+out, and a session's own edits and commits are named.
+  --actor NAME     who this is, as \`bd --actor\`/\`br --actor\`
   --message M      write "Checkpoint: M" (M is taken as it is, even when it starts with "-")
   --auto           write "Auto-checkpoint (agent hook): …", only when there is something new
   --pre-compact    write "Auto-checkpoint (pre-compaction): …" (Claude Code's PreCompact hook)
@@ -42,6 +46,7 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
       auto: { type: 'boolean', default: false },
       'pre-compact': { type: 'boolean', default: false },
       issue: { type: 'string' },
+      actor: { type: 'string' },
     },
     strict: true,
   });
@@ -58,6 +63,9 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
       {
         ask,
         issueId: values.issue,
+        actor: values.actor,
+        // Claude Code's hook JSON names the session and its transcript.
+        session: sessionOfHook('claude', hook),
         place: { kind: 'folder', cwd: values.cwd ?? hook?.cwd ?? process.cwd(), env: io.env, note: (line) => process.stderr.write(`beads-recovery: ${line}\n`) },
       },
       { signal, deadline, now: io.now },

@@ -92,7 +92,7 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   if (plan.checkpoint) {
     // The checkpoint flow itself, under this hook's signal and deadline (no second guard, no argv).
     const result = await runCheckpoint(
-      { ask: { trigger: 'pre-compaction' }, place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
+      { ask: { trigger: 'pre-compaction' }, session: sessionOfHook(agent, run.input), place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
       { signal: run.signal, deadline: run.deadline },
     );
     run.note(checkpointLine(result));

@@ -371,8 +371,8 @@ export function workTreePath(file: string, root: string): string | undefined {
 // Attribution
 
 export interface Work {
-  files: string[];
-  commits: { hash: string; subject: string }[];
+  files: readonly string[];
+  commits: readonly { hash: string; subject: string }[];
 }
 
 /** What the session itself did after `since` (all of it when undefined): its files, newest first, and its commits, oldest first. */
@@ -390,7 +390,7 @@ export function ownWork(session: AgentSession | undefined, since: number | undef
 export function othersWork(state: AgentSessionsState, identity: Pick<SessionIdentity, 'agent' | 'sessionId'> | undefined, since: number | undefined): Work {
   const key = identity ? sessionKey(identity) : undefined;
   const files = new Set<string>();
-  const commits: Work['commits'] = [];
+  const commits: { hash: string; subject: string }[] = [];
   for (const [other, session] of Object.entries(state.sessions)) {
     if (other === key) continue;
     const work = ownWork(session, since);
@@ -405,7 +405,7 @@ export function othersWork(state: AgentSessionsState, identity: Pick<SessionIden
  * ledger, git) that no other session claims — the latter only when its issue is the folder's
  * focus, which unclaimed work has always followed.
  */
-export function attributeWork(input: { own: Work; folder: Work; others: Work; includeUnclaimed: boolean }): Work {
+export function attributeWork(input: { own: Work; folder: Work; others: Work; includeUnclaimed: boolean }): { files: string[]; commits: { hash: string; subject: string }[] } {
   const ownFiles = new Set(input.own.files);
   const theirs = new Set(input.others.files.filter((file) => !ownFiles.has(file)));
   const sameCommit = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);

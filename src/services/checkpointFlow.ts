@@ -22,14 +22,30 @@ import { gitActivity, uniqueCommits } from './gitActivity';
 import { locateLedger, LedgerStore } from './ledgerStore';
 import { Outbox } from './outbox';
 import { chooseFocus } from './snapshot';
+import { attributeWork, bindingsOf, endBindings, othersWork, ownWork, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
+import { chooseSessionIssue, type Actor } from '../core/sessionIssue';
+import { actorFor } from './actor';
+import { AgentSessionsStore, observeSession } from './agentSessions';
+import { LEDGER_DIR } from './ledgerStore';
 import type { BeadsWrite } from './writeQueue';
 
 /** What a checkpoint is asked for, on which issue, where. */
 export interface CheckpointFlowRequest {
   /** The words of a person or an agent, an automatic checkpoint at a trigger, or a summary of the activity. */
   ask: CheckpointRequest;
-  /** The issue to write on; by default the focused one (the ledger's), else the most recently updated in progress. */
+  /**
+   * The issue to write on; by default the session's (src/core/sessionIssue.ts: its own binding,
+   * the actor's issue, the folder's focus, the most recently updated in progress).
+   */
   issueId?: string;
+  /**
+   * Which session's work (a hook's session id and transcript): what its transcript shows is
+   * recorded first, its binding chooses the issue, and the checkpoint names only its own files
+   * and commits, plus — on the folder's focus — what no session claims.
+   */
+  session?: SessionIdentity;
+  /** The `--actor` given, first in the actor chain. */
+  actor?: string;
   place: CheckpointPlace;
 }
 
@@ -109,7 +125,8 @@ async function checkpointInFolder(place: Extract<CheckpointPlace, { kind: 'folde
   if (detection.kind === 'readonly') note(detection.message);
   const backend = detection.backend;
   const gitOptions: GitOptions = { timeoutMs, signal };
-  const location = await locateLedger(backend.root, undefined, gitOptions);
+  // This work tree's ledger and sessions, also where a `.beads/redirect` shares another checkout's store.
+  const location = await locateLedger(path.resolve(place.cwd), undefined, gitOptions);
   const damaged = (what: string) => (report: DamageReport) => note(describeDamage(what, report));
   const ledger = location ? new LedgerStore(location.file, { onDamage: damaged('ledger') }) : undefined;
   try {
@@ -121,7 +138,19 @@ async function checkpointInFolder(place: Extract<CheckpointPlace, { kind: 'folde
       if (!outbox && backend.readOnly) {
         return failed('error', `${detection.kind === 'readonly' ? detection.message : ''} Outside git there is no queue to keep it in; no checkpoint written.`);
       }
-      return await checkpointOn({ backend, outbox, ledger, gitRoot: location?.repository?.root, timeoutMs }, request, options, now);
+      const repository = location?.repository;
+      const sessions = repository ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: damaged('agent sessions') }) : undefined;
+      const [actor, sessionState] = await Promise.all([
+        actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: path.resolve(place.cwd), env, flag: request.actor, timeoutMs, signal }),
+        sessions
+          ? (request.session ? observeSession(sessions, request.session, { now, env }) : sessions.read()).catch((error: unknown) => {
+              note(`the agent sessions could not be read, so the checkpoint cannot tell whose work is whose: ${errorMessage(error)}`);
+              return undefined;
+            })
+          : undefined,
+      ]);
+      const whose: SessionFacts = { identity: request.session, actor, state: sessionState, store: sessions };
+      return await checkpointOn({ backend, outbox, ledger, gitRoot: repository?.root, timeoutMs, whose }, request, options, now);
     } finally {
       outbox?.dispose();
     }
@@ -138,6 +167,15 @@ interface OpenProject {
   /** Outside VS Code: the repository whose log and status add to the ledger's activity. */
   gitRoot?: string;
   timeoutMs?: number;
+  /** Outside VS Code: who asks, and what the work tree's sessions did. */
+  whose?: SessionFacts;
+}
+
+interface SessionFacts {
+  identity?: SessionIdentity;
+  actor?: Actor;
+  state?: AgentSessionsState;
+  store?: AgentSessionsStore;
 }
 
 async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<CheckpointFlowResult> {
@@ -145,7 +183,24 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
   const { signal } = options;
   // First what earlier runs left queued: once landed, those checkpoints start this one's window.
   const earlier = await sendQueued(outbox, signal);
-  const issueId = request.issueId ?? project.focusedId ?? chooseFocus(await backend.listInProgress(signal), ledger?.state.focusedId);
+  const whose = project.whose;
+  let issueId = request.issueId ?? project.focusedId;
+  /** The issue unclaimed work follows: the folder's focus while in progress, else the newest. */
+  let folderFocus = issueId;
+  if (!issueId) {
+    const inProgress = await backend.listInProgress(signal);
+    folderFocus = chooseFocus(inProgress, ledger?.state.focusedId);
+    const bindings = whose?.identity ? bindingsOf(whose.state?.sessions[sessionKey(whose.identity)]) : [];
+    const choice = chooseSessionIssue({
+      inProgress,
+      binding: bindings.find((id) => inProgress.some((issue) => issue.id === id)) ?? bindings[0],
+      actor: whose?.actor,
+      focusedId: ledger?.state.focusedId,
+    });
+    issueId = choice.issueId;
+    if (choice.bindingEnded && whose?.store) await whose.store.update((state) => endBindings(state, inProgress.map((issue) => issue.id))).catch(() => undefined);
+    if (!issueId && choice.heldByOthers > 0) return failed('no-issue', `every in-progress issue is held by an actor other than ${whose?.actor?.name ?? 'this one'}; no checkpoint written.`, earlier);
+  }
   if (!issueId) return failed('no-issue', 'no issue is in progress; no checkpoint written.', earlier);
 
   const recorded = ledger?.state.ledgers[issueId];
@@ -177,6 +232,7 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
       edits: fromLedger?.edits,
       lastCheckpointAt: since,
     };
+    if (whose?.state) activity = attributed(activity, whose, issueId === folderFocus, since);
   }
 
   const planned = checkpointWrite(activity, request.ask, now);
@@ -196,6 +252,22 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
   // Landed earlier (the key was done before this run, the landing unreported) or without an outbox: noted here.
   if (result.landedBefore || !outbox) await ledger?.markCheckpoint(issueId, now);
   return { ...base, outcome: 'written', reason: `checkpoint written on ${issueId}: ${firstLine}` };
+}
+
+/**
+ * The activity as this session's checkpoint may name it: the session's own files and commits
+ * since the last checkpoint, and what the folder recorded that no other session claims when the
+ * issue is the folder's focus. Without a session (a person at a terminal), every session's claimed
+ * work is still not this checkpoint's to name.
+ */
+function attributed(activity: CheckpointActivity, whose: SessionFacts, onFolderFocus: boolean, since: number | undefined): CheckpointActivity {
+  const state = whose.state as AgentSessionsState;
+  const own = ownWork(whose.identity ? state.sessions[sessionKey(whose.identity)] : undefined, since);
+  const work = attributeWork({ own, folder: { files: activity.files, commits: activity.commits }, others: othersWork(state, whose.identity, since), includeUnclaimed: onFolderFocus });
+  const counts = new Map(activity.files.map((file, index) => [file, activity.fileEdits?.[index] ?? 1]));
+  const fileEdits = work.files.map((file) => counts.get(file) ?? 1);
+  const edits = activity.edits === undefined ? undefined : fileEdits.reduce((sum, count) => sum + count, 0);
+  return { ...activity, files: work.files, commits: work.commits, fileEdits, edits };
 }
 
 type WriteResult = { state: 'written'; landedBefore?: boolean } | { state: 'queued'; why: string } | { state: 'failed'; why: string; refused?: boolean };

@@ -71,6 +71,16 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
     work('second', 'second.txt');
   });
 
+  it("each session's PreCompact checkpoints its own issue, naming only its own file", () => {
+    for (const [which, own, other] of [['first', 'first.txt', 'second.txt'], ['second', 'second.txt', 'first.txt']] as const) {
+      hook(which, 'PreCompact', { trigger: 'manual' });
+      const comments = JSON.parse(beads('comments', ids[which], '--json')) as { text: string }[];
+      const checkpoint = comments.map((comment) => comment.text).find((text) => text.startsWith('Auto-checkpoint (pre-compaction)'));
+      expect(checkpoint, `${which}: ${JSON.stringify(comments)}`).toContain(own);
+      expect(checkpoint).not.toContain(other);
+    }
+  });
+
   it('after its compaction each session is handed its own issue, the older one too, without a rule line', () => {
     const first = hook('first', 'SessionStart', { source: 'compact' });
     expect(first).toContain(`## Resuming: ${ids.first} — The first session's issue`);

@@ -18,7 +18,8 @@ import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
 import { actorFor } from '../services/actor';
 import { AgentSessionsStore, observeSession } from '../services/agentSessions';
-import { bindingsOf, endBindings, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
+import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
+import type { SessionIssueChoice } from '../core/sessionIssue';
 import { expectFromFile } from '../services/snapshot';
 import { errorMessage } from '../core/errors';
 
@@ -77,7 +78,8 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
     detection.kind === 'none' ? undefined : actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: cwd, env, flag: options.actor, timeoutMs, signal: options.signal }),
     sessions && options.session ? observeSession(sessions, options.session, { now: Date.now(), env }).catch((error: unknown) => sessionsUnreadable(warn, error)) : undefined,
   ]);
-  const bindings = options.session ? bindingsOf(sessionState?.sessions[sessionKey(options.session)]) : [];
+  const ownSession = options.session ? sessionState?.sessions[sessionKey(options.session)] : undefined;
+  const bindings = bindingsOf(ownSession);
   let inProgressIds: string[] | undefined;
   try {
     if (prime?.present) warn(`rules left out: ${prime.reason} already gives them`);
@@ -110,7 +112,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         cli: current.kind === 'none' ? 'br' : current.cli,
         focusedId: ledger?.state.focusedId,
         expectedId: expected.focusedId,
-        session: { bindings, actor },
+        session: { bindings, actor, handedBy: (issueId) => handedRuleOf(ownSession, issueId) },
         hints: expected.hints,
         onSnapshot: (snapshot) => {
           remember = { focusedId: snapshot.focusedId, contextIds: snapshot.contextIds };
@@ -137,7 +139,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
       remember = undefined;
     }
     if (cache && root !== undefined && remember) await cache.saveHints(root, remember).catch(() => undefined);
-    if (sessions && options.session) await rememberHanded(sessions, options.session, result.choice?.issueId, inProgressIds, warn);
+    if (sessions && options.session) await rememberHanded(sessions, options.session, result.choice, inProgressIds, warn);
     return result;
   } finally {
     ledger?.dispose();
@@ -149,11 +151,12 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
  * context and checkpoint of this session follow it even when another issue becomes newer; and
  * bindings to issues no longer in progress end.
  */
-async function rememberHanded(sessions: AgentSessionsStore, session: SessionIdentity, issueId: string | undefined, inProgressIds: readonly string[] | undefined, warn: (line: string) => void): Promise<void> {
+async function rememberHanded(sessions: AgentSessionsStore, session: SessionIdentity, choice: SessionIssueChoice | undefined, inProgressIds: readonly string[] | undefined, warn: (line: string) => void): Promise<void> {
   await sessions
     .update((state: AgentSessionsState) => {
       const ended = inProgressIds ? endBindings(state, inProgressIds) : state;
-      return issueId === undefined ? ended : handIssue(ended, session, issueId, Date.now());
+      // Chosen by the session's own binding: it stays as it is.
+      return choice?.issueId === undefined || choice.rule === 'binding' ? ended : handIssue(ended, session, choice.issueId, Date.now(), choice.rule);
     })
     .catch((error: unknown) => sessionsUnreadable(warn, error));
 }

@@ -10,6 +10,7 @@
 // context handed it over. A binding ends when the session closes or unclaims the issue, claims
 // another, or is gone (no event for the idle time a setting gives).
 
+import type { IssueRule } from './sessionIssue';
 import { type AgentEvent, type FileTouch, type ToolCall, type ToolResult } from './agentEvents';
 
 export interface SessionCommit {
@@ -30,6 +31,8 @@ export interface AgentSession {
   named: string[];
   /** The issue a recovery context handed it, when none of its own commands named one. */
   handed?: string;
+  /** The rule that chose `handed` (src/core/sessionIssue.ts): the next context says it again. */
+  handedBy?: IssueRule;
   /** Work-tree-relative paths its edits touched (`/`-separated), with the time of the last touch. */
   files: Record<string, number>;
   commits: SessionCommit[];
@@ -272,7 +275,7 @@ export function applyIssueAction(session: AgentSession, action: IssueAction): Ag
   switch (action.kind) {
     case 'claim':
       // Claiming another issue ends the binding to the one before, and to what was handed.
-      return { ...session, claimed: action.issueId, named: without(session.named), handed: undefined };
+      return { ...session, claimed: action.issueId, named: without(session.named), handed: undefined, handedBy: undefined };
     case 'comment':
       return action.issueId === session.claimed ? session : { ...session, named: [action.issueId, ...without(session.named)].slice(0, MAX_NAMED) };
     case 'close':
@@ -282,20 +285,26 @@ export function applyIssueAction(session: AgentSession, action: IssueAction): Ag
         claimed: session.claimed === action.issueId ? undefined : session.claimed,
         named: without(session.named),
         handed: session.handed === action.issueId ? undefined : session.handed,
+        handedBy: session.handed === action.issueId ? undefined : session.handedBy,
       };
   }
 }
 
 /** A context handed the session this issue (it stays the weakest binding: its own claims come first). */
-export function handIssue(state: AgentSessionsState, identity: SessionIdentity, issueId: string, now: number): AgentSessionsState {
+export function handIssue(state: AgentSessionsState, identity: SessionIdentity, issueId: string, now: number, rule?: IssueRule): AgentSessionsState {
   const session = touchSession(state.sessions[sessionKey(identity)], identity, now);
-  return withSession(state, { ...session, handed: issueId });
+  return withSession(state, { ...session, handed: issueId, handedBy: rule });
+}
+
+/** The rule that handed the session this issue, when it is bound to it only by a context's hand-over. */
+export function handedRuleOf(session: AgentSession | undefined, issueId: string | undefined): IssueRule | undefined {
+  return session && issueId !== undefined && session.handed === issueId && session.claimed !== issueId && !session.named.includes(issueId) ? session.handedBy : undefined;
 }
 
 /** The session chose its issue itself (VS Code's Focus Issue…): as binding as a claim. */
 export function bindIssue(state: AgentSessionsState, identity: SessionIdentity, issueId: string | undefined, now: number): AgentSessionsState {
   const session = touchSession(state.sessions[sessionKey(identity)], identity, now);
-  return withSession(state, { ...session, claimed: issueId, handed: undefined });
+  return withSession(state, { ...session, claimed: issueId, handed: undefined, handedBy: undefined });
 }
 
 /** The issues no longer in progress leave every binding (closed or unclaimed, by anyone). */
@@ -315,6 +324,7 @@ export function endBindings(state: AgentSessionsState, inProgressIds: readonly s
       claimed: session.claimed !== undefined && live.has(session.claimed) ? session.claimed : undefined,
       named: session.named.filter((id) => live.has(id)),
       handed: session.handed !== undefined && live.has(session.handed) ? session.handed : undefined,
+      handedBy: session.handed !== undefined && live.has(session.handed) ? session.handedBy : undefined,
     };
   }
   return changed ? { ...state, sessions } : state;
@@ -454,6 +464,7 @@ function normalizeSession(raw: unknown): AgentSession | undefined {
     claimed: isText(raw.claimed) ? raw.claimed : undefined,
     named: Array.isArray(raw.named) ? raw.named.filter(isText).slice(0, MAX_NAMED) : [],
     handed: isText(raw.handed) ? raw.handed : undefined,
+    handedBy: raw.handedBy === 'actor' || raw.handedBy === 'focus' || raw.handedBy === 'newest' ? raw.handedBy : undefined,
     files: capFiles(files),
     commits: commits.slice(-MAX_COMMITS),
     compactions: typeof raw.compactions === 'number' && Number.isInteger(raw.compactions) && raw.compactions >= 0 ? raw.compactions : 0,

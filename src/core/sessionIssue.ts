@@ -79,6 +79,8 @@ export interface SessionIssueFacts {
   inProgress: readonly Pick<Issue, 'id' | 'assignee' | 'updatedAt'>[];
   /** The issue this session's own events bound it to. */
   binding?: string;
+  /** The binding is an issue an earlier context handed the session, by this rule: the context says so again, in the same words. */
+  bindingHandedBy?: IssueRule;
   actor?: Actor;
   /** VS Code's focus for the folder (the ledger's). */
   focusedId?: string;
@@ -93,6 +95,8 @@ export interface SessionIssueChoice {
   bindingEnded: boolean;
   /** In-progress issues left out because another actor holds them. */
   heldByOthers: number;
+  /** For a binding that an earlier context handed over: the rule that chose it then. */
+  handedBy?: IssueRule;
 }
 
 export function chooseSessionIssue(facts: SessionIssueFacts): SessionIssueChoice {
@@ -100,7 +104,10 @@ export function chooseSessionIssue(facts: SessionIssueFacts): SessionIssueChoice
   const inProgress = (id: string | undefined) => id !== undefined && issues.some((issue) => issue.id === id);
   const bindingEnded = facts.binding !== undefined && !inProgress(facts.binding);
   const base = { actor: facts.actor, bindingEnded, heldByOthers: 0 };
-  if (facts.binding !== undefined && !bindingEnded) return { ...base, issueId: facts.binding, rule: 'binding' };
+  if (facts.binding !== undefined && !bindingEnded) {
+    const handedBy = facts.bindingHandedBy !== 'binding' ? facts.bindingHandedBy : undefined;
+    return { ...base, issueId: facts.binding, rule: 'binding', ...(handedBy ? { handedBy } : {}) };
+  }
 
   const actor = facts.actor;
   if (actor) {
@@ -125,12 +132,14 @@ export function chooseSessionIssue(facts: SessionIssueFacts): SessionIssueChoice
  * (undefined when it did, or when nothing was chosen).
  */
 export function describeSessionIssueChoice(choice: SessionIssueChoice): string | undefined {
-  if (!choice.issueId || !choice.rule || choice.rule === 'binding') return undefined;
+  // A binding the session made itself needs no word; one a context handed over keeps the words it had then.
+  const chosenBy = choice.rule === 'binding' ? choice.handedBy : choice.rule;
+  if (!choice.issueId || !chosenBy || chosenBy === 'binding') return undefined;
   const actor = choice.actor;
   const rule =
-    choice.rule === 'actor' && actor
+    chosenBy === 'actor' && actor
       ? `assigned to ${actor.name.length > ACTOR_NAME_CHARS ? `${actor.name.slice(0, ACTOR_NAME_CHARS)}…` : actor.name} (${ACTOR_SOURCE_WORDS[actor.source]})`
-      : choice.rule === 'focus'
+      : chosenBy === 'focus'
         ? "VS Code's focus for this folder"
         : 'the most recently updated in-progress issue';
   return `${rule}; no claim by this session is recorded`;

@@ -2,7 +2,7 @@ import type { BeadsBackend } from '../beads/backend';
 import { buildRecoveryContext, type LedgerSummary, type RecoveryResult } from '../core/recovery';
 import type { Dialect } from '../core/model';
 import type { LastClose } from '../core/next';
-import { chooseSessionIssue, describeSessionIssueChoice, type Actor, type SessionIssueChoice } from '../core/sessionIssue';
+import { chooseSessionIssue, describeSessionIssueChoice, type Actor, type IssueRule, type SessionIssueChoice } from '../core/sessionIssue';
 import { gitStatus } from '../git/status';
 import { section } from './section';
 import { loadSnapshot, type ProjectSnapshot } from './snapshot';
@@ -23,7 +23,7 @@ export interface RecoveryRequest {
    * and the actor. With it, the issue is chosen by chooseSessionIssue (src/core/sessionIssue.ts)
    * and the context says which rule chose it; without it, `focusedId` else the newest.
    */
-  session?: { bindings: readonly string[]; actor?: Actor };
+  session?: { bindings: readonly string[]; actor?: Actor; handedBy?: (issueId: string) => IssueRule | undefined };
   /** Ids whose details the last context needed (ProjectSnapshot.contextIds): shown alongside the lists. */
   hints?: readonly string[];
   /** Told of the snapshot the context was made from, for the caller to remember its hints. */
@@ -74,7 +74,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     ? (inProgress: Parameters<typeof chooseSessionIssue>[0]['inProgress']) => {
         // The first binding still in progress wins; the rest of the order is the resolver's.
         const binding = session.bindings.find((id) => inProgress.some((issue) => issue.id === id)) ?? session.bindings[0];
-        choice = chooseSessionIssue({ inProgress, binding, actor: session.actor, focusedId: request.focusedId });
+        choice = chooseSessionIssue({ inProgress, binding, bindingHandedBy: binding === undefined ? undefined : session.handedBy?.(binding), actor: session.actor, focusedId: request.focusedId });
         return choice.issueId;
       }
     : undefined;

@@ -9,6 +9,7 @@ import {
   bindIssue,
   emptyAgentSessions,
   endBindings,
+  handedRuleOf,
   handIssue,
   issueActionsIn,
   normalizeAgentSessions,
@@ -174,5 +175,14 @@ describe('the file and the hook input', () => {
     expect(workTreePath('C:\\w\\src\\a.ts', 'C:\\w')).toBe('src/a.ts');
     expect(workTreePath('/elsewhere/a.ts', ROOT)).toBeUndefined();
     expect(workTreePath('../a.ts', ROOT)).toBeUndefined();
+  });
+});
+
+describe('handed bindings', () => {
+  it('remember the rule until the session claims or closes the issue', () => {
+    let state = handIssue(emptyAgentSessions(), one, 'demo-7', 1, 'actor');
+    expect(handedRuleOf(state.sessions[sessionKey(one)], 'demo-7')).toBe('actor');
+    state = observeSessionEvents(state, one, call('br update demo-7 --claim'), ROOT, 2);
+    expect(handedRuleOf(state.sessions[sessionKey(one)], 'demo-7')).toBeUndefined();
   });
 });

@@ -104,3 +104,11 @@ describe('chooseSessionIssue', () => {
     expect(choice.bindingEnded).toBe(true);
   });
 });
+
+describe('a binding a context handed over', () => {
+  it('keeps the words of the rule that handed it, so the same session reads the same block', () => {
+    const choice = chooseSessionIssue({ inProgress: town, binding: 'a-1', bindingHandedBy: 'newest' });
+    expect(choice).toMatchObject({ issueId: 'a-1', rule: 'binding', handedBy: 'newest' });
+    expect(describeSessionIssueChoice(choice)).toBe('the most recently updated in-progress issue; no claim by this session is recorded');
+  });
+});

@@ -1,8 +1,10 @@
 // Lint keeps the architecture's boundaries (docs/ARCHITECTURE.md §2): only src/adapters and
 // src/extension.ts may import `vscode`; src/core is pure (no I/O, no other layer, no clock);
 // src/beads, src/git and src/services never reach up into the adapters; the webview (media/)
-// shares only the message protocol in src/shared; notifications go through src/adapters/notify.ts. test/unit/project/lintRules.test.ts lints one probe
-// per rule, so a rule that stops biting fails a test.
+// shares only the message protocol in src/shared; notifications go through src/adapters/notify.ts;
+// processes start only in src/beads/runCli.ts; and the "one way" conventions of ARCHITECTURE.md §3
+// that a pattern can see. test/unit/project/lintRules.test.ts lints one probe per rule, so a rule
+// that stops biting fails a test.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -19,6 +21,54 @@ const exportDefaultBan = { selector: 'ExportDefaultDeclaration', message: 'Use n
 const notifyMessage = 'Show notifications through src/adapters/notify.ts, which keeps issue data in a message from becoming a command link.';
 const clockMessage = 'src/core takes time as a parameter: read the clock in src/services, src/bin or an adapter.';
 
+// One runCli (src/beads/runCli.ts) starts every process; processRegistry.ts beside it ends them
+// (taskkill on Windows). Every way of reaching child_process or execa: a static import or
+// re-export, import(), require(), with or without `node:`.
+const processMessage = 'Run processes through runCli (src/beads/runCli.ts): argument arrays, timeouts, process groups killed whole.';
+const processModules = ['child_process', 'node:child_process', 'execa'];
+const processImportBan = { group: [...processModules, ...processModules.map((name) => `${name}/*`)], message: processMessage };
+const processModulePattern = '/^(node:)?child_process(\\/.*)?$|^execa(\\/.*)?$/';
+const processSyntaxBans = [
+  { selector: `ImportExpression[source.value=${processModulePattern}]`, message: processMessage },
+  { selector: `CallExpression[callee.name='require'][arguments.0.value=${processModulePattern}]`, message: processMessage },
+];
+
+// One short hash: fnv1a (src/core/hash.ts). contentChanges.ts computes git's own blob ids (SHA-1), which are not ours to choose.
+const hashMessage = 'Use fnv1a (src/core/hash.ts), the one stable short hash of the house.';
+const hashImportBans = ['crypto', 'node:crypto'].map((name) => ({ name, importNames: ['createHash', 'createHmac'], message: hashMessage }));
+
+// One way to turn a thrown value into text: errorMessage (src/core/errors.ts).
+const errorTextBan = {
+  selector: "CallExpression[callee.name='String'][arguments.length=1][arguments.0.name=/^(e|err|error|reason|cause|caught|failure)$/]",
+  message: 'Use errorMessage (src/core/errors.ts) for the text of a thrown value.',
+};
+// One code-unit comparison of strings: compareText (src/core/compare.ts).
+const compareTextBan = {
+  selector: "ConditionalExpression[test.operator='<'][consequent.operator='-'][consequent.argument.value=1][alternate.type='ConditionalExpression'][alternate.test.operator='>']",
+  message: 'Use compareText (src/core/compare.ts) for a code-unit comparison.',
+};
+const oneWayBans = [errorTextBan, compareTextBan];
+
+// One way to read a file: src/services/safeRead.ts (non-blocking open, regular files only, a size
+// cap). fs's whole-file readers would block on a FIFO and read a device or a huge file to the end.
+const readMessage = 'Read files through src/services/safeRead.ts (readTextFile, readLines): a FIFO, a device or a huge file would hang or flood the process.';
+const fsModules = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'];
+const readImportBans = fsModules.map((name) => ({ name, importNames: ['readFile', 'readFileSync', 'createReadStream'], message: readMessage }));
+const readSyntaxBans = [
+  { selector: 'MemberExpression[object.name=/^(fs|fsp|fsPromises|promises)$/][property.name=/^(readFile|readFileSync|createReadStream)$/]', message: readMessage },
+];
+
+const lowerLayersUp = { group: [...layer('adapters'), ...layer('extension')], message: 'src/beads, src/git and src/services never import the adapters: pass what they need in.' };
+
+const notifyBans = [
+  // vscode.window.showInformationMessage, window.showErrorMessage (a named or destructured `window`), an alias of either.
+  { selector: 'MemberExpression[property.name=/^show\\w*Message$/]', message: notifyMessage },
+  { selector: 'MemberExpression[computed=true][property.value=/^show\\w*Message$/]', message: notifyMessage },
+  // const { showWarningMessage } = vscode.window
+  { selector: 'ObjectPattern > Property[key.name=/^show\\w*Message$/]', message: notifyMessage },
+  { selector: "ImportDeclaration[source.value='vscode'] > ImportSpecifier[imported.name='window']", message: `${notifyMessage} Reach the rest of the window API as vscode.window.` },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
@@ -29,6 +79,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-restricted-syntax': ['error', exportDefaultBan],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/**', 'src/adapters/**', 'src/extension.ts', 'src/beads/runCli.ts', 'src/beads/processRegistry.ts', 'src/services/safeRead.ts'],
+    rules: { 'no-restricted-syntax': ['error', exportDefaultBan, ...processSyntaxBans, ...readSyntaxBans, ...oneWayBans] },
+  },
+  {
+    // The process layer starts and ends processes; its registry reads its own 0700 folder and /proc synchronously.
+    files: ['src/beads/runCli.ts', 'src/beads/processRegistry.ts'],
+    rules: { 'no-restricted-syntax': ['error', exportDefaultBan, ...oneWayBans] },
+  },
+  {
+    files: ['src/services/safeRead.ts'],
+    rules: { 'no-restricted-syntax': ['error', exportDefaultBan, ...processSyntaxBans, ...oneWayBans] },
   },
   {
     // Typed linting, for the rules that need types: every TypeScript file the project compiles.
@@ -46,29 +110,46 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts'],
-    ignores: ['src/adapters/**', 'src/extension.ts', 'src/core/**'],
+    files: ['src/adapters/**/*.ts', 'src/extension.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [vscodeOnlyInAdapters] }],
+      'no-restricted-imports': ['error', { paths: [...hashImportBans, ...readImportBans], patterns: [processImportBan] }],
+      'no-restricted-syntax': ['error', exportDefaultBan, ...processSyntaxBans, ...readSyntaxBans, ...oneWayBans, ...notifyBans],
     },
   },
   {
-    files: ['src/adapters/**/*.ts', 'src/extension.ts'],
-    ignores: ['src/adapters/notify.ts'],
+    files: ['src/adapters/notify.ts'],
+    rules: { 'no-restricted-syntax': ['error', exportDefaultBan, ...processSyntaxBans, ...readSyntaxBans, ...oneWayBans] },
+  },
+  {
+    files: ['src/bin/**/*.ts'],
     rules: {
-      'no-restricted-syntax': ['error',
-        exportDefaultBan,
-        { selector: "MemberExpression[object.property.name='window'][property.name=/^show(Information|Warning|Error)Message$/]", message: notifyMessage },
-      ],
+      'no-restricted-imports': ['error', {
+        paths: [vscodeOnlyInAdapters, ...hashImportBans, ...readImportBans],
+        patterns: [processImportBan, { group: [...layer('adapters'), ...layer('extension')], message: 'src/bin runs without VS Code: it never imports the adapters.' }],
+      }],
     },
   },
   {
     files: ['src/beads/**/*.ts', 'src/git/**/*.ts', 'src/services/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [vscodeOnlyInAdapters],
-        patterns: [{ group: [...layer('adapters'), ...layer('extension')], message: 'src/beads, src/git and src/services never import the adapters: pass what they need in.' }],
+        paths: [vscodeOnlyInAdapters, ...hashImportBans, ...readImportBans],
+        patterns: [processImportBan, lowerLayersUp],
       }],
+    },
+  },
+  {
+    // The process layer itself (its registry reads its own files synchronously), and the safe reader.
+    files: ['src/beads/runCli.ts', 'src/beads/processRegistry.ts', 'src/services/safeRead.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [vscodeOnlyInAdapters, ...hashImportBans], patterns: [lowerLayersUp] }],
+    },
+  },
+  {
+    // Git's blob ids are SHA-1 by git's definition, not a hash of ours.
+    files: ['src/services/contentChanges.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [vscodeOnlyInAdapters, ...readImportBans], patterns: [processImportBan, lowerLayersUp] }],
     },
   },
   {
@@ -86,11 +167,16 @@ export default tseslint.config(
         { name: 'process', message: 'src/core is pure: pass what you need in.' },
         { name: 'fetch', message: 'src/core is pure: no network.' },
         { name: 'require', message: 'src/core is pure.' },
+        // globalThis.Date.now(), new globalThis.Date(), globalThis.performance: the clock by another name.
+        ...['globalThis', 'global', 'self', 'window'].map((name) => ({ name, message: `src/core is pure: no ${name} (the clock, the process and I/O hide behind it).` })),
       ],
       'no-restricted-syntax': ['error',
         exportDefaultBan,
+        ...oneWayBans,
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: clockMessage },
         { selector: "CallExpression[callee.name='Date']", message: clockMessage },
+        // import('node:fs') and any other module loaded at run time: core's imports are static, and checked.
+        { selector: 'ImportExpression', message: 'src/core imports statically: no import(), which would reach past the import rules.' },
       ],
       'no-restricted-properties': ['error',
         { object: 'Date', property: 'now', message: clockMessage },

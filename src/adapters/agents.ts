@@ -5,6 +5,7 @@ import { createBeadsChatHandler, registerChatAnswerCommand, registerChatParticip
 import { inject } from './inject';
 import { registerLanguageModelTools } from './lmTools';
 import { registerMcpServerProvider, type McpServerDescription } from './mcpProvider';
+import { errorMessage } from '../core/errors';
 
 /** The agent surfaces as the extension's API exposes them (integration tests call the participant's handler directly). */
 export interface AgentsApi {
@@ -42,7 +43,7 @@ export function registerAgents(
   const mcp = registerMcpServerProvider(context.extensionUri, String((context.extension.packageJSON as { version?: unknown }).version ?? ''));
   if (mcp) disposables.push(...mcp.disposables);
   else deps.log.info('This editor has no MCP server provider API (VS Code 1.101+); the beads-recovery MCP server is not listed.');
-  const repair = () => void repairAgentHooks(context.extensionUri, deps.log).catch((error: unknown) => deps.log.warn(`Agent hook repair: ${String(error)}`));
+  const repair = () => void repairAgentHooks(context.extensionUri, deps.log).catch((error: unknown) => deps.log.warn(`Agent hook repair: ${errorMessage(error)}`));
   repair();
   disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(repair));
   return {

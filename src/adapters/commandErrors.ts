@@ -18,7 +18,7 @@ export async function reportErrors<T>(log: vscode.LogOutputChannel, run: () => P
     // A refusal is logged in the CLI's words too: the notification goes, the log stays.
     if (error instanceof WorkRefusedError) log.warn(`${title ? `${title}: ` : ''}${errorMessage(error)}`);
     else if (title) log.error(`${title}: ${errorMessage(error)}`);
-    else log.error(error instanceof Error ? error : String(error));
+    else log.error(error instanceof Error ? error : errorMessage(error));
     void showErrorMessage(`Beads: ${errorMessage(error)}`);
     return undefined;
   }

@@ -153,7 +153,7 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
   }
 
   private post(message: HostMessage): void {
-    void this.view?.webview.postMessage(message).then(undefined, (error: unknown) => this.log.warn(`sidebar: postMessage failed: ${String(error)}`));
+    void this.view?.webview.postMessage(message).then(undefined, (error: unknown) => this.log.warn(`sidebar: postMessage failed: ${errorMessage(error)}`));
   }
 
   private html(webview: vscode.Webview, dist: vscode.Uri): string {

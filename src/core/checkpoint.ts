@@ -7,6 +7,7 @@
 import type { Comment } from './model';
 import { oneLine, truncate } from './markdown';
 import { fnv1a } from './hash';
+import { compareText } from './compare';
 import { parseTimestamp } from './time';
 import { MAX_PENDING_COMMITS } from './ledger';
 
@@ -403,5 +404,5 @@ function uniqueInOrder(items: readonly string[]): string[] {
 }
 
 function sortedUnique(items: readonly string[]): string[] {
-  return [...new Set(items.filter((item) => item.trim() !== ''))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(items.filter((item) => item.trim() !== ''))].sort(compareText);
 }

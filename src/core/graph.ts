@@ -5,6 +5,7 @@
 // point at issues that were deleted, or form cycles. Nothing here walks the graph without a
 // visited set, and every list comes out in a fixed order whatever the order of the input.
 
+import { compareText } from './compare';
 import {
   BLOCKING_TYPES,
   PARENT_CHILD,
@@ -176,7 +177,7 @@ export function compareIds(a: string, b: string): number {
     }
     return partA < partB ? -1 : 1;
   }
-  return partsA.length - partsB.length || (a < b ? -1 : a > b ? 1 : 0);
+  return partsA.length - partsB.length || compareText(a, b);
 }
 
 /** Priority as a sortable number: missing or odd values sort after P4. */
@@ -205,12 +206,6 @@ function compareRecords(a: LinkedIssue, b: LinkedIssue): number {
     compareText(a.title, b.title) ||
     compareText(a.issueType, b.issueType)
   );
-}
-
-function compareText(a: string | undefined, b: string | undefined): number {
-  const left = a ?? '';
-  const right = b ?? '';
-  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function byId(a: IssueSummary, b: IssueSummary): number {

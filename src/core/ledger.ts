@@ -7,6 +7,7 @@
 import type { LedgerSummary } from './recovery';
 import type { ReflogCursor } from './reflog';
 import { isBeadsFile } from './beadsFiles';
+import { compareText } from './compare';
 import { oneLine, truncate } from './markdown';
 
 export interface LedgerCommit {
@@ -339,7 +340,7 @@ function uniteFiles(base: Ledger, other: Ledger, after: number): { files: string
     times.set(path, Math.max(time, times.get(path) ?? time));
     counts.set(path, Math.max(other.editCounts[index] ?? 1, counts.get(path) ?? 0));
   });
-  const files = [...times.keys()].sort(compareStrings);
+  const files = [...times.keys()].sort(compareText);
   return { files, touched: files.map((path) => times.get(path) ?? 0), editCounts: files.map((path) => counts.get(path) ?? 1) };
 }
 
@@ -350,7 +351,7 @@ function uniteFiles(base: Ledger, other: Ledger, after: number): { files: string
 export function filesByEdits(ledger: Pick<Ledger, 'files' | 'touched' | 'editCounts'>): string[] {
   return ledger.files
     .map((file, index) => ({ file, edits: ledger.editCounts[index] ?? 1, at: ledger.touched[index] ?? 0 }))
-    .sort((a, b) => b.edits - a.edits || b.at - a.at || compareStrings(a.file, b.file))
+    .sort((a, b) => b.edits - a.edits || b.at - a.at || compareText(a.file, b.file))
     .map(({ file }) => file);
 }
 
@@ -363,7 +364,7 @@ function capFiles(ledger: Ledger): Ledger {
   const excess = ledger.files.length - MAX_FILES;
   if (excess <= 0) return ledger;
   const { files, touched } = ledger;
-  const older = (x: number, y: number) => (touched[x] ?? 0) - (touched[y] ?? 0) || compareStrings(files[y] as string, files[x] as string);
+  const older = (x: number, y: number) => (touched[x] ?? 0) - (touched[y] ?? 0) || compareText(files[y] as string, files[x] as string);
   let dropped: Set<number>;
   if (excess === 1) {
     let oldest = 0;
@@ -436,15 +437,10 @@ function lowerBound(sorted: readonly string[], value: string): number {
   let high = sorted.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compareStrings(sorted[middle] as string, value) < 0) low = middle + 1;
+    if (compareText(sorted[middle] as string, value) < 0) low = middle + 1;
     else high = middle;
   }
   return low;
-}
-
-/** Code-unit order: the same on every machine, unlike localeCompare. */
-function compareStrings(x: string, y: string): number {
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 function maxDefined(x: number | undefined, y: number | undefined): number | undefined {
@@ -505,7 +501,7 @@ function normalizeLedger(id: string, raw: unknown): Ledger | undefined {
       counts.set(path, Math.max(isCount(count) && count > 0 ? count : 1, counts.get(path) ?? 0));
     });
   }
-  const files = [...times.keys()].sort(compareStrings);
+  const files = [...times.keys()].sort(compareText);
   const commits = Array.isArray(raw.commits)
     ? raw.commits
         .filter((c): c is LedgerCommit => isRecord(c) && typeof c.hash === 'string' && typeof c.subject === 'string' && isTime(c.at))

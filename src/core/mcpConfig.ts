@@ -9,6 +9,7 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { findNodeAtLocation, getNodeValue } from 'jsonc-parser';
 import { setJsonValue } from './jsoncEdit';
 import { detectStyle, parseDocument, type AgentId, type ConfigEdit, type HookLauncher } from './hookConfig';
+import { errorMessage } from './errors';
 
 export const MCP_SERVER_NAME = 'beads-recovery';
 
@@ -98,7 +99,7 @@ function parseTomlText(text: string | undefined): { ok: true; value: Record<stri
   try {
     return { ok: true, value: parseToml(text) as Record<string, unknown> };
   } catch (error) {
-    return { ok: false, error: `not valid TOML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+    return { ok: false, error: `not valid TOML (${errorMessage(error).split('\n')[0]})` };
   }
 }
 

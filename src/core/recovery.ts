@@ -8,6 +8,7 @@
 // multi-line values are indented code blocks.
 
 import { fitToBudget, utf8Length, type DropStep, type Dropped, type Kept } from './budget';
+import { compareNumbers, compareText } from './compare';
 import {
   childrenOf,
   compareIds,
@@ -860,18 +861,8 @@ function uniqueById<T extends IssueSummary>(issues: readonly T[]): T[] {
   return issues.filter((issue) => !seen.has(issue.id) && seen.add(issue.id));
 }
 
-function compareText(a: string | undefined, b: string | undefined): number {
-  const left = a ?? '';
-  const right = b ?? '';
-  return left < right ? -1 : left > right ? 1 : 0;
-}
-
 function wholeNumber(value: number | undefined): number {
   return value !== undefined && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : 0;
-}
-
-function compareNumbers(a: number, b: number): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------

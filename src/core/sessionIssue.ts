@@ -13,6 +13,7 @@
 // focus and the newest issue then never hand it an issue another actor holds.
 
 import type { Dialect, Issue } from './model';
+import { compareNumbers, compareText } from './compare';
 import { parseTimestamp } from './time';
 
 export type IssueRule = 'binding' | 'actor' | 'focus' | 'newest';
@@ -164,5 +165,5 @@ function sameActor(assignee: string | undefined, name: string): boolean {
 /** Most recently updated first; ties (and unreadable times, last) by id, so every surface picks the same. */
 function newestFirst<T extends Pick<Issue, 'id' | 'updatedAt'>>(issues: readonly T[]): T[] {
   const at = (issue: T) => parseTimestamp(issue.updatedAt) ?? Number.NEGATIVE_INFINITY;
-  return [...issues].sort((a, b) => (at(b) > at(a) ? 1 : at(b) < at(a) ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...issues].sort((a, b) => compareNumbers(at(b), at(a)) || compareText(a.id, b.id));
 }

@@ -4,6 +4,7 @@
 // every text is made one inert line (or a bounded block) here, once, for every surface.
 
 import { lastNextStep, type CheckpointActivity } from './checkpoint';
+import { compareText } from './compare';
 import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
 import { childrenOf, indexDetails, openBlockersOf, parentChain, readyItems, unblocksOf } from './graph';
 import { oneLine, truncate } from './markdown';
@@ -324,7 +325,7 @@ export function folderCounts(paths: readonly string[]): FolderCount[] {
   }
   return [...counts]
     .map(([folder, count]) => ({ folder, count }))
-    .sort((a, b) => b.count - a.count || (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+    .sort((a, b) => b.count - a.count || compareText(a.folder, b.folder));
 }
 
 function cap<T, U = T>(items: readonly T[], limit: number, map?: (item: T) => U): Capped<U> {

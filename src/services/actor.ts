@@ -2,11 +2,11 @@
 // `resolveActor` holds each CLI's order): the `--actor` flag we were given, the environment,
 // `actor:` in the project's `.beads/config.yaml`, and — for bd only, and only when nothing earlier
 // named one — `git config user.name`.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Dialect } from '../core/model';
 import { resolveActor, type Actor } from '../core/sessionIssue';
 import { runGit } from '../git/runGit';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
 
 export interface ActorLookup {
   dialect: Dialect;
@@ -39,7 +39,7 @@ export async function actorFor(lookup: ActorLookup): Promise<Actor | undefined> 
  * every hook's start-up for one line.
  */
 export async function configuredActor(beadsDir: string): Promise<string | undefined> {
-  const text = await readFile(path.join(beadsDir, 'config.yaml'), 'utf8').catch(() => undefined);
+  const text = await readTextFile(path.join(beadsDir, 'config.yaml'), { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
   if (text === undefined) return undefined;
   const match = /^actor:[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^#\n]*?))[ \t]*(?:#.*)?$/m.exec(text);
   const value = (match?.[1] ?? match?.[2] ?? match?.[3] ?? '').trim();

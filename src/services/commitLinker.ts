@@ -4,6 +4,7 @@ import { readReflogTail, type ReflogReadMode } from '../git/reflog';
 import { describeCommits, headReflogPath, type CommitDescription, type GitRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
 import type { LedgerStore } from './ledgerStore';
+import { errorMessage } from '../core/errors';
 
 /** Whom commits made now belong to. `known: false` while the in-progress issues have not been read yet. */
 export type CommitFocus = { known: false } | { known: true; issueId: string | undefined };
@@ -88,7 +89,7 @@ export class CommitLinker {
         described = await describeCommits(repository.root, unique(commits.map((entry) => entry.newHash)), this.options.git);
       } catch (error) {
         // A commit already gone (amended away, gc'd) or git failing: the reflog's own words will do.
-        this.options.log?.(`git log could not describe new commits: ${String(error)}`);
+        this.options.log?.(`git log could not describe new commits: ${errorMessage(error)}`);
       }
     }
 

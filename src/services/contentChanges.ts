@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CliError } from '../beads/errors';
 import { runGit } from '../git/runGit';
+import { errorMessage } from '../core/errors';
 
 // An edit is a change of content. A save that writes the same bytes again (Ctrl+S on an unchanged
 // file, auto-save, a format-on-save that changes nothing) fires the same events as a real edit, so
@@ -121,7 +122,7 @@ export class ContentChanges {
       } catch (error) {
         if (error instanceof CliError && error.kind === 'canceled') throw error;
         // Without git's view, an unseen file counts as changed, as every event did before.
-        this.options.log?.(`comparing saved files with git's index failed: ${String(error)}`);
+        this.options.log?.(`comparing saved files with git's index failed: ${errorMessage(error)}`);
       }
     }
     return ids;

@@ -301,7 +301,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
         (outcome) => {
           if (outcome.linked.length > 0) this.options.log.info(`${this.name}: ${outcome.linked.join('; ')}`);
         },
-        (error: unknown) => this.options.log.warn(`${this.name}: reading the reflog failed: ${String(error)}`),
+        (error: unknown) => this.options.log.warn(`${this.name}: reading the reflog failed: ${errorMessage(error)}`),
       );
     }, delayMs);
   }
@@ -313,7 +313,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       this.reloadTimer = undefined;
       void this.store.reload().then(
         () => this.attributeUnfocused(),
-        (error: unknown) => this.options.log.warn(`${this.name}: reading the ledger failed: ${String(error)}`),
+        (error: unknown) => this.options.log.warn(`${this.name}: reading the ledger failed: ${errorMessage(error)}`),
       );
     }, LEDGER_RELOAD_DEBOUNCE_MS);
   }
@@ -487,7 +487,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
           this.recordPath(file, time);
         }
       }
-    }).catch((error: unknown) => this.options.log.warn(`${this.name}: looking at created files failed: ${String(error)}`));
+    }).catch((error: unknown) => this.options.log.warn(`${this.name}: looking at created files failed: ${errorMessage(error)}`));
     return this.classifying;
   }
 

@@ -12,6 +12,7 @@ import {
 import { findRepository, type GitRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
 import { DurableJsonFile, type DamageReport } from './durableJson';
+import { errorMessage } from '../core/errors';
 
 export interface LedgerLocation {
   /** The JSON file of the ledger. */
@@ -115,7 +116,7 @@ export class LedgerStore {
     this.dirty = true;
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
-        this.flush().catch((error: unknown) => this.options.log?.(`could not write the ledger: ${String(error)}`));
+        this.flush().catch((error: unknown) => this.options.log?.(`could not write the ledger: ${errorMessage(error)}`));
       }, this.persistDelayMs);
     }
   }
@@ -194,7 +195,7 @@ export class LedgerStore {
       try {
         listener();
       } catch (error) {
-        this.options.log?.(`ledger listener failed: ${String(error)}`);
+        this.options.log?.(`ledger listener failed: ${errorMessage(error)}`);
       }
     }
   }

@@ -3,10 +3,11 @@
 // reads it. One small private file per conversation in the user's temp folder: the summary
 // quotes the conversation, so only its owner may read it.
 
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fnv1a } from '../../core/hash';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../safeRead';
 
 /** A summary longer than this is cut: the recovery context shows a few lines of it at most. */
 const SUMMARY_MAX_CHARS = 32_000;
@@ -28,7 +29,8 @@ export async function keepCompactSummary(conversation: string, summary: string, 
 export async function keptCompactSummary(conversation: string | undefined, dir = summariesDir()): Promise<KeptSummary | undefined> {
   if (!conversation) return undefined;
   try {
-    const value = JSON.parse(await readFile(fileOf(dir, conversation), 'utf8')) as Partial<KeptSummary & { conversation: string }>;
+    const value = JSON.parse((await readTextFile(fileOf(dir, conversation), { maxBytes: SMALL_FILE_MAX_BYTES })) ?? 'null') as Partial<KeptSummary & { conversation: string }> | null;
+    if (value === null) return undefined;
     if (value.conversation !== conversation || typeof value.text !== 'string' || typeof value.savedAt !== 'number') return undefined;
     return { text: value.text, savedAt: value.savedAt };
   } catch {
@@ -41,5 +43,5 @@ function summariesDir(): string {
 }
 
 function fileOf(dir: string, conversation: string): string {
-  return path.join(dir, `${createHash('sha256').update(conversation).digest('hex').slice(0, 32)}.summary.json`);
+  return path.join(dir, `${fnv1a(conversation)}.summary.json`);
 }

@@ -18,13 +18,15 @@ const probeFiles = [
   'src/git/lint-probe.ts',
   'media/webview/lint-probe.ts',
   'src/adapters/lint-probe.ts',
+  'src/bin/lint-probe.ts',
 ];
 
 interface Probe {
   name: string;
   file: (typeof probeFiles)[number];
   code: string;
-  rule: string;
+  /** The rule that must reject it; several when one line breaks more than one (each message's rule, in order). */
+  rule: string | string[];
 }
 
 const rejected: Probe[] = [
@@ -55,6 +57,55 @@ const rejected: Probe[] = [
   { name: 'the webview importing beads', file: 'media/webview/lint-probe.ts', code: "import { runCli } from '../../../src/beads/runCli';\nexport const probe = runCli;\n", rule: 'no-restricted-imports' },
   { name: 'the webview importing core', file: 'media/webview/lint-probe.ts', code: "import { oneLine } from '../../../src/core/markdown';\nexport const probe = oneLine;\n", rule: 'no-restricted-imports' },
   { name: 'the webview importing vscode', file: 'media/webview/lint-probe.ts', code: "import * as vscode from 'vscode';\nexport const probe = vscode;\n", rule: 'no-restricted-imports' },
+  // Processes start in runCli only, however child_process or execa is reached.
+  { name: 'services importing node:child_process', file: 'src/services/lint-probe.ts', code: "import { execFile } from 'node:child_process';\nexport const probe = execFile;\n", rule: 'no-restricted-imports' },
+  { name: 'git importing child_process', file: 'src/git/lint-probe.ts', code: "import { spawn } from 'child_process';\nexport const probe = spawn;\n", rule: 'no-restricted-imports' },
+  { name: 'an adapter importing execa', file: 'src/adapters/lint-probe.ts', code: "import { execa } from 'execa';\nexport const probe = execa;\n", rule: 'no-restricted-imports' },
+  { name: 'bin re-exporting child_process', file: 'src/bin/lint-probe.ts', code: "export { spawnSync as probe } from 'node:child_process';\n", rule: 'no-restricted-imports' },
+  { name: 'services loading node:child_process with import()', file: 'src/services/lint-probe.ts', code: "export const probe = async (): Promise<unknown> => (await import('node:child_process')).execFileSync('ls');\n", rule: 'no-restricted-syntax' },
+  { name: 'an adapter loading execa with import()', file: 'src/adapters/lint-probe.ts', code: "export const probe = (): Promise<unknown> => import('execa');\n", rule: 'no-restricted-syntax' },
+  {
+    name: 'beads requiring child_process',
+    file: 'src/beads/lint-probe.ts',
+    code: "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const probe: unknown = require('child_process');\n",
+    rule: 'no-restricted-syntax',
+  },
+  // Core: no clock or I/O under another name.
+  { name: 'core reading the clock with globalThis.Date.now', file: 'src/core/lint-probe.ts', code: 'export const probe = (): number => globalThis.Date.now();\n', rule: 'no-restricted-globals' },
+  { name: 'core reading the clock with new globalThis.Date()', file: 'src/core/lint-probe.ts', code: 'export const probe = (): Date => new globalThis.Date();\n', rule: 'no-restricted-globals' },
+  { name: 'core reading the clock with globalThis.performance', file: 'src/core/lint-probe.ts', code: 'export const probe = (): number => globalThis.performance.now();\n', rule: 'no-restricted-globals' },
+  { name: "core loading node:fs with import()", file: 'src/core/lint-probe.ts', code: "export const probe = async (): Promise<string> => (await import('node:fs')).readFileSync('x', 'utf8');\n", rule: 'no-restricted-syntax' },
+  { name: 'bin importing adapters', file: 'src/bin/lint-probe.ts', code: "import * as config from '../adapters/config';\nexport const probe = config;\n", rule: 'no-restricted-imports' },
+  // Notifications only through notify.ts.
+  {
+    name: 'an adapter showing a notification through a named window import',
+    file: 'src/adapters/lint-probe.ts',
+    code: "import { window } from 'vscode';\nexport const probe = (title: string): Thenable<string | undefined> => window.showWarningMessage(title);\n",
+    rule: ['no-restricted-syntax', 'no-restricted-syntax'],
+  },
+  {
+    name: 'an adapter taking showErrorMessage out of vscode.window',
+    file: 'src/adapters/lint-probe.ts',
+    code: "import * as vscode from 'vscode';\nconst { showErrorMessage } = vscode.window;\nexport const probe = (title: string): Thenable<string | undefined> => showErrorMessage(title);\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    name: "an adapter calling vscode.window['showInformationMessage']",
+    file: 'src/adapters/lint-probe.ts',
+    code: "import * as vscode from 'vscode';\nexport const probe = (title: string): Thenable<string | undefined> => vscode.window['showInformationMessage'](title);\n",
+    rule: 'no-restricted-syntax',
+  },
+  // One way to do each thing (docs/ARCHITECTURE.md §3).
+  { name: 'String(error) instead of errorMessage', file: 'src/services/lint-probe.ts', code: 'export const probe = (error: unknown): string => `failed: ${String(error)}`;\n', rule: 'no-restricted-syntax' },
+  { name: 'a hand-written code-unit comparison instead of compareText', file: 'src/core/lint-probe.ts', code: 'export const probe = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);\n', rule: 'no-restricted-syntax' },
+  { name: 'a sha256 beside fnv1a', file: 'src/bin/lint-probe.ts', code: "import { createHash } from 'node:crypto';\nexport const probe = (text: string): string => createHash('sha256').update(text).digest('hex');\n", rule: 'no-restricted-imports' },
+  { name: 'reading a file around safeRead with readFile', file: 'src/services/lint-probe.ts', code: "import { readFile } from 'node:fs/promises';\nexport const probe = (file: string): Promise<string> => readFile(file, 'utf8');\n", rule: 'no-restricted-imports' },
+  {
+    name: 'reading a file around safeRead through fs.promises',
+    file: 'src/beads/lint-probe.ts',
+    code: "import { promises as fs } from 'node:fs';\nexport const probe = (file: string): Promise<string> => fs.readFile(file, 'utf8');\n",
+    rule: 'no-restricted-syntax',
+  },
   {
     name: 'a floating promise',
     file: 'src/services/lint-probe.ts',
@@ -64,6 +115,18 @@ const rejected: Probe[] = [
 ];
 
 const clean: Probe[] = [
+  {
+    name: 'an adapter notifying through notify.ts and using the rest of vscode.window',
+    file: 'src/adapters/lint-probe.ts',
+    code: "import * as vscode from 'vscode';\nimport { showInformationMessage } from './notify';\nexport const probe = async (title: string): Promise<unknown> => [await showInformationMessage(title), await vscode.window.showQuickPick([title])];\n",
+    rule: '',
+  },
+  {
+    name: 'bin using services, core and the safe reader',
+    file: 'src/bin/lint-probe.ts',
+    code: "import { errorMessage } from '../core/errors';\nimport { compareText } from '../core/compare';\nimport { readTextFile } from '../services/safeRead';\nexport const probe = [errorMessage, compareText, readTextFile];\n",
+    rule: '',
+  },
   {
     name: 'core using core, the shared protocol and a given time',
     file: 'src/core/lint-probe.ts',
@@ -111,7 +174,7 @@ describe('lint rules bite', () => {
 
   it.each(rejected.map((probe) => [probe.name, probe] as const))('rejects %s', async (_name, probe) => {
     const result = await lint(probe);
-    expect(result.messages.map((message) => message.ruleId)).toEqual([probe.rule]);
+    expect(result.messages.map((message) => message.ruleId)).toEqual(typeof probe.rule === 'string' ? [probe.rule] : probe.rule);
   });
 
   it.each(clean.map((probe) => [probe.name, probe] as const))('accepts %s', async (_name, probe) => {

@@ -14,14 +14,14 @@
 // while the pid lives, the store is migrating; when it has gone with an answer on stdout, the
 // migration finished; gone without one (killed: a reboot, a kill of the process group), it is
 // started again, because bd has meanwhile written 1.3 into `.local_version`.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareVersions } from '../core/cliVersions';
 import { parseCliVersion } from '../core/parse';
 import { processExists, processRegistryDir } from './processRegistry';
 import { runCliJson, startDetached } from './runCli';
+import { fnv1a } from '../core/hash';
+import { readTextFile, SMALL_FILE_MAX_BYTES, STATE_FILE_MAX_BYTES } from '../services/safeRead';
 
 /** The first bd whose first run migrates an older store. */
 export const BD_MIGRATING_VERSION = '1.3.0';
@@ -57,13 +57,15 @@ export interface MigrationCheck {
 
 function markerPaths(beadsDir: string): { marker: string; out: string } {
   const dir = path.join(path.dirname(processRegistryDir()), 'migrations');
-  const key = createHash('sha256').update(path.resolve(beadsDir)).digest('hex').slice(0, 24);
+  // The marker names its store, so two stores whose hashes meet are told apart on reading.
+  const key = fnv1a(path.resolve(beadsDir));
   return { marker: path.join(dir, `${key}.json`), out: path.join(dir, `${key}.out`) };
 }
 
-function readMarker(beadsDir: string): Marker | undefined {
+async function readMarker(beadsDir: string): Promise<Marker | undefined> {
   try {
-    const value = JSON.parse(readFileSync(markerPaths(beadsDir).marker, 'utf8')) as Partial<Marker>;
+    const value = JSON.parse((await readTextFile(markerPaths(beadsDir).marker, { maxBytes: SMALL_FILE_MAX_BYTES })) ?? 'null') as Partial<Marker> | null;
+    if (value === null) return undefined;
     if (typeof value.pid !== 'number' || typeof value.to !== 'string' || typeof value.startedAt !== 'number' || value.beadsDir !== path.resolve(beadsDir)) return undefined;
     return value as Marker;
   } catch {
@@ -72,9 +74,9 @@ function readMarker(beadsDir: string): Marker | undefined {
 }
 
 /** Whether the migration's process left its answer: a JSON array on stdout. */
-function answered(outFile: string): boolean {
+async function answered(outFile: string): Promise<boolean> {
   try {
-    return Array.isArray(JSON.parse(readFileSync(outFile, 'utf8')));
+    return Array.isArray(JSON.parse((await readTextFile(outFile, { maxBytes: STATE_FILE_MAX_BYTES })) ?? 'null'));
   } catch {
     return false;
   }
@@ -89,7 +91,7 @@ function forget(beadsDir: string): void {
 /** The version bd last recorded for this store (`.beads/.local_version`), if any. */
 export async function localVersion(beadsDir: string): Promise<string | undefined> {
   try {
-    const text = (await readFile(path.join(beadsDir, '.local_version'), 'utf8')).trim();
+    const text = ((await readTextFile(path.join(beadsDir, '.local_version'), { maxBytes: SMALL_FILE_MAX_BYTES })) ?? '').trim();
     return text.length > 0 && text.length < 64 ? text : undefined;
   } catch {
     return undefined;
@@ -103,11 +105,11 @@ export async function localVersion(beadsDir: string): Promise<string | undefined
  */
 export async function bdMigrationFor(command: string, check: MigrationCheck): Promise<BdMigration | undefined> {
   const now = check.now ?? Date.now();
-  const marker = readMarker(check.beadsDir);
+  const marker = await readMarker(check.beadsDir);
   if (marker) {
     if (processExists(marker.pid) && now - marker.startedAt < MARKER_TRUST_MS) return marker;
     const { out } = markerPaths(check.beadsDir);
-    const finished = answered(out);
+    const finished = await answered(out);
     forget(check.beadsDir);
     if (finished) return undefined;
     // Interrupted: bd has recorded its version already, so only our note says the schema is behind.
@@ -136,7 +138,7 @@ async function cliVersion(command: string, check: MigrationCheck): Promise<strin
   }
   let known: Record<string, { stamp: string; version: string }> = {};
   try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const value: unknown = JSON.parse((await readTextFile(file, { maxBytes: SMALL_FILE_MAX_BYTES })) ?? '{}');
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) known = value as typeof known;
   } catch {
     // nothing remembered yet

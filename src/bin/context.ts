@@ -22,6 +22,7 @@ import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type Agen
 import type { SessionIssueChoice } from '../core/sessionIssue';
 import { expectFromFile } from '../services/snapshot';
 import { errorMessage } from '../core/errors';
+import type { SessionThread } from '../core/transcriptThread';
 
 export const DEFAULT_BUDGET_BYTES = 2048;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -44,6 +45,8 @@ export interface ContextOptions {
    * handed becomes its binding (README "Which issue is this session's?").
    */
   session?: SessionIdentity;
+  /** What the agent session was doing, from its transcript: shown under its own heading (agent hooks). */
+  thread?: SessionThread;
 }
 
 /** The recovery context of the beads project that contains `cwd`; a folder outside any project gets the one line saying so. */
@@ -125,6 +128,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         lastClose,
         budget: options.budget ?? DEFAULT_BUDGET_BYTES,
         omitRules: prime?.present === true,
+        thread: options.thread,
         now: Date.now(),
         timeoutMs,
         signal: options.signal,

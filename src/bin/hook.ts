@@ -16,10 +16,14 @@ import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES,
 import { runCheckpoint } from '../services/checkpointFlow';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
+import { hookSurfaceBudget } from '../core/budget';
+import { threadFactLines } from '../core/threadFacts';
+import type { SessionThread } from '../core/transcriptThread';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
 import { sessionOfHook } from '../core/agentSessions';
+import { readSessionThread, transcriptAgentOf } from '../services/transcripts/sessionThread';
 import { checkpointLine } from './checkpoint';
-import { DEFAULT_BUDGET_BYTES, recoveryContextFor } from './context';
+import { recoveryContextFor } from './context';
 import { guardHook, hookDeadlineMs } from './hookGuard';
 import { readHookInput } from './hookInput';
 
@@ -50,14 +54,20 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   // Outside a beads project a hook says nothing at all: no context, no checkpoint, no note.
   const root = (await findBeadsDir(cwd).catch(() => undefined))?.root;
   if (root === undefined) return hookResponse(agent, event, undefined);
+  // What this session was doing, from its own transcript: read once, for the checkpoint and the context.
+  let thread: Promise<SessionThread | undefined> | undefined;
+  const threadOf = () =>
+    (thread ??= readSessionThread({ transcript: input?.transcript, agent: transcriptAgentOf(agent), conversation: input?.session ?? input?.transcript, note }).catch(() => undefined));
   const context = async (trusted: boolean, signal: AbortSignal) => {
     const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
-    // Room for the line that marks the block (exactly once, read back from the transcript).
-    const budget = (io.budget ?? DEFAULT_BUDGET_BYTES) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
-    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session: sessionOfHook(agent, input) });
+    // Each agent's hook takes what it accepts (core/budget.ts); room for the line that marks the block.
+    const budget = (io.budget ?? hookSurfaceBudget(agent).bytes) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
+    // The thread is what a compaction took: a resumed or new conversation holds its own (or has none).
+    const afterCompaction = input?.source === 'compact' || plan.inject === 'if-armed';
+    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session: sessionOfHook(agent, input), thread: afterCompaction ? await threadOf() : undefined });
     return result.markdown;
   };
-  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, input, env, note, runId };
+  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, input, env, note, runId, thread: threadOf };
   const deadlineMs = Math.max(0, hookDeadlineMs(env) - (Date.now() - started));
   return guardHook(
     {
@@ -78,6 +88,8 @@ interface HookRun {
   env: NodeJS.ProcessEnv;
   note: (line: string) => void;
   runId: string;
+  /** The session's thread, from its transcript (read on first use). */
+  thread: () => Promise<SessionThread | undefined>;
   /** The hook guard's: aborted at the deadline, which ends every CLI and git process started under it. */
   signal: AbortSignal;
   /** When the hook must have answered (epoch ms). */
@@ -92,7 +104,7 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   if (plan.checkpoint) {
     // The checkpoint flow itself, under this hook's signal and deadline (no second guard, no argv).
     const result = await runCheckpoint(
-      { ask: { trigger: 'pre-compaction' }, session: sessionOfHook(agent, run.input), place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
+      { ask: { trigger: 'pre-compaction', thread: threadLinesOf(await run.thread()) }, session: sessionOfHook(agent, run.input), place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
       { signal: run.signal, deadline: run.deadline },
     );
     run.note(checkpointLine(result));
@@ -160,6 +172,12 @@ function sessionRecordFile(run: HookRun): string | undefined {
  * by a hash of the agent and the project root, so PreCompact and the next PostToolUse find the
  * same one whatever subfolder each ran in.
  */
+/** The thread's lines for the pre-compaction checkpoint; none without a thread. */
+function threadLinesOf(thread: SessionThread | undefined): string[] | undefined {
+  const lines = thread ? threadFactLines(thread) : [];
+  return lines.length > 0 ? lines : undefined;
+}
+
 function markerFile(agent: AgentId, root: string): string {
   return path.join(markerDir(), `${fnv1a(`${agent}\0${root}`)}.marker`);
 }

@@ -59,6 +59,8 @@ const COMMITS_PREFIX = '- Commits: ';
 const SUBJECT_CHARS = 72;
 const PATH_CHARS = 160;
 const SUMMARY_CHARS = 500;
+const THREAD_LINES = 10;
+const THREAD_LINE_CHARS = 640;
 
 export function hasNewActivity(activity: CheckpointActivity): boolean {
   return activity.files.length > 0 || activity.commits.length > 0 || (activity.edits ?? 0) > 0;
@@ -141,19 +143,24 @@ function commitsLine(commits: readonly CommitRef[]): string {
 
 /**
  * ```
- * Auto-checkpoint (before recovery): 14 edits, 3 files, 2 commits in 35 min
+ * Auto-checkpoint (pre-compaction): 14 edits, 3 files, 2 commits in 35 min
+ * - Request: make the parser accept nested keys          (the session's thread, when a hook read it)
+ * - Failing: test_parser.py::test_nested_keys — KeyError: 'a' (…)
+ * - Next: …
  * - Files: src/a.ts, src/b.ts, src/c.ts
  * - Commits: abc1234 feat: parser; def5678 fix: escapes
  * ```
  * The first line alone says what happened, because recovery trails show comments cut short.
  */
-export function autoCheckpointComment(activity: CheckpointActivity, trigger: AutoCheckpointTrigger, now: number): string {
+export function autoCheckpointComment(activity: CheckpointActivity, trigger: AutoCheckpointTrigger, now: number, threadLines: readonly string[] = []): string {
   const files = uniqueInOrder(activity.files);
   const counts: string[] = [];
   if (activity.edits !== undefined && activity.edits > 0) counts.push(plural(activity.edits, 'edit'));
   counts.push(plural(files.length, 'file'), plural(activity.commits.length, 'commit'));
   const span = elapsedPhrase(activity.lastCheckpointAt, now);
   const lines = [`${AUTO_CHECKPOINT_PREFIX} (${TRIGGER_WORDS[trigger]}): ${counts.join(', ')}${span ? ` ${span}` : ''}`];
+  // The session's thread (request, activity, failing, open question, files, next), one bounded line each.
+  lines.push(...threadLines.slice(0, THREAD_LINES).map((line) => truncate(oneLine(line), THREAD_LINE_CHARS)));
   if (files.length > 0) lines.push(`- Files: ${listWithMore(files.map(cleanPath), FILES_IN_AUTO_CHECKPOINT)}`);
   if (activity.commits.length > 0) lines.push(commitsLine(activity.commits));
   return lines.join('\n');

@@ -39,7 +39,8 @@ export function threadFacts(thread: SessionThread): ThreadFact[] {
   if (thread.files.length > 0) {
     const named = thread.files.slice(0, FILES_NAMED).map((file) => `${oneLine(file.path)} (${file.change})`);
     const more = thread.files.length - named.length;
-    facts.push({ kind: 'files', label: 'Files', text: truncate(`${named.join(', ')}${more > 0 ? `, +${more} more` : ''}`, FACT_CHARS) });
+    // Not `Files:`, which the closing file list is rebuilt from (filesFromComments).
+    facts.push({ kind: 'files', label: 'Files the session changed', text: truncate(`${named.join(', ')}${more > 0 ? `, +${more} more` : ''}`, FACT_CHARS) });
   }
   if (thread.unanswered.length > 0) {
     const named = thread.unanswered.slice(-COMMANDS_NAMED).map((call) => (call.command ? code(call.command) : call.name));

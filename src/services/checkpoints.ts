@@ -54,7 +54,11 @@ export type AutoCheckpointOutcome =
  * What a checkpoint is asked for: the user's or agent's own words, an automatic checkpoint at a
  * trigger, or (the command line without either) a summary of the activity in the user's form.
  */
-export type CheckpointRequest = { message: string } | { trigger: AutoCheckpointTrigger } | { summary: true };
+export type CheckpointRequest =
+  | { message: string }
+  /** `thread`: what the agent session was doing, from its transcript (threadFactLines), written below the first line. */
+  | { trigger: AutoCheckpointTrigger; thread?: readonly string[] }
+  | { summary: true };
 
 /**
  * The one definition of a checkpoint's comment and idempotency key, for VS Code, the command line
@@ -75,11 +79,14 @@ export function checkpointWrite(activity: CheckpointActivity, request: Checkpoin
       comment: checkpointComment(request.message, activity.files, activity.commits),
     };
   }
-  if (!hasNewActivity(activity)) return undefined;
+  // The session's own thread is new work too: a compaction loses it even when no file changed.
+  const thread = 'trigger' in request ? (request.thread ?? []) : [];
+  if (!hasNewActivity(activity) && thread.length === 0) return undefined;
   const comment = 'trigger' in request
-    ? autoCheckpointComment(activity, request.trigger, now)
+    ? autoCheckpointComment(activity, request.trigger, now, thread)
     : checkpointComment(summarizeActivity(activity, now), activity.files, activity.commits);
-  return { key: autoCheckpointKey(activity), comment };
+  // The same activity with another thread is another checkpoint; the same thread again is not.
+  return { key: thread.length > 0 ? `${autoCheckpointKey(activity)}:${textFingerprint(thread.join('\n'))}` : autoCheckpointKey(activity), comment };
 }
 
 export interface CheckpointsOptions {

@@ -2,6 +2,7 @@ import type { BeadsBackend } from '../beads/backend';
 import { buildRecoveryContext, type LedgerSummary, type RecoveryResult } from '../core/recovery';
 import type { Dialect } from '../core/model';
 import type { LastClose } from '../core/next';
+import type { SessionThread } from '../core/transcriptThread';
 import { chooseSessionIssue, describeSessionIssueChoice, type Actor, type IssueRule, type SessionIssueChoice } from '../core/sessionIssue';
 import { gitStatus } from '../git/status';
 import { section } from './section';
@@ -36,6 +37,8 @@ export interface RecoveryRequest {
   budget: number;
   /** Leave the rules out: bd's own prime already gives them to the agent this is for. */
   omitRules?: boolean;
+  /** What the agent session this context is for was doing, from its transcript (agent hooks only). */
+  thread?: SessionThread;
   now: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -105,6 +108,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     chosenBy: choice ? describeSessionIssueChoice(choice) : undefined,
     uncommitted: await uncommittedQuery,
     ...(request.lastClose ? { lastClose: request.lastClose } : {}),
+    ...(request.thread ? { thread: request.thread } : {}),
   });
   return { ...result, choice };
 }

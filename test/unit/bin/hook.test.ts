@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hookSurfaceBudget } from '../../../src/core/budget';
 import { AGENT_FORMATS, AGENTS, ourCommands, parseHookCommand, type AgentId } from '../../../src/core/hookConfig';
 import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles.mjs';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
@@ -464,7 +465,11 @@ describe('the Claude Code SessionStart hook: rules and budget (stand-in br on PA
     const issues = path.join(huge, '.beads', 'issues.jsonl');
     const records = readFileSync(issues, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as Record<string, unknown>);
     const focused = records.find((record) => record.id === SCENARIO.inProgress)!;
+    // Longer than Claude Code's hook budget (core/budget.ts) even after each section's own cap.
     focused.description = 'A very long description. '.repeat(400);
+    focused.acceptance_criteria = '- [ ] a long criterion to meet\n'.repeat(200);
+    focused.notes = 'A long note. '.repeat(400);
+    focused.design = 'A long design. '.repeat(400);
     focused.comments = Array.from({ length: 40 }, (_, index) => ({
       id: 1000 + index,
       issue_id: SCENARIO.inProgress,
@@ -473,16 +478,17 @@ describe('the Claude Code SessionStart hook: rules and budget (stand-in br on PA
       created_at: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
     }));
     writeFileSync(issues, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    for (let index = 0; index < 12; index++) writeFileSync(path.join(huge, `uncommitted-${index}-${'long-name-'.repeat(20)}.txt`), 'x\n');
     const hook = runHook(sessionStart, scratch, { session_id: 's3', cwd: huge, hook_event_name: 'SessionStart', source: 'resume' }, env);
     expect(hook.status, hook.stderr).toBe(0);
     const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-    expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(2048);
+    expect(Buffer.byteLength(context, 'utf8')).toBeLessThanOrEqual(hookSurfaceBudget('claude').bytes);
     expect(context).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — `, 'm'));
     // The latest checkpoint is kept whole; the older trail goes before the description.
     expect(context).toContain('### Latest Checkpoint');
     expect(context).toContain('Checkpoint: step 39 with many words of detail');
     // The block's budget leaves room for its mark line.
-    expect(context).toMatch(/Trimmed to fit 20\d\d bytes; dropped /);
+    expect(context).toMatch(/Trimmed to fit 8\d\d\d bytes; dropped /);
   });
 });
 
@@ -615,7 +621,7 @@ describe('exactly once per compaction and per start, resumed sessions included',
     const common = { session_id: 'resumed-1', transcript_path: transcript };
     const first = hook('claude', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'startup' })!;
     expect(first).toMatch(/\n\nbeads-recovery block [0-9a-f]{8}$/);
-    expect(Buffer.byteLength(first, 'utf8')).toBeLessThanOrEqual(2048);
+    expect(Buffer.byteLength(first, 'utf8')).toBeLessThanOrEqual(hookSurfaceBudget('claude').bytes);
     record(transcript, { type: 'attachment', attachment: { type: 'hook_additional_context', content: [first], hookName: 'SessionStart:startup' } });
     record(transcript, { type: 'user', message: { role: 'user', content: 'go on' } });
     expect(hook('claude', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume' })).toBeUndefined();

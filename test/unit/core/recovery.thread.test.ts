@@ -40,7 +40,7 @@ describe("the session's thread in the recovery context", () => {
       '- **Request:** NESTED Make the parser accept nested keys like a.b = 1',
       "- **Failing:** test_parser.py::test_nested_keys — KeyError: 'a' (`python3 test_parser.py`: 1 failed, 9 passed)",
       '- **Open question (no answer yet):** Should deeper keys like a.b.c.d be rejected or flattened?',
-      '- **Files:** parser.py (edited)',
+      '- **Files the session changed:** parser.py (edited)',
       '- **Next:** wait for the user to answer the open question above',
       '- **Activity:** ran `python3 test_parser.py` (exit 1: 1 failed, 9 passed); edited 1 file',
     ]) {

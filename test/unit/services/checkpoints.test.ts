@@ -274,6 +274,19 @@ describe('checkpointWrite: one definition of a checkpoint for VS Code, the comma
     expect(checkpointWrite(activity, { trigger: 'agent-hook' }, now + 1000)?.key).toBe(automatic?.key);
   });
 
+  it("carries the session's thread below the first line; the thread alone is new work, and another thread another checkpoint", () => {
+    const thread = ['- Request: make the parser accept nested keys', "- Failing: test_parser.py::test_nested_keys — KeyError: 'a'", '- Next: wait for the user to answer the open question above'];
+    const withThread = checkpointWrite(activity, { trigger: 'pre-compaction', thread }, now);
+    expect(withThread?.comment.split('\n').slice(0, 4)).toEqual([expect.stringMatching(/^Auto-checkpoint \(pre-compaction\): 5 edits, 2 files, 1 commit in 20 min$/), ...thread]);
+    expect(withThread?.comment).toContain('- Files: src/parse.ts, src/lex.ts');
+    const onlyThread = checkpointWrite(nothing, { trigger: 'pre-compaction', thread }, now);
+    expect(onlyThread?.comment).toMatch(/^Auto-checkpoint \(pre-compaction\): 0 files, 0 commits in 20 min\n- Request: /);
+    expect(checkpointWrite(nothing, { trigger: 'pre-compaction', thread: [] }, now)).toBeUndefined();
+    expect(withThread?.key).not.toBe(checkpointWrite(activity, { trigger: 'pre-compaction' }, now)?.key);
+    expect(checkpointWrite(activity, { trigger: 'pre-compaction', thread: [...thread, '- Files the session changed: parser.py (edited)'] }, now)?.key).not.toBe(withThread?.key);
+    expect(checkpointWrite(activity, { trigger: 'pre-compaction', thread }, now + 5000)?.key).toBe(withThread?.key);
+  });
+
   it('is what the extension queues', async () => {
     const ledger = new MemoryLedger();
     ledger.state = recordFileChange(setFocus(ledger.state, 'wf-7', T0), 'wf-7', 'src/parse.ts', T0 + 1000);

@@ -33,7 +33,7 @@ import { BD_HOOK_FILES } from '../fixtures/agentHookFiles.mjs';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
 import { startModelStandin, type ApiFamily, type ModelStandin, type RecordedRequest, type ScriptStep } from './modelStandin';
 
-export type AgentKind = 'claude' | 'codex' | 'gemini';
+export type AgentKind = 'claude' | 'codex' | 'gemini' | 'copilot' | 'opencode';
 
 /** The repository root: the folder above this module holding test/agents (also when bundled elsewhere in it, as the benchmarks are). */
 export const REPO = findRepo(path.dirname(fileURLToPath(import.meta.url)));
@@ -267,7 +267,88 @@ const gemini: AgentDriver = {
   installHooks: 'gemini',
 };
 
-const DRIVERS: Record<AgentKind, AgentDriver> = { claude, codex, gemini };
+// Copilot CLI with a model of your own (BYOK: COPILOT_PROVIDER_*), offline (no GitHub sign-in, no
+// telemetry, no update), the folder trusted for the run (COPILOT_ALLOW_ALL=true), which loads its
+// .github/hooks files.
+const COPILOT_RUN_ARGS = ['--allow-all-tools', '--no-auto-update', '--disable-client-telemetry'];
+const copilot: AgentDriver = {
+  family: 'anthropic',
+  bin: 'copilot',
+  configure(home, standin) {
+    return {
+      COPILOT_HOME: path.join(home, '.copilot'),
+      COPILOT_PROVIDER_BASE_URL: standin.url,
+      COPILOT_PROVIDER_TYPE: 'anthropic',
+      COPILOT_PROVIDER_API_KEY: 'sk-ant-standin',
+      COPILOT_MODEL: 'claude-sonnet-4.5',
+      // Compaction by Copilot CLI's own measure: an answer that reports more than this compacts (COMPACT_STEP).
+      COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '500000',
+      COPILOT_OFFLINE: 'true',
+      COPILOT_ALLOW_ALL: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+    };
+  },
+  script: [COMPACT_STEP],
+  newSession: (prompt, session) => ({ args: ['-p', prompt, '--session-id', session, ...COPILOT_RUN_ARGS], session }),
+  resume: (session, prompt) => ['-p', prompt, `--resume=${session}`, ...COPILOT_RUN_ARGS],
+  compact: (session) => ['-p', COMPACT_PROMPT, `--resume=${session}`, ...COPILOT_RUN_ARGS],
+  sessionFrom: () => undefined,
+  belongsTo: () => true,
+  transcriptPath: (home, session) => {
+    const events = path.join(home, '.copilot', 'session-state', session, 'events.jsonl');
+    return fs.existsSync(events) ? events : undefined;
+  },
+  installHooks: 'copilot',
+};
+
+// opencode with its Anthropic provider pointed at the stand-in; XDG folders in the temp home.
+const opencode: AgentDriver = {
+  family: 'anthropic',
+  bin: 'opencode',
+  configure(home, standin) {
+    const config = path.join(home, '.config');
+    const settings = {
+      $schema: 'https://opencode.ai/config.json',
+      model: 'anthropic/claude-sonnet-4-5',
+      autoupdate: false,
+      share: 'disabled',
+      provider: { anthropic: { options: { baseURL: `${standin.url}/v1`, apiKey: 'sk-ant-standin' } } },
+      permission: { edit: 'allow', bash: 'allow' },
+    };
+    fs.mkdirSync(path.join(config, 'opencode'), { recursive: true });
+    fs.writeFileSync(path.join(config, 'opencode', 'opencode.json'), `${JSON.stringify(settings, null, 2)}\n`);
+    return {
+      XDG_CONFIG_HOME: config,
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      // At every start opencode installs its plugin SDK (@opencode-ai/plugin) into each config
+      // folder, whatever it is told: its package lookups go to the stand-in, which has none.
+      NPM_CONFIG_REGISTRY: `${standin.url}/npm/`,
+    };
+  },
+  script: [COMPACT_STEP],
+  newSession: (prompt) => ({ args: ['run', '--format', 'json', prompt] }),
+  resume: (session, prompt) => ['run', '--format', 'json', '--session', session, prompt],
+  // `run --command compact` fails with "Unexpected server error" in 1.18.33: opencode compacts by
+  // its own measure instead, when an answer reports more than the model's context (COMPACT_STEP).
+  compact: (session) => ['run', '--format', 'json', '--session', session, COMPACT_PROMPT],
+  sessionFrom(stdout) {
+    return /"sessionID":"(ses_[A-Za-z0-9]+)"/.exec(stdout)?.[1];
+  },
+  belongsTo: (request, session) => request.headers['x-session-id'] === session,
+  // One SQLite database holds every session.
+  transcriptPath: (home) => {
+    const database = path.join(home, '.local', 'share', 'opencode', 'opencode.db');
+    return fs.existsSync(database) ? database : undefined;
+  },
+  installHooks: 'opencode',
+};
+
+const DRIVERS: Record<AgentKind, AgentDriver> = { claude, codex, gemini, copilot, opencode };
 
 export interface AgentHarness {
   agent: AgentKind;
@@ -387,6 +468,7 @@ export function readComments(dir: string, issueId: string): BeadsComment[] {
 /** bd's own prime hook for an agent, as `bd setup <agent>` writes it (test/fixtures/agentHookFiles.mjs). */
 function installBdPrime(dir: string, agent: AgentKind): void {
   const gemini = { file: '.gemini/settings.json', text: `${JSON.stringify({ hooks: { SessionStart: [{ matcher: '', hooks: [{ type: 'command', command: 'bd prime --hook-json' }] }] } }, null, 2)}\n` };
+  if (agent === 'opencode') throw new Error('bd sets up no prime hook for opencode');
   const file = agent === 'gemini' ? gemini : BD_HOOK_FILES[agent];
   fs.mkdirSync(path.dirname(path.join(dir, file.file)), { recursive: true });
   fs.writeFileSync(path.join(dir, file.file), file.text);

@@ -41,7 +41,8 @@ export type ApiFamily = 'anthropic' | 'openai' | 'gemini';
 /**
  * turn: a step of the conversation; compaction: the agent asks for its summary; side: a request
  * the agent makes beside the conversation for its own use (Gemini CLI's model router asks for a
- * JSON verdict on every prompt); other: anything else (token counts, model lists).
+ * JSON verdict on every prompt, opencode for a title); other: anything else (token counts, model
+ * lists, package lookups).
  */
 export type RequestKind = 'turn' | 'compaction' | 'side' | 'other';
 
@@ -88,8 +89,8 @@ interface FamilyCodec {
   conversation(body: Record<string, unknown>): { role: 'user' | 'model'; text: string }[];
   isConversation(path: string, body: Record<string, unknown>): boolean;
   streaming(path: string, body: Record<string, unknown>): boolean;
-  /** A side request's JSON answer, when the request asks for one by a schema. */
-  side?(body: Record<string, unknown>): unknown;
+  /** The answer to a side request (a JSON verdict, a title), or undefined for a conversation turn. */
+  side?(body: Record<string, unknown>): string | undefined;
   /** Writes one model turn as the API's response (streamed or whole). */
   reply(res: http.ServerResponse, turn: ModelTurn, stream: boolean, body: Record<string, unknown>): void;
   /** A request that is not the conversation (token counts, model lists…). */
@@ -102,6 +103,8 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
   const waiters: ((request: RecordedRequest) => void)[] = [];
   const egress: string[] = [];
   const server = http.createServer((req, res) => {
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
     // An absolute URL is a plain-HTTP proxy request for another host: refused and recorded.
     if (/^https?:\/\//i.test(req.url ?? '')) {
       egress.push(req.url ?? '');
@@ -121,9 +124,10 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const object = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
       const isConversation = req.method === 'POST' && codec.isConversation(path, object);
-      const sideAnswer = isConversation ? codec.side?.(object) : undefined;
       const conversation = isConversation ? codec.conversation(object) : [];
-      const kind: RequestKind = !isConversation ? 'other' : sideAnswer !== undefined ? 'side' : asksForSummary(conversation) ? 'compaction' : 'turn';
+      const compaction = isConversation && asksForSummary(conversation);
+      const sideAnswer = isConversation && !compaction ? codec.side?.(object) : undefined;
+      const kind: RequestKind = !isConversation ? 'other' : compaction ? 'compaction' : sideAnswer !== undefined ? 'side' : 'turn';
       const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, text, kind, at: Date.now() };
       requests.push(recorded);
       for (const waiter of waiters.splice(0)) waiter(recorded);
@@ -136,7 +140,7 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
           return;
         }
         if (sideAnswer !== undefined) {
-          codec.reply(res, { text: JSON.stringify(sideAnswer) }, codec.streaming(path, object), object);
+          codec.reply(res, { text: sideAnswer }, codec.streaming(path, object), object);
           return;
         }
         const turn = kind === 'compaction' ? { text: summaryFor(family) } : nextTurn(script, conversation, text.includes(COMPACTION_SUMMARY));
@@ -150,8 +154,11 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
   // HTTPS through the proxy: CONNECT host:port, refused and recorded.
   server.on('connect', (req: http.IncomingMessage, socket: Socket) => {
     egress.push(`CONNECT ${req.url ?? ''}`);
+    // The agent may drop the connection first: that is no failure of the stand-in.
+    socket.on('error', () => undefined);
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
   });
+  server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -217,6 +224,42 @@ function json(res: http.ServerResponse, data: unknown): void {
 let callCounter = 0;
 const callId = (prefix: string) => `${prefix}_standin_${++callCounter}`;
 
+/** A tool the agent offered: its name and the JSON schema of its input. */
+interface OfferedTool {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+const SHELL_TOOL = /^(bash|shell|run_shell_command|exec_command|shell_command|run_in_terminal)$/i;
+const WRITE_TOOL = /^(write|create|write_file|create_file)$/i;
+
+/**
+ * The agent's own tool call for a scripted turn: its shell tool for a command, its file-writing tool
+ * for a file (else a shell command that writes it), with the arguments named as its schema names
+ * them. Every agent names them its own way (Claude Code Bash/Write, Codex exec_command, Gemini CLI
+ * run_shell_command/write_file, Copilot CLI bash/create, …).
+ */
+function toolCallFor(turn: ModelTurn, tools: OfferedTool[]): { name: string; input: Record<string, unknown> } {
+  if ('write' in turn) {
+    const writer = tools.find((tool) => WRITE_TOOL.test(tool.name));
+    if (writer) {
+      const properties = Object.keys((writer.schema.properties ?? {}) as Record<string, unknown>);
+      const pathKey = properties.find((key) => /^(file_?path|path|filePath|absolute_path)$/i.test(key)) ?? 'file_path';
+      const contentKey = properties.find((key) => /^(content|file_text|text|contents)$/i.test(key)) ?? 'content';
+      return { name: writer.name, input: { [pathKey]: turn.write.path, [contentKey]: turn.write.content } };
+    }
+  }
+  const command = 'shell' in turn ? turn.shell : 'write' in turn ? `cat > '${turn.write.path}' <<'STANDIN_EOF'\n${turn.write.content}STANDIN_EOF` : '';
+  const shell = tools.find((tool) => SHELL_TOOL.test(tool.name));
+  if (!shell) throw new Error(`the agent offered no shell tool (${tools.map((tool) => tool.name).join(', ')})`);
+  const properties = (shell.schema.properties ?? {}) as Record<string, { type?: string }>;
+  const commandKey = Object.keys(properties).find((key) => /^(command|cmd)$/i.test(key)) ?? 'command';
+  const input: Record<string, unknown> = { [commandKey]: properties[commandKey]?.type === 'array' ? ['bash', '-lc', command] : command };
+  const required = Array.isArray(shell.schema.required) ? (shell.schema.required as string[]) : [];
+  if ('description' in properties || required.includes('description')) input.description = 'Scripted command';
+  return { name: shell.name, input };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Anthropic Messages: POST /v1/messages (stream: true → SSE), /v1/messages/count_tokens.
 
@@ -229,8 +272,15 @@ function anthropicText(content: unknown): string {
     .join('\n');
 }
 
+function anthropicTools(body: Record<string, unknown>): OfferedTool[] {
+  const tools = Array.isArray(body.tools) ? (body.tools as { name?: string; input_schema?: Record<string, unknown> }[]) : [];
+  return tools.map((tool) => ({ name: String(tool.name ?? ''), schema: tool.input_schema ?? {} }));
+}
+
 const anthropic: FamilyCodec = {
   isConversation: (path) => /\/v1\/messages$/.test(path),
+  // A request that offers no tools is no step of the agent's loop (opencode's title, for one).
+  side: (body) => (Array.isArray(body.tools) && body.tools.length > 0 ? undefined : 'Stand-in title'),
   streaming: (_path, body) => body.stream === true,
   conversation(body) {
     const messages = Array.isArray(body.messages) ? (body.messages as { role: string; content: unknown }[]) : [];
@@ -250,9 +300,7 @@ const anthropic: FamilyCodec = {
     const block: Record<string, unknown> =
       'text' in turn
         ? { type: 'text', text: turn.text }
-        : 'shell' in turn
-          ? { type: 'tool_use', id: callId('toolu'), name: 'Bash', input: { command: turn.shell, description: 'Scripted command' } }
-          : { type: 'tool_use', id: callId('toolu'), name: 'Write', input: { file_path: turn.write.path, content: turn.write.content } };
+        : { type: 'tool_use', id: callId('toolu'), ...toolCallFor(turn, anthropicTools(body)) };
     const stopReason = block.type === 'tool_use' ? 'tool_use' : 'end_turn';
     const usage = { input_tokens: turn.tokens ?? 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     const id = callId('msg');
@@ -321,16 +369,13 @@ const openai: FamilyCodec = {
     if ('text' in turn) {
       item = { type: 'message', id: callId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] };
     } else {
-      const command = 'shell' in turn ? turn.shell : `cat > '${turn.write.path}' <<'STANDIN_EOF'\n${turn.write.content}STANDIN_EOF`;
       if ('write' in turn && tools.has('apply_patch') && tools.get('apply_patch')?.type === 'custom') {
         const patch = `*** Begin Patch\n*** Add File: ${turn.write.path}\n${turn.write.content.replace(/\n$/, '').split('\n').map((line) => `+${line}`).join('\n')}\n*** End Patch\n`;
         item = { type: 'custom_tool_call', id: callId('ctc'), call_id: callId('call'), name: 'apply_patch', input: patch, status: 'completed' };
-      } else if (tools.has('exec_command')) {
-        item = { type: 'function_call', id: callId('fc'), call_id: callId('call'), name: 'exec_command', arguments: JSON.stringify({ cmd: command }), status: 'completed' };
-      } else if (tools.has('shell_command')) {
-        item = { type: 'function_call', id: callId('fc'), call_id: callId('call'), name: 'shell_command', arguments: JSON.stringify({ command }), status: 'completed' };
       } else {
-        item = { type: 'function_call', id: callId('fc'), call_id: callId('call'), name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', command] }), status: 'completed' };
+        const functions = [...tools.values()].filter((tool) => tool.type === 'function').map((tool) => ({ name: String(tool.name), schema: (tool.parameters ?? {}) as Record<string, unknown> }));
+        const call = toolCallFor(turn, functions);
+        item = { type: 'function_call', id: callId('fc'), call_id: callId('call'), name: call.name, arguments: JSON.stringify(call.input), status: 'completed' };
       }
     }
     const inputTokens = turn.tokens ?? 100;
@@ -383,12 +428,17 @@ function valueFor(schema: Record<string, unknown> | undefined): unknown {
   return 'stand-in';
 }
 
+function geminiTools(body: Record<string, unknown>): OfferedTool[] {
+  const groups = Array.isArray(body.tools) ? (body.tools as { functionDeclarations?: { name?: string; parameters?: Record<string, unknown>; parametersJsonSchema?: Record<string, unknown> }[] }[]) : [];
+  return groups.flatMap((group) => group.functionDeclarations ?? []).map((tool) => ({ name: String(tool.name ?? ''), schema: tool.parametersJsonSchema ?? tool.parameters ?? {} }));
+}
+
 const gemini: FamilyCodec = {
   isConversation: (path) => /:(stream)?generateContent$/i.test(path),
   side(body) {
     const config = (body.generationConfig ?? {}) as Record<string, unknown>;
     const schema = (config.responseJsonSchema ?? config.responseSchema) as Record<string, unknown> | undefined;
-    return schema ? valueFor(schema) : undefined;
+    return schema ? JSON.stringify(valueFor(schema)) : undefined;
   },
   streaming: (path) => /:streamGenerateContent$/i.test(path),
   conversation(body) {
@@ -403,13 +453,14 @@ const gemini: FamilyCodec = {
     }
     return out;
   },
-  reply(res, turn, stream) {
+  reply(res, turn, stream, body) {
     const part =
       'text' in turn
         ? { text: turn.text }
-        : 'shell' in turn
-          ? { functionCall: { id: callId('gfc'), name: 'run_shell_command', args: { command: turn.shell, description: 'Scripted command' } } }
-          : { functionCall: { id: callId('gfc'), name: 'write_file', args: { file_path: turn.write.path, content: turn.write.content } } };
+        : (() => {
+            const call = toolCallFor(turn, geminiTools(body));
+            return { functionCall: { id: callId('gfc'), name: call.name, args: call.input } };
+          })();
     const response = {
       candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
       usageMetadata: { promptTokenCount: turn.tokens ?? 100, candidatesTokenCount: 20, totalTokenCount: (turn.tokens ?? 100) + 20 },

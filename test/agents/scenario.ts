@@ -138,8 +138,10 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
       const start = ok(await harness.start('STEP1 write the notes'));
       const compact = ok(await harness.compact(start.session));
       const next = ok(await harness.resume(start.session, 'STEP2 go on'));
+      // What our hooks would say (the block, its rules, "Not a beads project"); the agent may still
+      // name the hook's own command line (Claude Code echoes it after /compact).
       for (const request of [...start.requests, ...compact.requests, ...next.requests]) {
-        expect(request.text.match(/.{0,80}beads.{0,80}/i)?.[0], 'a request mentions beads').toBeUndefined();
+        expect(request.text.match(/.{0,80}(Not a beads project|Beads Workflow|## Resuming|recovery context|Core Rules).{0,80}/i)?.[0], 'a request carries our words').toBeUndefined();
       }
       const runs = harness.hookRuns();
       expect(runs.length).toBeGreaterThan(0);

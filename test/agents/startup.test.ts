@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import type { AgentKind } from './harness';
 import { describeStartupCost, measureStartupCost, STARTUP_COST_HEADER } from './startupCost';
 
-const PAIRS: Record<AgentKind, number> = { claude: 5, codex: 5, gemini: 3 };
+const PAIRS: Record<AgentKind, number> = { claude: 5, codex: 5, gemini: 3, copilot: 3, opencode: 3 };
 
 it.each(Object.keys(PAIRS) as AgentKind[])('%s: the SessionStart hook adds at most 25 % to the time to the first model request', async (agent) => {
   const cost = await measureStartupCost(agent, PAIRS[agent]);

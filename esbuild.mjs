@@ -20,13 +20,41 @@ const targets = [
     external: ['vscode'],
     mainFields: nodeMainFields,
   },
+  // The command line: dist/cli.js is a launcher that loads dist/hook.js for `hook` (what every agent
+  // hook event starts: small, so outside a beads project it costs little more than a bare node
+  // start; it loads dist/hookWork.js only where a beads folder may be) and dist/main.js for
+  // everything else.
   {
-    entryPoints: ['src/bin/cli.ts'],
+    entryPoints: ['src/bin/launch.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    external: ['./hook.js', './main.js'],
+  },
+  {
+    entryPoints: ['src/bin/hookMain.ts'],
+    outfile: 'dist/hook.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['./hookWork.js'],
+  },
+  {
+    entryPoints: ['src/bin/hookWork.ts'],
+    outfile: 'dist/hookWork.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: nodeMainFields,
+  },
+  {
+    entryPoints: ['src/bin/cli.ts'],
+    outfile: 'dist/main.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
     mainFields: nodeMainFields,
   },
   {

@@ -1,5 +1,6 @@
 // `beads-recovery`: the recovery context, checkpoints, agent hooks and the MCP server for agents
-// outside VS Code. Same core and backends as the extension, no vscode.
+// outside VS Code. Same core and backends as the extension, no vscode. Built as dist/main.js,
+// which dist/cli.js loads for every command but `hook` (src/bin/launch.ts, src/bin/hookMain.ts).
 import { parseArgs } from 'node:util';
 import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint';
 import { DEFAULT_BUDGET_BYTES, recoveryContextFor } from './context';
@@ -48,7 +49,6 @@ async function main(argv: string[]): Promise<number> {
   endOrphanedProcesses({ log: (message) => process.stderr.write(`beads-recovery: ${message}\n`) });
   if (command === 'context') return contextCommand(rest);
   if (command === 'hooks') return hooksCommand(rest);
-  if (command === 'hook') return runHookProcess(() => runHook(rest[0], rest[1]));
   if (command === 'mcp') return serveMcp(rest);
   if (command === 'checkpoint') return checkpointCommand(rest, { out: (line) => process.stdout.write(`${line}\n`) });
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {

@@ -9,10 +9,10 @@ import { createJsonlBackend } from '../beads/jsonlBackend';
 import type { AgentId } from '../core/hookConfig';
 import { toLedgerSummary } from '../core/ledger';
 import { clampTimeoutMs } from '../core/time';
-import { findRepository } from '../git/repo';
+import { findRepository, type GitRepository } from '../git/repo';
 import { describeDamage } from '../services/durableJson';
 import { lastCloseBesideLedger } from '../services/lastClose';
-import { LEDGER_DIR, locateLedger, LedgerStore } from '../services/ledgerStore';
+import { LEDGER_DIR, ledgerIn, LedgerStore } from '../services/ledgerStore';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
@@ -75,7 +75,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   const [ledger, hints, prime, actor, sessionState] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
     // another checkout's store: its focus and what changed since the last checkpoint.
-    root === undefined ? undefined : readLedger(cwd, timeoutMs, warn, options.signal),
+    root === undefined || repository === undefined ? undefined : readLedger(repository, warn),
     root === undefined ? undefined : cache?.hints(root).catch(() => undefined),
     options.forAgent ? detectBdPrime(options.forAgent, { projectFolders: root === undefined ? [cwd] : [cwd, root] }) : undefined,
     detection.kind === 'none' ? undefined : actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: cwd, env, flag: options.actor, timeoutMs, signal: options.signal }),
@@ -175,12 +175,13 @@ function cliUnusable(error: unknown): CliError | undefined {
   return error instanceof CliError && error.kind !== 'canceled' && error.kind !== 'refused' ? error : undefined;
 }
 
-/** The ledger, or undefined when there is none or it cannot be read (said through `warn`: the context goes on without it). */
-async function readLedger(folder: string, timeoutMs: number, warn: (line: string) => void, signal?: AbortSignal): Promise<LedgerStore | undefined> {
+/**
+ * The ledger of the work tree around `cwd` (found once, with the project cache), or undefined when
+ * it cannot be read (said through `warn`: the context goes on without it).
+ */
+async function readLedger(repository: GitRepository, warn: (line: string) => void): Promise<LedgerStore | undefined> {
   try {
-    const location = await locateLedger(folder, undefined, { timeoutMs, signal });
-    if (!location) return undefined;
-    const store = new LedgerStore(location.file, { onDamage: (report) => warn(describeDamage('ledger', report)) });
+    const store = new LedgerStore(ledgerIn(repository).file, { onDamage: (report) => warn(describeDamage('ledger', report)) });
     await store.load();
     return store;
   } catch (error) {

@@ -25,7 +25,7 @@ import { readSessionThread, transcriptAgentOf } from '../services/transcripts/se
 import { checkpointLine } from './checkpoint';
 import { recoveryContextFor } from './context';
 import { guardHook, hookDeadlineMs } from './hookGuard';
-import { readHookInput } from './hookInput';
+import { hookFolder, readHookInput } from './hookInput';
 
 export interface HookIo {
   readInput?: () => Promise<HookInput | undefined>;
@@ -50,7 +50,7 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const runId = `${process.pid}-${randomUUID()}`;
   const plan = hookPlan(agent, event);
   const input = await (io.readInput ?? readHookInput)();
-  const cwd = path.resolve(input?.cwd ?? input?.workspaceRoots?.[0] ?? env.CLAUDE_PROJECT_DIR ?? env.CURSOR_PROJECT_DIR ?? process.cwd());
+  const cwd = hookFolder(input, env);
   // Outside a beads project a hook says nothing at all: no context, no checkpoint, no note.
   const root = (await findBeadsDir(cwd).catch(() => undefined))?.root;
   if (root === undefined) return hookResponse(agent, event, undefined);

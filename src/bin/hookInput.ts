@@ -1,6 +1,12 @@
 // Reading an agent's hook input from stdin: bounded in time and size, so a caller that never
 // closes its pipe, or pipes megabytes of tool output, cannot hang or bloat the hook.
+import path from 'node:path';
 import { parseHookInput, type HookInput } from '../core/hookProtocol';
+
+/** The folder a hook acts on: the agent's cwd, else its first workspace root, else the project folder the agent names, else our own. */
+export function hookFolder(input: HookInput | undefined, env: NodeJS.ProcessEnv): string {
+  return path.resolve(input?.cwd ?? input?.workspaceRoots?.[0] ?? env.CLAUDE_PROJECT_DIR ?? env.CURSOR_PROJECT_DIR ?? process.cwd());
+}
 
 /** How long a hook waits for its stdin to close before it goes on without it. */
 const STDIN_WAIT_MS = 1000;

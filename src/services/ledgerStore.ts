@@ -34,8 +34,13 @@ const LEDGER_FILE = 'ledger.json';
  */
 export async function locateLedger(folder: string, fallbackDir: string | undefined, options: GitOptions): Promise<LedgerLocation | undefined> {
   const repository = await findRepository(folder, options);
-  if (repository) return { file: path.join(repository.gitDir, LEDGER_DIR, LEDGER_FILE), repository };
+  if (repository) return ledgerIn(repository);
   return fallbackDir ? { file: path.join(fallbackDir, LEDGER_FILE) } : undefined;
+}
+
+/** The ledger of a repository already found (the command line finds it once and shares it). */
+export function ledgerIn(repository: GitRepository): LedgerLocation {
+  return { file: path.join(repository.gitDir, LEDGER_DIR, LEDGER_FILE), repository };
 }
 
 export interface LedgerStoreOptions {

@@ -1,0 +1,28 @@
+// `beads-recovery hook <agent> <event>` (dist/hook.js, loaded by dist/cli.js): what every agent
+// hook event starts. Outside a beads project it must cost little more than a bare node start and
+// say nothing, so this entry reads the agent's input and looks for a beads folder with nothing but
+// the file system; only where one may be does it load the hook itself (dist/hookWork.js: the
+// recovery context, the checkpoint, the beads CLIs), which finds the project exactly.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { runHookProcess } from './hookGuard';
+import { hookFolder, readHookInput } from './hookInput';
+import type * as HookWork from './hookWork';
+
+const [agent, event] = process.argv.slice(3);
+
+void runHookProcess(async () => {
+  const input = await readHookInput();
+  if (!(await beadsFolderAbove(hookFolder(input, process.env)))) return '{}';
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file of the build, loaded only where a beads project may be
+  const work = require('./hookWork.js') as typeof HookWork;
+  return work.answerHook(agent, event, input);
+});
+
+/** Whether `.beads` (or br's `_beads`) is a folder here or above: without one there is no project; with one, hookWork decides. */
+async function beadsFolderAbove(start: string): Promise<boolean> {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    for (const name of ['.beads', '_beads']) if (await stat(path.join(dir, name)).then((info) => info.isDirectory(), () => false)) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}

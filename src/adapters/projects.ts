@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { showInformationMessage, showWarningMessage } from './notify';
 import type { BeadsBackend } from '../beads/backend';
 import { migrationEnded } from '../beads/bdMigration';
+import { releaseWarningOnce } from '../beads/releaseWarnings';
 import { detectProject, type Detection, type ReadOnlyReason } from '../beads/detect';
 import { errorMessage } from '../core/errors';
 import type { ProjectInfo } from '../shared/protocol';
@@ -116,6 +117,7 @@ export class ProjectRegistry extends Disposable {
     });
     this.log.info(`${folder.name}: ${describe(detection)}`);
     if (detection.kind === 'none') return undefined;
+    if (detection.kind === 'cli') this.warnWithdrawnRelease(detection);
     if (detection.kind === 'readonly') this.warnReadOnly(folder, detection.message, detection.reason);
     // bd 1.3 migrating the store: read-only until its process ends, then detected again (writable).
     if (detection.kind === 'readonly' && detection.migration) {
@@ -134,6 +136,14 @@ export class ProjectRegistry extends Disposable {
       readOnlyReason: detection.kind === 'readonly' ? detection.message : undefined,
       readOnlyKind: detection.kind === 'readonly' ? detection.reason : undefined,
     };
+  }
+
+  /** The CLI's version (asked once per backend; the view shows it too), warned about once when withdrawn. */
+  private warnWithdrawnRelease(detection: Extract<Detection, { kind: 'cli' }>): void {
+    void detection.backend.version?.().then((version) => {
+      const warning = version === undefined ? undefined : releaseWarningOnce(detection.cli, version);
+      if (warning) void showWarningMessage(`Beads: ${warning}`);
+    });
   }
 
   private warnReadOnly(folder: vscode.WorkspaceFolder, message: string, reason: ReadOnlyReason): void {

@@ -9,6 +9,7 @@ import { NotGitRepositoryError } from '../git/runGit';
 import { gitStatus } from '../git/status';
 import { Disposable, type Subscription } from '../services/disposable';
 import { isVolatileBeadsFile } from '../core/beadsFiles';
+import { withdrawnReason } from '../core/cliVersions';
 import type { FileWatchers } from '../services/folderActivity';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
 import type { IssueDetails, IssueSummary } from '../core/model';
@@ -177,7 +178,8 @@ export class SidebarRefresh extends Disposable {
         needGit ? this.gitStatus(root, settings.cliTimeoutMs, signal) : cached?.uncommitted,
         project.backend.version?.(),
       ]);
-      if (cliVersion) info.cliVersion = cliVersion;
+      // A withdrawn release says so where its version is shown.
+      if (cliVersion) info.cliVersion = withdrawnReason(project.cli, cliVersion) ? `${cliVersion} (withdrawn)` : cliVersion;
       this.cache = { root, project: info, snapshot, uncommitted };
       if (needSnapshot) this.noticeCheckpoints(project, snapshot);
       // Details two steps could not reach (a new focus's dependents, a deeper ancestor): the next

@@ -2,7 +2,9 @@
 // produce it: the same core and backends as the extension, with the ledger VS Code keeps for the
 // folder when there is one, and settings from the environment instead of VS Code's.
 import path from 'node:path';
+import { localVersion } from '../beads/bdMigration';
 import { detectProject, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
+import { releaseWarningOnce } from '../beads/releaseWarnings';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
 import { createJsonlBackend } from '../beads/jsonlBackend';
@@ -70,6 +72,10 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
     skipWhere: true,
   });
   if (detection.kind === 'readonly' && trusted) warn(detection.message);
+  // A withdrawn bd release, as bd recorded the last one it ran here: said once, not at every hook.
+  const recordedVersion = detection.kind !== 'none' && detection.cli === 'bd' ? await localVersion(detection.beadsDir) : undefined;
+  const releaseWarning = recordedVersion ? releaseWarningOnce('bd', recordedVersion) : undefined;
+  if (releaseWarning) warn(releaseWarning);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
   const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)) }) : undefined;
   const [ledger, hints, prime, actor, sessionState] = await Promise.all([

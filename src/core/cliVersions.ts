@@ -37,3 +37,9 @@ export function withdrawnReason(dialect: Dialect, version: string): string | und
   const plain = version.trim().replace(/^v/i, '');
   return WITHDRAWN[dialect][plain];
 }
+
+/** The warning for a withdrawn or retracted release, naming the reason; undefined for the others. */
+export function withdrawnWarning(dialect: Dialect, version: string): string | undefined {
+  const reason = withdrawnReason(dialect, version);
+  return reason === undefined ? undefined : `${dialect} ${version.trim().replace(/^v/i, '')} is ${reason}.`;
+}

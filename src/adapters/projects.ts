@@ -140,8 +140,8 @@ export class ProjectRegistry extends Disposable {
 
   /** The CLI's version (asked once per backend; the view shows it too), warned about once when withdrawn. */
   private warnWithdrawnRelease(detection: Extract<Detection, { kind: 'cli' }>): void {
-    void detection.backend.version?.().then((version) => {
-      const warning = version === undefined ? undefined : releaseWarningOnce(detection.cli, version);
+    void detection.backend.version?.().then(async (version) => {
+      const warning = version === undefined ? undefined : await releaseWarningOnce(detection.cli, version);
       if (warning) void showWarningMessage(`Beads: ${warning}`);
     });
   }

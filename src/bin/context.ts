@@ -74,7 +74,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   if (detection.kind === 'readonly' && trusted) warn(detection.message);
   // A withdrawn bd release, as bd recorded the last one it ran here: said once, not at every hook.
   const recordedVersion = detection.kind !== 'none' && detection.cli === 'bd' ? await localVersion(detection.beadsDir) : undefined;
-  const releaseWarning = recordedVersion ? releaseWarningOnce('bd', recordedVersion) : undefined;
+  const releaseWarning = recordedVersion ? await releaseWarningOnce('bd', recordedVersion) : undefined;
   if (releaseWarning) warn(releaseWarning);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
   const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)) }) : undefined;

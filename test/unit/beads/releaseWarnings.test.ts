@@ -36,11 +36,11 @@ describe('withdrawn and retracted releases', () => {
     expect(compareVersions('0.5.8-dev', '0.5.7')).toBeGreaterThan(0);
   });
 
-  it('is said once per user and release', () => {
-    expect(releaseWarningOnce('bd', '1.0.5')).toMatch(/withdrawn for data corruption/);
-    expect(releaseWarningOnce('bd', '1.0.5')).toBeUndefined();
-    expect(releaseWarningOnce('bd', '1.2.1')).toMatch(/retracted/);
-    expect(releaseWarningOnce('bd', '1.3.1')).toBeUndefined();
+  it('is said once per user and release', async () => {
+    expect(await releaseWarningOnce('bd', '1.0.5')).toMatch(/withdrawn for data corruption/);
+    expect(await releaseWarningOnce('bd', '1.0.5')).toBeUndefined();
+    expect(await releaseWarningOnce('bd', '1.2.1')).toMatch(/retracted/);
+    expect(await releaseWarningOnce('bd', '1.3.1')).toBeUndefined();
   });
 
   it('the command line and hooks warn on stderr when bd 1.0.5 last ran the store, once', async () => {

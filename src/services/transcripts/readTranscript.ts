@@ -2,15 +2,14 @@
 //
 // A transcript may be missing, still being written (a partial last line), damaged, of a newer
 // format with entry types we do not know, or hundreds of megabytes long. None of that may fail a
-// hook: the reader never throws, opens only regular files (a FIFO would block the open), and
-// reads at most `maxBytes` from the end of the file, in one bounded read, whatever its size. What
-// it could not read it says in `problem` and `skippedLines`.
+// hook: the reader never throws, opens only regular files (src/services/safeRead.ts: a FIFO would
+// block an ordinary open), and reads at most `maxBytes` from the end of the file, whatever its
+// size. What it could not read it says in `problem` and `skippedLines`.
 
-import { open } from 'node:fs/promises';
-import { constants } from 'node:fs';
-import { isRecord, type AgentEvent, type TranscriptAgent, type TranscriptEvents } from '../../core/agentEvents';
+import { type AgentEvent, type TranscriptAgent, type TranscriptEvents } from '../../core/agentEvents';
 import { errorMessage } from '../../core/errors';
 import { transcriptEvents, detectTranscriptAgent } from '../../core/transcript';
+import { openRegularFile, UnreadableFileError } from '../safeRead';
 
 /** How much of a transcript's end is read: the work since the last compaction fits in it many times over. */
 export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
@@ -53,20 +52,18 @@ interface TailText {
 type Tail = TailText | string;
 
 async function readTail(path: string, maxBytes: number): Promise<Tail> {
-  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-  let handle;
+  // Any size may be opened (only the tail is read); a FIFO or a device is refused at once.
+  let opened;
   try {
-    handle = await open(path, flags);
+    opened = await openRegularFile(path, { maxBytes: Number.MAX_SAFE_INTEGER });
   } catch (error) {
-    const code = isRecord(error) ? error.code : undefined;
-    return code === 'ENOENT' ? 'no transcript file' : `transcript unreadable: ${errorMessage(error)}`;
+    return error instanceof UnreadableFileError && error.reason === 'not-a-file' ? 'the transcript is not a regular file' : `transcript unreadable: ${errorMessage(error)}`;
   }
+  if (!opened) return 'no transcript file';
+  const { handle, size } = opened;
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return 'the transcript is not a regular file';
-    const start = Math.max(0, stat.size - maxBytes);
-    const length = stat.size - start;
+    const start = Math.max(0, size - maxBytes);
+    const length = size - start;
     const buffer = Buffer.alloc(length);
     let filled = 0;
     while (filled < length) {

@@ -8,7 +8,7 @@ import { agentsDir, type AgentKind } from '../../test/agents/harness';
 import { describeStartupCost, measureStartupCost, STARTUP_COST_HEADER } from '../../test/agents/startupCost';
 
 const PAIRS = 7;
-const AGENTS: AgentKind[] = ['claude', 'codex', 'gemini'];
+const AGENTS: AgentKind[] = ['claude', 'codex', 'gemini', 'copilot'];
 
 export async function benchAgentStartup(): Promise<void> {
   if (!fs.existsSync(path.join(agentsDir(), 'node_modules', '.bin'))) {

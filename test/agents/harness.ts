@@ -333,8 +333,9 @@ const opencode: AgentDriver = {
   script: [COMPACT_STEP],
   newSession: (prompt) => ({ args: ['run', '--format', 'json', prompt] }),
   resume: (session, prompt) => ['run', '--format', 'json', '--session', session, prompt],
-  // `run --command compact` fails with "Unexpected server error" in 1.18.33: opencode compacts by
-  // its own measure instead, when an answer reports more than the model's context (COMPACT_STEP).
+  // `run --command compact` fails with "Unexpected server error" in 1.18.33; an answer that reports
+  // more than the model's context (COMPACT_STEP) is the other way in, but made it compact in no run
+  // here (test/agents/README.md).
   compact: (session) => ['run', '--format', 'json', '--session', session, COMPACT_PROMPT],
   sessionFrom(stdout) {
     return /"sessionID":"(ses_[A-Za-z0-9]+)"/.exec(stdout)?.[1];

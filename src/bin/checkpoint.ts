@@ -6,7 +6,8 @@
 import { parseArgs } from 'node:util';
 import { sessionOfHook } from '../core/agentSessions';
 import { clampTimeoutMs } from '../core/time';
-import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
+import { errorMessage } from '../core/errors';
+import { openFolder, parkedNotes, runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import type { CheckpointRequest } from '../services/checkpoints';
 import { guardHook, hookDeadlineMs } from './hookGuard';
 import { readHookInput } from './hookInput';
@@ -25,7 +26,14 @@ out, and a session's own edits and commits are named.
   --pre-compact    write "Auto-checkpoint (pre-compaction): …" (Claude Code's PreCompact hook)
 Without either, it writes "Checkpoint: <summary>" when there is something new. When stdin is
 not a terminal, Claude Code's hook JSON is read from it (PreCompact implies --pre-compact).
-As a hook (--auto, --pre-compact or hook JSON), it always exits 0.`;
+As a hook (--auto, --pre-compact or hook JSON), it always exits 0.
+
+  beads-recovery retry [--cwd DIR] [--parked]
+
+Sends every queued beads write of the project that contains DIR now, whatever its backoff said,
+and waits (up to BEADS_RECOVERY_TIMEOUT_MS) for them to land. --parked first puts back the writes
+beads refused, which are otherwise kept and never sent again by themselves. Exits 1 when writes
+are still waiting.`;
 
 export interface CheckpointIo {
   out(line: string): void;
@@ -113,4 +121,46 @@ function messageAsData(args: readonly string[]): string[] {
 /** The flow's answer as one line: its reason, then what else happened to the queue. */
 export function checkpointLine(result: CheckpointFlowResult): string {
   return [result.reason, ...result.notes].join(' ');
+}
+
+/** `beads-recovery retry`: what a person runs when they want the queue sent now. Returns the exit code. */
+export async function retryCommand(args: string[], io: CheckpointIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { cwd: { type: 'string' }, parked: { type: 'boolean', default: false } }, strict: true });
+  const env = io.env ?? process.env;
+  const say = (line: string) => io.out(`beads-recovery: ${line}`);
+  const opened = await openFolder({ kind: 'folder', cwd: values.cwd ?? process.cwd(), env: io.env, note: (line) => process.stderr.write(`beads-recovery: ${line}\n`) });
+  if (opened.kind === 'none') {
+    say('not a beads project (no .beads directory); nothing to send.');
+    return 0;
+  }
+  try {
+    const { outbox } = opened;
+    if (!outbox) {
+      say('outside git there is no queue of beads writes; nothing to send.');
+      return 0;
+    }
+    await outbox.load();
+    const putBack = values.parked ? await outbox.requeueFailed() : 0;
+    const before = outbox.pendingCount;
+    if (before > 0 && !outbox.canSend) {
+      say(`${before} write(s) wait for a beads CLI that can write: ${opened.detection.kind === 'readonly' ? opened.detection.message : ''}`);
+      return 1;
+    }
+    await outbox.retryNow();
+    await outbox.drain(AbortSignal.timeout(clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000)));
+    const left = outbox.pending;
+    const parts = [
+      ...(putBack > 0 ? [`${putBack} refused write(s) put back in the queue.`] : []),
+      `${before - left.length} of ${before} queued write(s) landed.`,
+      ...(left.length > 0 ? [`${left.length} still wait: ${left[0]?.lastError ?? 'beads did not answer in time'}.`] : []),
+      ...parkedNotes(outbox),
+    ];
+    say(parts.join(' '));
+    return left.length > 0 ? 1 : 0;
+  } catch (error) {
+    say(`could not send the queued writes: ${errorMessage(error)}`);
+    return 1;
+  } finally {
+    opened.close();
+  }
 }

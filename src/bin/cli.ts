@@ -2,7 +2,7 @@
 // outside VS Code. Same core and backends as the extension, no vscode. Built as dist/main.js,
 // which dist/cli.js loads for every command but `hook` (src/bin/launch.ts, src/bin/hookMain.ts).
 import { parseArgs } from 'node:util';
-import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint';
+import { CHECKPOINT_USAGE, checkpointCommand, retryCommand } from './checkpoint';
 import { DEFAULT_BUDGET_BYTES, recoveryContextFor } from './context';
 import { runHook } from './hook';
 import { runHookProcess } from './hookGuard';
@@ -51,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hooks') return hooksCommand(rest);
   if (command === 'mcp') return serveMcp(rest);
   if (command === 'checkpoint') return checkpointCommand(rest, { out: (line) => process.stdout.write(`${line}\n`) });
+  if (command === 'retry') return retryCommand(rest, { out: (line) => process.stdout.write(`${line}\n`) });
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;

@@ -11,16 +11,19 @@
 
 import path from 'node:path';
 import type { BeadsBackend } from '../beads/backend';
-import { detectProject } from '../beads/detect';
+import { detectProject, jsonlPathOf, type Detection } from '../beads/detect';
+import { isCanceled } from '../beads/errors';
+import { createJsonlBackend } from '../beads/jsonlBackend';
 import { checkpointWindowStart, type CheckpointActivity } from '../core/checkpoint';
 import { errorMessage } from '../core/errors';
 import { clampTimeoutMs, formatAge } from '../core/time';
+import type { GitRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
 import { activityOf, checkpointWrite, markCheckpointsOnLanding, type CheckpointLedger, type CheckpointRequest } from './checkpoints';
 import { describeDamage, type DamageReport } from './durableJson';
 import { gitActivity, uniqueCommits } from './gitActivity';
 import { locateLedger, LedgerStore } from './ledgerStore';
-import { Outbox } from './outbox';
+import { describeWrite, Outbox, type PendingWrite } from './outbox';
 import { chooseFocus } from './snapshot';
 import { attributeWork, bindingsOf, endBindings, othersWork, ownWork, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import { chooseSessionIssue, type Actor } from '../core/sessionIssue';
@@ -104,10 +107,62 @@ export async function runCheckpoint(request: CheckpointFlowRequest, options: Che
   }
 }
 
-async function checkpointInFolder(place: Extract<CheckpointPlace, { kind: 'folder' }>, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<CheckpointFlowResult> {
+async function checkpointInFolder(place: FolderPlace, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<CheckpointFlowResult> {
+  const opened = await openFolder(place, options.signal);
+  if (opened.kind === 'none') return failed('not-beads', 'not a beads project (no .beads directory); no checkpoint written.');
+  try {
+    const { backend, outbox, detection, repository, timeoutMs } = opened;
+    if (!outbox && backend.readOnly) {
+      return failed('error', `${detection.kind === 'readonly' ? detection.message : ''} Outside git there is no queue to keep it in; no checkpoint written.`);
+    }
+    const env = place.env ?? process.env;
+    const note = place.note ?? (() => undefined);
+    const { signal } = options;
+    const sessions = repository
+      ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => note(describeDamage('agent sessions', report)) })
+      : undefined;
+    const [actor, sessionState] = await Promise.all([
+      actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: path.resolve(place.cwd), env, flag: request.actor, timeoutMs, signal }),
+      sessions
+        ? (request.session ? observeSession(sessions, request.session, { now, env }) : sessions.read()).catch((error: unknown) => {
+            note(`the agent sessions could not be read, so the checkpoint cannot tell whose work is whose: ${errorMessage(error)}`);
+            return undefined;
+          })
+        : undefined,
+    ]);
+    const whose: SessionFacts = { identity: request.session, actor, state: sessionState, store: sessions };
+    return await checkpointOn({ ...opened, whose, readOnlyReads: () => readOnlyReads(detection) }, request, options, now);
+  } finally {
+    opened.close();
+  }
+}
+
+export type FolderPlace = Extract<CheckpointPlace, { kind: 'folder' }>;
+
+/** A beads project opened from a folder: its backend, and the ledger and outbox beside it in the git directory. */
+export type OpenedFolder =
+  | { kind: 'none' }
+  | {
+      kind: 'project';
+      detection: Exclude<Detection, { kind: 'none' }>;
+      backend: BeadsBackend;
+      /** Undefined outside git: no place to keep a queue. */
+      outbox: Outbox | undefined;
+      ledger: LedgerStore | undefined;
+      repository: GitRepository | undefined;
+      gitRoot: string | undefined;
+      timeoutMs: number;
+      close(): void;
+    };
+
+/**
+ * Opens the beads project that contains the folder the way every process outside VS Code does
+ * (the checkpoint flow, `beads-recovery retry`): settings from the environment, the ledger and
+ * the outbox VS Code shares, every landing counted in the ledger. `close()` when done.
+ */
+export async function openFolder(place: FolderPlace, signal?: AbortSignal): Promise<OpenedFolder> {
   const env = place.env ?? process.env;
   const note = place.note ?? (() => undefined);
-  const { signal } = options;
   const timeoutMs = clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000);
   const preferred = env.BEADS_RECOVERY_CLI === 'bd' || env.BEADS_RECOVERY_CLI === 'br' ? env.BEADS_RECOVERY_CLI : 'auto';
   const detection = await detectProject(path.resolve(place.cwd), {
@@ -118,8 +173,12 @@ async function checkpointInFolder(place: Extract<CheckpointPlace, { kind: 'folde
     pathEnv: env.PATH,
     env: place.env ? definedOnly(place.env) : undefined,
     signal,
+    // No `where` when the store and the executable's name say which CLI this is: the first read
+    // shows whether it can serve (else the store's file answers, see checkpointOn), and the
+    // write is the one process a checkpoint needs.
+    skipWhere: true,
   });
-  if (detection.kind === 'none') return failed('not-beads', 'not a beads project (no .beads directory); no checkpoint written.');
+  if (detection.kind === 'none') return { kind: 'none' };
   // Without a working CLI (missing, hanging, locked at `where`), the checkpoint is still worked
   // out from .beads/issues.jsonl and queued: the next process that can write sends it.
   if (detection.kind === 'readonly') note(detection.message);
@@ -131,32 +190,33 @@ async function checkpointInFolder(place: Extract<CheckpointPlace, { kind: 'folde
   const ledger = location ? new LedgerStore(location.file, { onDamage: damaged('ledger') }) : undefined;
   try {
     await ledger?.load();
-    const outbox = location ? new Outbox({ file: path.join(path.dirname(location.file), 'outbox.json'), root: backend.root, backend, onDamage: damaged('queue of beads writes') }) : undefined;
-    try {
-      // Whatever this run lands — its own checkpoint or one an earlier process queued — the ledger counts.
-      if (outbox) markCheckpointsOnLanding(outbox, () => ledger);
-      if (!outbox && backend.readOnly) {
-        return failed('error', `${detection.kind === 'readonly' ? detection.message : ''} Outside git there is no queue to keep it in; no checkpoint written.`);
-      }
-      const repository = location?.repository;
-      const sessions = repository ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: damaged('agent sessions') }) : undefined;
-      const [actor, sessionState] = await Promise.all([
-        actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: path.resolve(place.cwd), env, flag: request.actor, timeoutMs, signal }),
-        sessions
-          ? (request.session ? observeSession(sessions, request.session, { now, env }) : sessions.read()).catch((error: unknown) => {
-              note(`the agent sessions could not be read, so the checkpoint cannot tell whose work is whose: ${errorMessage(error)}`);
-              return undefined;
-            })
-          : undefined,
-      ]);
-      const whose: SessionFacts = { identity: request.session, actor, state: sessionState, store: sessions };
-      return await checkpointOn({ backend, outbox, ledger, gitRoot: repository?.root, timeoutMs, whose }, request, options, now);
-    } finally {
-      outbox?.dispose();
-    }
-  } finally {
+  } catch (error) {
     ledger?.dispose();
+    throw error;
   }
+  const outbox = location ? new Outbox({ file: path.join(path.dirname(location.file), 'outbox.json'), root: backend.root, backend, onDamage: damaged('queue of beads writes') }) : undefined;
+  // Whatever this run lands — its own checkpoint or one an earlier process queued — the ledger counts.
+  if (outbox) markCheckpointsOnLanding(outbox, () => ledger);
+  return {
+    kind: 'project',
+    detection,
+    backend,
+    outbox,
+    ledger,
+    repository: location?.repository,
+    gitRoot: location?.repository?.root,
+    timeoutMs,
+    close: () => {
+      outbox?.dispose();
+      ledger?.dispose();
+    },
+  };
+}
+
+/** The store's own file, read without any process: what a typed checkpoint falls back on when the CLI cannot read. */
+async function readOnlyReads(detection: Exclude<Detection, { kind: 'none' }>): Promise<BeadsBackend> {
+  if (detection.kind === 'readonly') return detection.backend;
+  return createJsonlBackend({ root: detection.backend.root, beadsDir: detection.beadsDir, jsonlPath: await jsonlPathOf(detection.beadsDir), dialect: detection.cli });
 }
 
 interface OpenProject {
@@ -167,6 +227,8 @@ interface OpenProject {
   /** Outside VS Code: the repository whose log and status add to the ledger's activity. */
   gitRoot?: string;
   timeoutMs?: number;
+  /** Reads without the CLI (the store's file), for when the CLI cannot read. */
+  readOnlyReads?: () => Promise<BeadsBackend>;
   /** Outside VS Code: who asks, and what the work tree's sessions did. */
   whose?: SessionFacts;
 }
@@ -178,17 +240,35 @@ interface SessionFacts {
   store?: AgentSessionsStore;
 }
 
+
+
 async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<CheckpointFlowResult> {
   const { backend, outbox, ledger } = project;
   const { signal } = options;
   // First what earlier runs left queued: once landed, those checkpoints start this one's window.
   const earlier = await sendQueued(outbox, signal);
+  /**
+   * Reads go to the CLI until one fails (missing, hanging, locked, garbled); from then on to the
+   * store's own file, when there is one, and the checkpoint is still worked out and queued: the
+   * write is durable whatever the reads did, and typed words are never lost to a read.
+   */
+  let reads = backend;
+  const read = async <T>(what: string, query: (from: BeadsBackend) => Promise<T>): Promise<T> => {
+    try {
+      return await query(reads);
+    } catch (error) {
+      if (isCanceled(error) || signal?.aborted || reads !== backend || !project.readOnlyReads) throw error;
+      reads = await project.readOnlyReads();
+      earlier.push(`(beads could not ${what}: ${errorMessage(error)}; read from .beads instead.)`);
+      return query(reads);
+    }
+  };
   const whose = project.whose;
   let issueId = request.issueId ?? project.focusedId;
   /** The issue unclaimed work follows: the folder's focus while in progress, else the newest. */
   let folderFocus = issueId;
   if (!issueId) {
-    const inProgress = await backend.listInProgress(signal);
+    const inProgress = await read('list the issues in progress', (from) => from.listInProgress(signal));
     folderFocus = chooseFocus(inProgress, ledger?.state.focusedId);
     const bindings = whose?.identity ? bindingsOf(whose.state?.sessions[sessionKey(whose.identity)]) : [];
     const choice = chooseSessionIssue({
@@ -207,7 +287,7 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
   const fromLedger = recorded ? activityOf(recorded) : undefined;
   let activity: CheckpointActivity = fromLedger ?? { issueId, files: [], commits: [], edits: 0 };
   if (project.gitRoot !== undefined || !ledger) {
-    const [details] = await backend.show([issueId], signal);
+    const [details] = await read(`read ${issueId}`, (from) => from.show([issueId], signal));
     const since = checkpointWindowStart(
       {
         ledgerCheckpointAt: recorded?.lastCheckpointAt,
@@ -242,10 +322,10 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
     return { outcome: 'nothing-new', issueId, reason: `nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.`, notes: earlier };
   }
   const { key, comment } = planned;
-  const write: BeadsWrite = { key, kind: 'comment', issueId, text: comment, checkpointAt: now };
+  const write: BeadsWrite = { key, kind: 'comment', issueId, text: comment, checkpointAt: now, ...(planned.sameWithinMs === undefined ? {} : { sameWithinMs: planned.sameWithinMs }) };
   const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, issueId, comment, signal);
   const firstLine = comment.split('\n')[0] ?? comment;
-  const base = { issueId, key, comment, notes: earlier };
+  const base = { issueId, key, comment, notes: [...earlier, ...parkedNotes(outbox)] };
   if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}` };
   // Counted (by the outbox's landing) only once it landed: a queued checkpoint must not make the next run "nothing new".
   if (result.state === 'queued') return { ...base, outcome: 'queued', reason: `checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}` };
@@ -279,21 +359,51 @@ type WriteResult = { state: 'written'; landedBefore?: boolean } | { state: 'queu
  */
 async function writeThroughOutbox(outbox: Outbox, write: BeadsWrite, options: CheckpointFlowOptions): Promise<WriteResult> {
   const { key } = write;
-  if (outbox.status(key) === 'done') return { state: 'written', landedBefore: true };
+  if (outbox.landedAlready(write)) return { state: 'written', landedBefore: true };
   await outbox.enqueue(write);
   if (!outbox.canSend) return { state: 'queued', why: 'the beads CLI is not available' };
   await outbox.sendDue();
-  // Untried means another drainer (a VS Code window, another hook) holds the queue: give it the time left.
-  const untried = outbox.pending.find((entry) => entry.write.key === key)?.attempts === 0;
-  if (untried) await outbox.drain(withDeadline(options), [key]);
+  // Untried: another drainer (a VS Code window, another hook) holds the queue, or an earlier write
+  // to the issue waits out its backoff (writes to one issue land in order). Wait while that can
+  // end before the deadline; past it, the answer is "queued" now rather than at the deadline.
+  const ahead = writesAhead(outbox, write);
+  const mine = outbox.pending.find((entry) => entry.write.key === key);
+  if (mine?.attempts === 0) {
+    const dueAt = Math.max(mine.nextAttemptAt, ...ahead.map((entry) => entry.nextAttemptAt));
+    if (dueAt < options.deadline - ANSWER_RESERVE_MS) await outbox.drain(withDeadline(options), [key]);
+  }
   switch (outbox.status(key)) {
     case 'done':
       return { state: 'written' };
     case 'failed':
       return { state: 'failed', refused: true, why: outbox.failed.find((entry) => entry.write.key === key)?.error ?? 'beads refused it' };
-    default:
-      return { state: 'queued', why: outbox.pending.find((entry) => entry.write.key === key)?.lastError ?? 'beads did not answer in time' };
+    default: {
+      const own = outbox.pending.find((entry) => entry.write.key === key)?.lastError;
+      const blocking = writesAhead(outbox, write).find((entry) => entry.lastError !== undefined);
+      const why = own ?? (blocking ? `an earlier write to ${write.issueId} waits for beads: ${blocking.lastError}` : 'beads did not answer in time');
+      return { state: 'queued', why };
+    }
   }
+}
+
+/** The writes to the same issue queued before `write`: it lands after them. */
+function writesAhead(outbox: Outbox, write: BeadsWrite): PendingWrite[] {
+  const pending = outbox.pending;
+  const index = pending.findIndex((entry) => entry.write.key === write.key);
+  return pending.slice(0, index < 0 ? pending.length : index).filter((entry) => entry.write.issueId === write.issueId);
+}
+
+/**
+ * Writes beads refused stay parked until someone sends them again; every answer says so, with
+ * how (`beads-recovery retry --parked`, or Retry Pending Writes in VS Code).
+ */
+export function parkedNotes(outbox: Outbox | undefined): string[] {
+  const parked = outbox?.failed ?? [];
+  if (parked.length === 0) return [];
+  const last = parked.at(-1);
+  return [
+    `${parked.length} write(s) were refused by beads and wait for you (last: ${last ? describeWrite(last.write) : ''}: ${last?.error ?? ''}); 'beads-recovery retry --parked' or VS Code's Beads: Retry Pending Writes sends them again.`,
+  ];
 }
 
 /** Sends what earlier runs left queued; says so when anything was or still is. */

@@ -68,15 +68,24 @@ export type CheckpointRequest =
 export interface PlannedCheckpoint {
   key: string;
   comment: string;
+  /** For words someone gave: how long after landing the same words count as the same request (BeadsWrite.sameWithinMs). */
+  sameWithinMs?: number;
 }
+
+/**
+ * The same words on the same issue within this long are one checkpoint: an agent or a person
+ * retrying after a timeout, or a second hook file, never gets two comments; later, they are new.
+ */
+export const SAME_WORDS_WINDOW_MS = 15 * 60_000;
 
 export function checkpointWrite(activity: CheckpointActivity, request: { message: string }, now: number): PlannedCheckpoint;
 export function checkpointWrite(activity: CheckpointActivity, request: CheckpointRequest, now: number): PlannedCheckpoint | undefined;
 export function checkpointWrite(activity: CheckpointActivity, request: CheckpointRequest, now: number): PlannedCheckpoint | undefined {
   if ('message' in request) {
     return {
-      key: manualCheckpointKey(activity.issueId, activity.lastCheckpointAt, request.message),
+      key: manualCheckpointKey(activity.issueId, request.message),
       comment: checkpointComment(request.message, activity.files, activity.commits),
+      sameWithinMs: SAME_WORDS_WINDOW_MS,
     };
   }
   // The session's own thread is new work too: a compaction loses it even when no file changed.
@@ -133,8 +142,8 @@ export class Checkpoints {
    */
   async checkpoint(issueId: string, text: string): Promise<{ key: string; comment: string }> {
     const now = this.now();
-    const { key, comment } = checkpointWrite(this.activityOf(issueId), { message: text }, now);
-    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now });
+    const { key, comment, sameWithinMs } = checkpointWrite(this.activityOf(issueId), { message: text }, now);
+    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now, sameWithinMs });
     await this.markIfLandedBefore(key, issueId, now);
     return { key, comment };
   }
@@ -236,13 +245,13 @@ export async function noticeExternalCheckpoint(
 
 /**
  * The idempotency keys of checkpoints, one definition for VS Code, the command line and agent
- * tools. Built from stable facts — the issue, the start of the window (the last landed
- * checkpoint, or the claim: see checkpointWindowStart) and what is recorded — never from the
- * time of the request, so concurrent processes asked for the same checkpoint agree on its key and
- * the outbox writes it once.
+ * tools, built from stable facts and never from the time of the request, so concurrent processes
+ * asked for the same checkpoint agree on its key and the outbox writes it once. Typed words: the
+ * issue and the words alone — not the start of the window, which moves once the first copy has
+ * landed — and the outbox takes the same key within SAME_WORDS_WINDOW_MS of landing for a retry.
  */
-function manualCheckpointKey(issueId: string, windowStart: number | undefined, text: string): string {
-  return `checkpoint:${issueId}:${textFingerprint(`${windowStart ?? ''}\n${oneLine(text)}`)}`;
+function manualCheckpointKey(issueId: string, text: string): string {
+  return `checkpoint:${issueId}:${textFingerprint(oneLine(text))}`;
 }
 
 /** See manualCheckpointKey; the activity's fingerprint includes the start of its window. */

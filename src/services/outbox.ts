@@ -250,12 +250,17 @@ export class Outbox implements WriteQueue {
     await this.load();
     let added = false;
     await this.mutate((state) => {
-      if (knownKey(state, write.key)) return;
       const now = this.now();
+      if (knownWrite(state, write, now)) return;
       state.pending.push({ write, root: this.root, enqueuedAt: now, attempts: 0, nextAttemptAt: now });
       added = true;
     });
     if (added) this.kick();
+  }
+
+  /** Whether this write (by key) has landed, and — for typed words — recently enough that sending it again would be a duplicate. */
+  landedAlready(write: BeadsWrite): boolean {
+    return this.state.done.some((entry) => entry.key === write.key && landedWithinWindow(write, entry, this.now()));
   }
 
   /** Where a write stands, by key. */
@@ -671,12 +676,19 @@ function waitsForTheCli(entry: PendingWrite): boolean {
   return reason === undefined || affectsEveryWrite({ action: 'retry', reason, at: 0, mayHaveLanded: false, counted: true });
 }
 
-function knownKey(state: OutboxState, key: string): boolean {
+/** A key queued, parked, or landed (for typed words: within their window) is the same write again. */
+function knownWrite(state: OutboxState, write: BeadsWrite, now: number): boolean {
+  const { key } = write;
   return (
     state.pending.some((entry) => entry.write.key === key) ||
     state.failed.some((entry) => entry.write.key === key) ||
-    state.done.some((entry) => entry.key === key)
+    state.done.some((entry) => entry.key === key && landedWithinWindow(write, entry, now))
   );
+}
+
+function landedWithinWindow(write: BeadsWrite, done: DoneWrite, now: number): boolean {
+  const window = write.kind === 'comment' ? write.sameWithinMs : undefined;
+  return window === undefined || now - done.at <= window;
 }
 
 function findPending(state: OutboxState, key: string): PendingWrite | undefined {

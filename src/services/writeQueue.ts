@@ -16,6 +16,12 @@ export type BeadsWrite =
        * counts its work until it is in beads.
        */
       checkpointAt?: number;
+      /**
+       * Words someone typed: the same key queued again within this long after it landed is that
+       * request retried (an agent after a timeout), not new words, and is not written twice.
+       * Without it a key that landed is never written again.
+       */
+      sameWithinMs?: number;
     }
   | { key: string; kind: 'claim'; issueId: string }
   | { key: string; kind: 'close'; issueId: string; reason: string; force?: boolean };

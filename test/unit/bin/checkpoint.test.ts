@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkpointCommand } from '../../../src/bin/checkpoint';
+import { checkpointCommand, retryCommand } from '../../../src/bin/checkpoint';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 
 const repoRoot = path.resolve(__dirname, '../../..');
@@ -193,7 +193,7 @@ describe('beads-recovery checkpoint', () => {
 });
 
 describe('nothing asked for is lost', () => {
-  it('queues a requested checkpoint when detection fails (CLI locked at `where`); the next run sends it, even when it has nothing new', async () => {
+  it('queues a requested checkpoint when beads is locked for every call; the next run sends it, even when it has nothing new', async () => {
     writeFileSync(path.join(work, 'a.ts'), 'a\n');
     writeFileSync(path.join(scratch, 'fault'), 'locked\n');
     const first = await run(['--cwd', work, '--message', 'lexer done']);
@@ -205,6 +205,7 @@ describe('nothing asked for is lost', () => {
 
     rmSync(path.join(scratch, 'fault'));
     rmSync(path.join(work, 'a.ts'));
+    await untilQueuedWritesAreDue();
     const second = await run(['--cwd', work, '--auto']);
     expect(second.code).toBe(0);
     expect(second.output).toMatch(/Sent 1 queued write/);
@@ -221,6 +222,96 @@ describe('nothing asked for is lost', () => {
     const again = await run(['--cwd', work, '--auto']);
     expect(again.output).toMatch(/nothing new on demo-1 .* Sent 1 queued write/);
     expect(comments('demo-1')).toEqual([expect.stringMatching(/^Auto-checkpoint \(agent hook\): 1 file/)]);
+  });
+});
+
+describe('the retry policy (issue 18)', () => {
+  function outboxState() {
+    return JSON.parse(readFileSync(path.join(work, '.git', 'beads-recovery', 'outbox.json'), 'utf8')) as {
+      pending: { write: { text: string }; attempts: number }[];
+      failed: unknown[];
+    };
+  }
+
+  async function retry(args: string[]) {
+    const lines: string[] = [];
+    const code = await retryCommand(['--cwd', work, ...args], { out: (line) => lines.push(line), env });
+    return { code, output: lines.join('\n') };
+  }
+
+  // Seed 70934 of the randomized fault test, made deterministic: many checkpoint runs close
+  // together while every write exits 1. Each run used to reset every queued write's next attempt
+  // (sendNow), the attempts added up in outbox.json, and the 8th parked the first write as
+  // "gave-up", where nothing on the command line ever sent or mentioned it again: reported
+  // "queued", silently dropped.
+  it('keeps every write of many quick runs queued while the CLI fails with exit 1, spaces their attempts, and lands them all once', async () => {
+    env.BEADS_RECOVERY_TIMEOUT_MS = '1000';
+    writeFileSync(path.join(scratch, 'fault'), 'exit:1 write\n');
+    const messages = Array.from({ length: 9 }, (_unused, index) => `step ${index}`);
+    for (const message of messages) {
+      const result = await run(['--cwd', work, '--message', message]);
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toMatch(/queued/);
+    }
+    const queued = outboxState();
+    expect(queued.failed).toEqual([]);
+    expect(queued.pending.map((entry) => entry.write.text.split('\n')[0])).toEqual(messages.map((message) => `Checkpoint: ${message}`));
+    // Spaced in time: the first write was tried once or twice in these few seconds, not once a run.
+    expect(queued.pending[0]?.attempts).toBeLessThanOrEqual(2);
+
+    rmSync(path.join(scratch, 'fault'));
+    const sent = await retry([]);
+    expect(sent.output).toMatch(/9 of 9 queued write\(s\) landed/);
+    expect(sent.code).toBe(0);
+    expect(comments('demo-1').map((text) => text.split('\n')[0])).toEqual(messages.map((message) => `Checkpoint: ${message}`));
+  }, 60_000);
+
+  it('keeps typed words when every read fails: the checkpoint is worked out from .beads and queued', async () => {
+    env.BEADS_RECOVERY_TIMEOUT_MS = '800';
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'hang\n');
+    const hung = await run(['--cwd', work, '--message', 'kept though beads hangs']);
+    expect(hung.code, hung.output).toBe(0);
+    expect(hung.output).toMatch(/checkpoint for demo-1 queued .*Checkpoint: kept though beads hangs/);
+    expect(hung.output).toMatch(/could not list the issues in progress/);
+    writeFileSync(path.join(scratch, 'fault'), 'locked\n');
+    const locked = await run(['--cwd', work, '--message', 'kept though beads is locked']);
+    expect(locked.code, locked.output).toBe(0);
+    expect(locked.output).toMatch(/queued/);
+    expect(outboxState().pending.map((entry) => entry.write.text.split('\n')[0])).toEqual(['Checkpoint: kept though beads hangs', 'Checkpoint: kept though beads is locked']);
+
+    rmSync(path.join(scratch, 'fault'));
+    expect((await retry([])).code).toBe(0);
+    expect(comments('demo-1').map((text) => text.split('\n')[0])).toEqual(['Checkpoint: kept though beads hangs', 'Checkpoint: kept though beads is locked']);
+  }, 30_000);
+
+  it('lands typed words retried after they landed once, though the first copy moved the window', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    expect((await run(['--cwd', work, '--message', 'parser done'])).output).toMatch(/checkpoint written/);
+    writeFileSync(path.join(work, 'b.ts'), 'b\n');
+    const again = await run(['--cwd', work, '--message', 'parser done']);
+    expect(again.code).toBe(0);
+    expect(again.output).toMatch(/checkpoint written on demo-1/);
+    expect(comments('demo-1')).toEqual(['Checkpoint: parser done\n- Files: a.ts']);
+    // Other words are a new checkpoint.
+    await run(['--cwd', work, '--message', 'lexer done']);
+    expect(comments('demo-1')).toHaveLength(2);
+  });
+
+  it('says on every run that a refused write is parked, and `retry --parked` sends it again', async () => {
+    writeFileSync(path.join(scratch, 'fault'), 'exit:4 write\n');
+    expect((await run(['--cwd', work, '--issue', 'demo-1', '--message', 'refused once'])).code).toBe(1);
+    rmSync(path.join(scratch, 'fault'));
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    const next = await run(['--cwd', work, '--auto']);
+    expect(next.output).toMatch(/1 write\(s\) were refused by beads and wait for you .*retry --parked/);
+    const plain = await retry([]);
+    expect(plain.output).toMatch(/1 write\(s\) were refused by beads/);
+    const parked = await retry(['--parked']);
+    expect(parked.output).toMatch(/1 refused write\(s\) put back/);
+    expect(parked.code).toBe(0);
+    expect(comments('demo-1').map((text) => text.split('\n')[0])).toContain('Checkpoint: refused once');
+    expect(outboxState().failed).toEqual([]);
   });
 });
 

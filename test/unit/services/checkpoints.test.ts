@@ -7,7 +7,7 @@ import { lastCheckpointPhrase } from '../../../src/core/policy';
 import { formatAge } from '../../../src/core/time';
 import { buildSidebarModel } from '../../../src/core/viewModel';
 import type { IssueDetails } from '../../../src/core/model';
-import { activityOf, checkpointWrite, Checkpoints, markCheckpointsOnLanding, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
+import { activityOf, checkpointWrite, Checkpoints, SAME_WORDS_WINDOW_MS, markCheckpointsOnLanding, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
 import { Outbox } from '../../../src/services/outbox';
 import { FakeBackend } from '../support/fakeBackend';
 import { comments as numbered, issueDetails } from '../support/fakeIssues';
@@ -254,12 +254,15 @@ describe('checkpointWrite: one definition of a checkpoint for VS Code, the comma
   const nothing = { issueId: 'wf-7', files: [], commits: [], edits: 0, lastCheckpointAt: T0 };
   const now = T0 + 20 * 60_000;
 
-  it('writes given words even with nothing new, keyed by the window and the words, not the time', () => {
+  it('writes given words even with nothing new, keyed by the issue and the words alone: not the time, not the window that moves once they land', () => {
     const first = checkpointWrite(nothing, { message: 'Next: wire LineError' }, now);
     const again = checkpointWrite(nothing, { message: 'Next: wire LineError' }, now + 60_000);
     expect(first.comment).toMatch(/^Checkpoint: Next: wire LineError/);
     expect(again.key).toBe(first.key);
-    expect(checkpointWrite({ ...nothing, lastCheckpointAt: T0 + 1 }, { message: 'Next: wire LineError' }, now).key).not.toBe(first.key);
+    // The first copy landed and moved the window: a retry of the same words is still the same write.
+    expect(checkpointWrite({ ...nothing, lastCheckpointAt: T0 + 1 }, { message: 'Next: wire LineError' }, now).key).toBe(first.key);
+    expect(first.sameWithinMs).toBe(SAME_WORDS_WINDOW_MS);
+    expect(checkpointWrite(nothing, { message: 'Next: other words' }, now).key).not.toBe(first.key);
   });
 
   it('writes an automatic or summary checkpoint only when there is something new, under one key for one activity', () => {

@@ -15,6 +15,7 @@ import { findRepository, type GitRepository } from '../git/repo';
 import { describeDamage } from '../services/durableJson';
 import { lastCloseBesideLedger } from '../services/lastClose';
 import { LEDGER_DIR, ledgerIn, LedgerStore } from '../services/ledgerStore';
+import { parkedNotesBeside } from '../services/checkpointFlow';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
@@ -81,7 +82,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   const [ledger, hints, prime, actor, sessionState] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
     // another checkout's store: its focus and what changed since the last checkpoint.
-    root === undefined || repository === undefined ? undefined : readLedger(repository, warn),
+    root === undefined || !repository ? undefined : readLedger(repository, root, warn),
     root === undefined ? undefined : cache?.hints(root).catch(() => undefined),
     options.forAgent ? detectBdPrime(options.forAgent, { projectFolders: root === undefined ? [cwd] : [cwd, root] }) : undefined,
     detection.kind === 'none' ? undefined : actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: cwd, env, flag: options.actor, timeoutMs, signal: options.signal }),
@@ -182,13 +183,16 @@ function cliUnusable(error: unknown): CliError | undefined {
 }
 
 /**
- * The ledger of the work tree around `cwd` (found once, with the project cache), or undefined when
- * it cannot be read (said through `warn`: the context goes on without it).
+ * The ledger of the repository found above (one `git rev-parse` per context), or undefined when it
+ * cannot be read (said through `warn`: the context goes on without it). Writes beads refused and
+ * parked are said too: they wait for someone to send them again.
  */
-async function readLedger(repository: GitRepository, warn: (line: string) => void): Promise<LedgerStore | undefined> {
+async function readLedger(repository: GitRepository, beadsRoot: string, warn: (line: string) => void): Promise<LedgerStore | undefined> {
   try {
-    const store = new LedgerStore(ledgerIn(repository).file, { onDamage: (report) => warn(describeDamage('ledger', report)) });
+    const location = ledgerIn(repository);
+    const store = new LedgerStore(location.file, { onDamage: (report) => warn(describeDamage('ledger', report)) });
     await store.load();
+    for (const line of await parkedNotesBeside(location.file, beadsRoot).catch(() => [])) warn(line);
     return store;
   } catch (error) {
     warn(`the ledger could not be read, so the context leaves it out: ${errorMessage(error)}`);

@@ -406,6 +406,17 @@ export function parkedNotes(outbox: Outbox | undefined): string[] {
   ];
 }
 
+/** `parkedNotes` of the outbox beside a ledger file, read without sending anything. */
+export async function parkedNotesBeside(ledgerFile: string, root: string): Promise<string[]> {
+  const outbox = new Outbox({ file: path.join(path.dirname(ledgerFile), 'outbox.json'), root });
+  try {
+    await outbox.load();
+    return parkedNotes(outbox);
+  } finally {
+    outbox.dispose();
+  }
+}
+
 /** Sends what earlier runs left queued; says so when anything was or still is. */
 async function sendQueued(outbox: Outbox | undefined, signal?: AbortSignal): Promise<string[]> {
   if (!outbox) return [];

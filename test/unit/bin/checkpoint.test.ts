@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointCommand, retryCommand } from '../../../src/bin/checkpoint';
+import { recoveryContextFor } from '../../../src/bin/context';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 
 const repoRoot = path.resolve(__dirname, '../../..');
@@ -307,6 +308,9 @@ describe('the retry policy (issue 18)', () => {
     expect(next.output).toMatch(/1 write\(s\) were refused by beads and wait for you .*retry --parked/);
     const plain = await retry([]);
     expect(plain.output).toMatch(/1 write\(s\) were refused by beads/);
+    const warnings: string[] = [];
+    await recoveryContextFor(work, { env, warn: (line) => warnings.push(line) });
+    expect(warnings).toContainEqual(expect.stringMatching(/1 write\(s\) were refused by beads/));
     const parked = await retry(['--parked']);
     expect(parked.output).toMatch(/1 refused write\(s\) put back/);
     expect(parked.code).toBe(0);

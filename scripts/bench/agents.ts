@@ -10,7 +10,7 @@ import { describeStartupCost, measureStartupCost, STARTUP_COST_HEADER } from '..
 const PAIRS = 7;
 const AGENTS: AgentKind[] = ['claude', 'codex', 'gemini', 'copilot'];
 
-export async function benchAgentStartup(): Promise<void> {
+export async function benchAgentStartup({ repo }: { repo: string }): Promise<void> {
   if (!fs.existsSync(path.join(agentsDir(), 'node_modules', '.bin'))) {
     console.log('no agent CLIs installed: run scripts/setup-agents.sh');
     return;
@@ -19,7 +19,7 @@ export async function benchAgentStartup(): Promise<void> {
   console.log(STARTUP_COST_HEADER);
   for (const agent of AGENTS) {
     try {
-      console.log(describeStartupCost(await measureStartupCost(agent, PAIRS)));
+      console.log(describeStartupCost(await measureStartupCost(agent, PAIRS, repo)));
     } catch (error) {
       console.log(`${agent.padEnd(8)} could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }

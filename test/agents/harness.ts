@@ -35,13 +35,17 @@ import { startModelStandin, type ApiFamily, type ModelStandin, type RecordedRequ
 
 export type AgentKind = 'claude' | 'codex' | 'gemini' | 'copilot' | 'opencode';
 
-/** The repository root: the folder above this module holding test/agents (also when bundled elsewhere in it, as the benchmarks are). */
+/**
+ * The repository root: the folder above this module holding test/agents. A bundle of this module
+ * elsewhere (the benchmarks') names its repository in the `repo` option instead.
+ */
 export const REPO = findRepo(path.dirname(fileURLToPath(import.meta.url)));
-const HERE = path.join(REPO, 'test', 'agents');
-const CLI = path.join(REPO, 'dist', 'cli.js');
-const HOOK_RECORDER = path.join(HERE, 'hookRecorder.cjs');
-/** `bd prime` as bd's own hook runs it, beside the stand-in `bd` (which has no prime command). */
-const PRIME_BIN_DIR = path.join(HERE, 'bin');
+
+/** The files of the repository the harness runs: our CLI, the hook recorder, bd's prime. */
+function repoFiles(repo: string) {
+  const here = path.join(repo, 'test', 'agents');
+  return { cli: path.join(repo, 'dist', 'cli.js'), hookRecorder: path.join(here, 'hookRecorder.cjs'), primeBinDir: path.join(here, 'bin') };
+}
 
 export function agentsDir(env: NodeJS.ProcessEnv = process.env): string {
   const cache = env.BEADS_RECOVERY_CACHE || path.join(os.homedir(), '.cache', 'beads-recovery');
@@ -70,6 +74,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Codex: run without --dangerously-bypass-hook-trust, as a user who never opened /hooks. */
   untrustedHooks?: boolean;
+  /** The repository whose dist/cli.js and test/agents to use (default: the one holding this module). */
+  repo?: string;
 }
 
 export interface AgentTurn {
@@ -370,7 +376,8 @@ export interface AgentHarness {
 export async function createAgentHarness(options: HarnessOptions): Promise<AgentHarness> {
   const driver = DRIVERS[options.agent];
   if (!driver) throw new Error(`no driver for agent '${options.agent}'`);
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  const { cli, hookRecorder, primeBinDir } = repoFiles(options.repo ?? REPO);
+  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
   const bin = agentBin(driver.bin);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `agent-${options.agent}-`));
   const home = path.join(root, 'home');
@@ -385,7 +392,7 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
   const standin = await startModelStandin(driver.family, [...(options.script ?? []), ...(driver.script ?? [])]);
   const hookLog = path.join(root, 'hook-runs.jsonl');
   const env: Record<string, string> = {
-    PATH: [PRIME_BIN_DIR, STANDIN_BIN_DIR, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
+    PATH: [primeBinDir, STANDIN_BIN_DIR, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
     HOME: home,
     USERPROFILE: home,
     TMPDIR: process.env.TMPDIR ?? os.tmpdir(),
@@ -398,14 +405,14 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
     https_proxy: standin.url,
     NO_PROXY: '127.0.0.1,localhost',
     no_proxy: '127.0.0.1,localhost',
-    NODE_OPTIONS: `--require ${HOOK_RECORDER}`,
+    NODE_OPTIONS: `--require ${hookRecorder}`,
     BEADS_AGENT_HOOK_LOG: hookLog,
     ...driver.configure(home, standin, dir),
     ...options.env,
   };
   if (options.bdPrime) installBdPrime(dir, options.agent);
   if (options.hooks !== false) {
-    await runProcess(process.execPath, [CLI, 'hooks', 'install', '--agent', driver.installHooks, '--dir', dir], { cwd: dir, env }).then((result) => {
+    await runProcess(process.execPath, [cli, 'hooks', 'install', '--agent', driver.installHooks, '--dir', dir], { cwd: dir, env }).then((result) => {
       if (result.exitCode !== 0) throw new Error(`hooks install failed (${result.exitCode}): ${result.stderr}${result.stdout}`);
     });
   }

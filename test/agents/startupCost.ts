@@ -21,10 +21,10 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-export async function measureStartupCost(agent: AgentKind, pairs: number): Promise<StartupCost> {
+export async function measureStartupCost(agent: AgentKind, pairs: number, repo?: string): Promise<StartupCost> {
   const script = [{ when: 'STARTUP', turns: [{ text: 'Ready.' }] }];
-  const withHook = await createAgentHarness({ agent, script });
-  const withoutHook = await createAgentHarness({ agent, script, hooks: false });
+  const withHook = await createAgentHarness({ agent, script, repo });
+  const withoutHook = await createAgentHarness({ agent, script, repo, hooks: false });
   try {
     const firstRequest = async (harness: typeof withHook) => {
       const turn = await harness.start('STARTUP check');

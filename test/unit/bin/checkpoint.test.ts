@@ -249,6 +249,7 @@ describe('the retry policy (issue 18)', () => {
     env.BEADS_RECOVERY_TIMEOUT_MS = '1000';
     writeFileSync(path.join(scratch, 'fault'), 'exit:1 write\n');
     const messages = Array.from({ length: 9 }, (_unused, index) => `step ${index}`);
+    const started = Date.now();
     for (const message of messages) {
       const result = await run(['--cwd', work, '--message', message]);
       expect(result.code, result.output).toBe(0);
@@ -257,8 +258,11 @@ describe('the retry policy (issue 18)', () => {
     const queued = outboxState();
     expect(queued.failed).toEqual([]);
     expect(queued.pending.map((entry) => entry.write.text.split('\n')[0])).toEqual(messages.map((message) => `Checkpoint: ${message}`));
-    // Spaced in time: the first write was tried once or twice in these few seconds, not once a run.
-    expect(queued.pending[0]?.attempts).toBeLessThanOrEqual(2);
+    // Spaced in time (2 s, 4 s, 8 s … apart: DEFAULT_BACKOFF), not once a run: n attempts need
+    // 2·(2^(n-1) − 1) s between the first and the last.
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    expect(queued.pending[0]?.attempts).toBeLessThanOrEqual(1 + Math.floor(Math.log2(elapsedSeconds / 2 + 1)));
+    expect(queued.pending[0]?.attempts).toBeLessThan(messages.length);
 
     rmSync(path.join(scratch, 'fault'));
     const sent = await retry([]);

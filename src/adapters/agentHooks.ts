@@ -184,6 +184,7 @@ function describeChange(change: FileChange, extensionUri: vscode.Uri): string {
     codex: 'SessionStart (including after a compaction) hands Codex the recovery context; PreCompact writes a checkpoint first.',
     cursor: 'sessionStart hands Cursor the recovery context; preCompact writes a checkpoint and the next tool call after the compaction hands the context over once.',
     gemini: 'SessionStart (startup, resume, /clear) hands Gemini CLI the recovery context; PreCompress writes a checkpoint and the next tool call or prompt after the compression hands the context over once.',
+    opencode: 'A plugin: the first message of a session carries the recovery context; before a compaction it writes a checkpoint and gives the summary the context; after one it hands the context over once.',
   };
   const commands = currentHookCommands(extensionUri, change.agent).map(({ event, command }) => `${event}: ${command}`).join('\n');
   const machine =

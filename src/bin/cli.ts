@@ -33,7 +33,7 @@ JSON Claude Code writes to a hook's stdin is read for its cwd.
 
 ${CHECKPOINT_USAGE}
 
-  beads-recovery hook claude|copilot|codex|cursor|gemini <event>
+  beads-recovery hook claude|copilot|codex|cursor|gemini|opencode <event>
 
 What the installed agent hooks run: reads the agent's hook JSON from stdin and answers in that
 agent's shape (the recovery context at a new session and after a compaction, a checkpoint before

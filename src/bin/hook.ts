@@ -39,7 +39,7 @@ export interface HookIo {
 export async function runHook(agentArg: string | undefined, event: string | undefined, io: HookIo = {}): Promise<string> {
   const note = io.note ?? ((line: string) => process.stderr.write(`beads-recovery: ${line}\n`));
   if (!isAgentId(agentArg) || !event) {
-    note(`hook takes an agent (claude, copilot, codex, cursor, gemini) and an event; got '${agentArg ?? ''}' '${event ?? ''}'.`);
+    note(`hook takes an agent (claude, copilot, codex, cursor, gemini, opencode) and an event; got '${agentArg ?? ''}' '${event ?? ''}'.`);
     return '{}';
   }
   const agent = agentArg;

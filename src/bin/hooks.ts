@@ -1,5 +1,5 @@
 // `beads-recovery hooks install|uninstall|status`: wires the agent hooks (and, with --mcp, the MCP
-// server) of Claude Code, VS Code's Copilot agent and Copilot CLI, Codex, Cursor and Gemini CLI into a project, for people who
+// server) of Claude Code, VS Code's Copilot agent and Copilot CLI, Codex, Cursor, Gemini CLI and opencode into a project, for people who
 // use the command line alone. The same plans as the extension's "Beads: Install Agent Hooks…".
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,7 +16,7 @@ export function currentLauncher(): HookLauncher {
 }
 
 export const HOOKS_USAGE = `  beads-recovery hooks install|uninstall|status
-                       [--agent claude|copilot|copilot-cli|codex|cursor|gemini|all]
+                       [--agent claude|copilot|copilot-cli|codex|cursor|gemini|opencode|all]
                        [--dir DIR] [--shared] [--mcp] [--dry-run]
 
 Adds to (or removes from) the project in DIR (default: the current folder) the hooks that hand an
@@ -27,9 +27,11 @@ agent the recovery context at a new session and after a compaction, and checkpoi
   codex    .codex/hooks.json: SessionStart, PreCompact (trust them in Codex's /hooks afterwards)
   cursor   .cursor/hooks.json: sessionStart, preCompact, postToolUse
   gemini   .gemini/settings.json: SessionStart, PreCompress, BeforeAgent, AfterTool
+  opencode .opencode/plugins/beads-recovery.js, a plugin: first message of a session, before and
+           after a compaction
 --agent defaults to claude. --mcp also registers the MCP server (beads-recovery mcp) in .mcp.json,
-.vscode/mcp.json, .codex/config.toml, .cursor/mcp.json or .gemini/settings.json. Every other
-entry stays as it is. --dry-run prints the new files without writing them.`;
+.vscode/mcp.json, .codex/config.toml, .cursor/mcp.json, .gemini/settings.json or opencode.json.
+Every other entry stays as it is. --dry-run prints the new files without writing them.`;
 
 /** \`--agent\` values that name another agent's files: Copilot CLI reads VS Code's hook file. */
 const AGENT_ALIASES: Record<string, AgentId> = { 'copilot-cli': 'copilot' };
@@ -58,7 +60,7 @@ export async function hooksCommand(
   }
   const named: string = AGENT_ALIASES[values.agent] ?? values.agent;
   const agents: readonly AgentId[] = named === 'all' ? AGENTS : isAgentId(named) ? [named] : [];
-  if (agents.length === 0) throw new HookUsageError(`unknown --agent '${values.agent}'; use claude, copilot, copilot-cli, codex, cursor, gemini or all`);
+  if (agents.length === 0) throw new HookUsageError(`unknown --agent '${values.agent}'; use claude, copilot, copilot-cli, codex, cursor, gemini, opencode or all`);
   const root = path.resolve(values.dir ?? process.cwd());
 
   if (action === 'status') {

@@ -1,7 +1,8 @@
-// The agents' hook files, and our entries in them. Five agents, two layouts:
+// The agents' hook files, and our entries in them. Six agents, two layouts of JSON and a plugin:
 //
 //   nested (Claude Code, Codex, Gemini CLI):  { "hooks": { "SessionStart": [ { "matcher": "…", "hooks": [ {handler} ] } ] } }
 //   flat (VS Code agent hooks and Copilot CLI, Cursor): { "hooks": { "SessionStart": [ {handler} ] } }
+//   plugin (opencode): a JavaScript file of ours alone (core/opencodePlugin.ts)
 //
 // Every handler we write runs `beads-recovery hook <agent> <event>` and ends with the shell comment
 // `# beads-recovery`, which shells ignore and which survives path changes: that is how our
@@ -12,8 +13,9 @@
 // Pure: the caller reads and writes the files.
 import { parseTree, findNodeAtLocation, getNodeValue, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { describeContainer, duplicateKey, setJsonValue } from './jsoncEdit';
+import { OPENCODE_EVENTS, opencodePluginText, readOpencodePlugin } from './opencodePlugin';
 
-export const AGENTS = ['claude', 'copilot', 'codex', 'cursor', 'gemini'] as const;
+export const AGENTS = ['claude', 'copilot', 'codex', 'cursor', 'gemini', 'opencode'] as const;
 export type AgentId = (typeof AGENTS)[number];
 
 /** What runs our command line: a JavaScript runtime and the bundled `dist/cli.js`. */
@@ -49,7 +51,7 @@ interface HookSpec {
 export interface AgentFormat {
   id: AgentId;
   label: string;
-  layout: 'nested' | 'flat';
+  layout: 'nested' | 'flat' | 'plugin';
   /** The hook file, relative to the project: the private one, and the one shared with the team when they differ. */
   file: { local: string; shared?: string };
   /** Top-level keys the file must hold for the agent to read it (`version` of Cursor and Copilot CLI); an install adds those missing. */
@@ -160,6 +162,15 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     afterInstall: 'Gemini CLI asks before it runs project hooks it has not seen (or whose command changed): accept the beads-recovery hooks when it asks.',
     signs: { folders: ['.gemini'], executables: ['gemini'], extensions: ['google.geminicodeassist'] },
   },
+  // opencode: a plugin file (core/opencodePlugin.ts) that runs our hook on its own events.
+  opencode: {
+    id: 'opencode',
+    label: 'opencode',
+    layout: 'plugin',
+    file: { local: '.opencode/plugins/beads-recovery.js' },
+    hooks: OPENCODE_EVENTS.map((event) => ({ event, timeout: TIMEOUT_S })),
+    signs: { folders: ['.opencode'], executables: ['opencode'], extensions: [] },
+  },
 };
 
 export function isAgentId(value: unknown): value is AgentId {
@@ -254,6 +265,8 @@ interface FoundHook {
 
 /** Every command of ours in a hook file of either layout (for status and path repair); empty when the text is not usable. */
 export function ourCommands(text: string | undefined): { event: string; command: string }[] {
+  const plugin = readOpencodePlugin(text);
+  if (plugin) return OPENCODE_EVENTS.map((event) => ({ event, command: hookCommandLine(plugin, hookArgs('opencode', event)) }));
   const parsed = parseDocument(text);
   return parsed.ok ? findOurs(parsed.root).map(({ event, command }) => ({ event, command })) : [];
 }
@@ -261,16 +274,23 @@ export function ourCommands(text: string | undefined): { event: string; command:
 /** Adds our hooks, or brings existing ones up to date where they stand. Installing twice changes nothing. */
 export function installHooks(text: string | undefined, launcher: HookLauncher, agent: AgentId): ConfigEdit {
   const format = AGENT_FORMATS[agent];
+  if (format.layout === 'plugin') {
+    if (text !== undefined && !readOpencodePlugin(text)) return { ok: false, error: 'not the beads-recovery plugin (its first line says whose it is)' };
+    const next = opencodePluginText(launcher);
+    return { ok: true, text: next, changed: next !== text };
+  }
   return placeHooks(text, format, format.hooks.map((spec) => ({ spec, handler: handlerFor(format, spec, launcher) })));
 }
 
 /** Takes out every hook of ours, and the groups and events that held nothing else. */
 export function uninstallHooks(text: string | undefined, agent: AgentId): ConfigEdit {
+  if (AGENT_FORMATS[agent].layout === 'plugin') return readOpencodePlugin(text) ? { ok: true, text: '', changed: true } : { ok: true, text: text ?? '', changed: false };
   return placeHooks(text, AGENT_FORMATS[agent], []);
 }
 
 /** Rewrites our existing hooks for a new launcher; a file without our hooks is left alone. */
 export function repairHooks(text: string | undefined, launcher: HookLauncher, agent: AgentId): ConfigEdit {
+  if (AGENT_FORMATS[agent].layout === 'plugin') return readOpencodePlugin(text) ? installHooks(text, launcher, agent) : { ok: true, text: text ?? '', changed: false };
   const parsed = parseDocument(text);
   if (!parsed.ok) return parsed;
   if (findOurs(parsed.root).length === 0) return { ok: true, text: text ?? '', changed: false };

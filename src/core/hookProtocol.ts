@@ -97,6 +97,12 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     AfterTool: { ...NOTHING, inject: 'if-armed' },
     BeforeAgent: { ...NOTHING, inject: 'if-armed' },
   },
+  // The events our opencode plugin (core/opencodePlugin.ts) passes on.
+  opencode: {
+    'session.resumed': { ...NOTHING, inject: 'always' },
+    'session.compacting': { ...NOTHING, inject: 'always', checkpoint: true },
+    'session.compacted': { ...NOTHING, inject: 'always' },
+  },
 };
 
 /** The plan for an agent's event; an event we do not handle does nothing and answers `{}`. */
@@ -117,6 +123,7 @@ export const TRANSCRIPT_BOUNDARIES: Record<AgentId, readonly string[]> = {
   copilot: [],
   cursor: [],
   gemini: [],
+  opencode: [],
 };
 
 /** Put before the context when it arrives after a compaction on a later tool call, so the model knows why it is there. */

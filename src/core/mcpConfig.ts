@@ -20,6 +20,8 @@ interface McpFile {
   container?: string;
   /** JSON files: the entry names its transport. */
   typed?: boolean;
+  /** opencode's own entry shape: `{type: "local", command: [program, ...args], environment}`. */
+  opencode?: boolean;
 }
 
 export const MCP_FILES: Record<AgentId, McpFile> = {
@@ -29,6 +31,7 @@ export const MCP_FILES: Record<AgentId, McpFile> = {
   cursor: { file: '.cursor/mcp.json', kind: 'json', container: 'mcpServers' },
   // Gemini CLI's `mcpServers` sits in the same settings file as its hooks.
   gemini: { file: '.gemini/settings.json', kind: 'json', container: 'mcpServers' },
+  opencode: { file: 'opencode.json', kind: 'json', container: 'mcp', opencode: true },
 };
 
 /** How an agent starts our server: no shell, the runtime with the script and `mcp`. */
@@ -43,6 +46,11 @@ export function mcpServerEntry(launcher: HookLauncher): { command: string; args:
 /** The launcher an existing registration of ours names, for path repair; undefined when there is none. */
 export function registeredLauncher(text: string | undefined, agent: AgentId): HookLauncher | undefined {
   const entry = readEntry(text, agent);
+  if (MCP_FILES[agent].opencode) {
+    const [runtime, script] = Array.isArray(entry?.command) ? (entry.command as unknown[]) : [];
+    const environment = entry?.environment as Record<string, unknown> | undefined;
+    return typeof runtime === 'string' && typeof script === 'string' ? { runtime, script, electron: environment?.ELECTRON_RUN_AS_NODE === '1' } : undefined;
+  }
   if (!entry || typeof entry.command !== 'string' || !Array.isArray(entry.args) || typeof entry.args[0] !== 'string') return undefined;
   const env = entry.env as Record<string, unknown> | undefined;
   return { runtime: entry.command, script: entry.args[0], electron: env?.ELECTRON_RUN_AS_NODE === '1' };
@@ -50,8 +58,16 @@ export function registeredLauncher(text: string | undefined, agent: AgentId): Ho
 
 export function installMcpServer(text: string | undefined, launcher: HookLauncher, agent: AgentId): ConfigEdit {
   const spec = MCP_FILES[agent];
-  const entry = { ...(spec.typed ? { type: 'stdio' } : {}), ...mcpServerEntry(launcher) };
+  const entry = spec.opencode ? opencodeEntry(launcher) : { ...(spec.typed ? { type: 'stdio' } : {}), ...mcpServerEntry(launcher) };
   return spec.kind === 'toml' ? editToml(text, entry) : editJson(text, spec.container!, entry);
+}
+
+function opencodeEntry(launcher: HookLauncher): Record<string, unknown> {
+  return {
+    type: 'local',
+    command: [launcher.runtime, launcher.script, 'mcp'],
+    ...(launcher.electron ? { environment: { ELECTRON_RUN_AS_NODE: '1' } } : {}),
+  };
 }
 
 export function uninstallMcpServer(text: string | undefined, agent: AgentId): ConfigEdit {

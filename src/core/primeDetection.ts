@@ -17,7 +17,7 @@
 // Pure: the caller reads the files (src/services/primeDetection.ts) and passes their text.
 import { parse as parseToml } from 'smol-toml';
 
-export type PrimeAgent = 'claude' | 'codex' | 'cursor' | 'copilot' | 'gemini';
+export type PrimeAgent = 'claude' | 'codex' | 'cursor' | 'copilot' | 'gemini' | 'opencode';
 
 /** Where an agent's configuration lives: a folder of the project, or of the user's home. */
 export type ConfigScope = 'project' | 'user';
@@ -60,6 +60,8 @@ export const PRIME_CONFIG_LOCATIONS: Readonly<Record<PrimeAgent, readonly PrimeC
     { scope: 'project', path: '.gemini/settings.json' },
     { scope: 'user', path: '.gemini/settings.json' },
   ],
+  // bd sets up no opencode integration.
+  opencode: [],
 };
 
 export type PrimePresence = { present: true; reason: string } | { present: false };

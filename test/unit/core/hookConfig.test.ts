@@ -15,6 +15,7 @@ import {
   type ConfigEdit,
   type HookLauncher,
 } from '../../../src/core/hookConfig';
+import { OPENCODE_PLUGIN_MARKER, readOpencodePlugin } from '../../../src/core/opencodePlugin';
 import { installMcpServer } from '../../../src/core/mcpConfig';
 import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles.mjs';
 
@@ -109,7 +110,7 @@ describe.each(AGENTS)('%s: install next to bd\'s entries', (agent) => {
     expect(uninstallHooks(installed, agent)).toEqual({ ok: true, text: before ?? '', changed: true });
   });
 
-  it('writes the agent\'s own shape', () => {
+  it.skipIf(AGENT_FORMATS[agent].layout === 'plugin')('writes the agent\'s own shape', () => {
     const parsed = JSON.parse(text(installHooks(before, launcher, agent))) as { version?: number; hooks: Record<string, unknown[]> };
     const first = parsed.hooks[AGENT_FORMATS[agent].hooks[0]!.event]!.at(-1) as Record<string, unknown>;
     if (agent === 'gemini') {
@@ -285,5 +286,24 @@ describe('isSiblingVersion', () => {
     expect(isSiblingVersion(current, '/home/dev/src/beads-recovery/dist/cli.js')).toBe(false);
     expect(isSiblingVersion(current, `${base}/other.ext-0.1.0/dist/cli.js`)).toBe(false);
     expect(isSiblingVersion(current, current)).toBe(false);
+  });
+});
+
+describe('the opencode plugin', () => {
+  it('is a module of ours alone that runs our hook on opencode\'s events, and reads its launcher back', () => {
+    const written = text(installHooks(undefined, launcher, 'opencode'));
+    expect(written.startsWith(OPENCODE_PLUGIN_MARKER)).toBe(true);
+    expect(written).toContain("export default { id: 'beads-recovery', server };");
+    for (const hook of ["'chat.message'", "'experimental.session.compacting'", "'session.compacted'"]) expect(written).toContain(hook);
+    expect(readOpencodePlugin(written)).toEqual({ runtime: launcher.runtime, script: launcher.script, electron: launcher.electron });
+    // An update moves it whole to the new paths; another file of that name is never ours to change.
+    expect(readOpencodePlugin(text(repairHooks(written, updated, 'opencode')))?.script).toBe(updated.script);
+    expect(installHooks('export default {};\n', launcher, 'opencode')).toMatchObject({ ok: false });
+    expect(uninstallHooks('export default {};\n', 'opencode')).toEqual({ ok: true, text: 'export default {};\n', changed: false });
+  });
+
+  it('parses as a JavaScript module', async () => {
+    const { transform } = await import('esbuild');
+    await expect(transform(text(installHooks(undefined, launcher, 'opencode')), { loader: 'js', format: 'esm' })).resolves.toBeDefined();
   });
 });

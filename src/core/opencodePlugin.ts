@@ -1,0 +1,118 @@
+// opencode has no command hooks: it loads JavaScript plugins from `.opencode/plugins/*.js`
+// (opencode-ai 1.18: `{plugin,plugins}/*.{ts,js}` under each config folder; a file plugin default
+// exports `{ id, server }`). Ours is a small file this module writes whole; it runs
+// `beads-recovery hook opencode <event>` with the hook JSON every other agent sends, and hands the
+// answer over the way @opencode-ai/plugin 1.18 allows (packages/plugin/src/index.ts, `Hooks`):
+//
+//   chat.message (the first one this opencode process sees in a session): the block is added to
+//     that user message's text (a part of our own would need an id in opencode's format), so a
+//     new or continued session gets it once; `hook` decides from what it gave the session before;
+//   experimental.session.compacting: checkpoints, and adds the block to the compaction prompt's
+//     context, so the summary keeps the work;
+//   event session.compacted: the block goes into the compacted session as a message with
+//     `noReply` (client.session.prompt), once per compaction.
+//
+// The file is ours alone: its first line marks it, the launcher sits on one line as JSON, and an
+// install rewrites it whole (an uninstall deletes it). Pure: the caller reads and writes it.
+
+/** What runs our command line (hookConfig's HookLauncher, spelled out here so the two modules need not import each other). */
+export interface PluginLauncher {
+  runtime: string;
+  script: string;
+  electron: boolean;
+}
+
+export const OPENCODE_PLUGIN_MARKER = '// beads-recovery: opencode plugin';
+
+/** The events the plugin passes to `beads-recovery hook opencode <event>`. */
+export const OPENCODE_EVENTS = ['session.resumed', 'session.compacting', 'session.compacted'] as const;
+
+const LAUNCHER_LINE = /^const LAUNCHER = (\{.*\});$/m;
+
+export function opencodePluginText(launcher: PluginLauncher): string {
+  const plain = { runtime: launcher.runtime, script: launcher.script, electron: launcher.electron };
+  return `${OPENCODE_PLUGIN_MARKER} (written by Beads Recovery; \`beads-recovery hooks uninstall --agent opencode\` removes it).
+// Hands opencode the beads recovery context once per session and once per compaction, and
+// checkpoints before a compaction, by running the beads-recovery command line.
+import { spawn } from 'node:child_process';
+
+const LAUNCHER = ${JSON.stringify(plain)};
+const TIMEOUT_MS = 30000;
+
+/** Runs \`beads-recovery hook opencode <event>\`; the context it answers, or undefined. Never throws. */
+function hook(event, input) {
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn(LAUNCHER.runtime, [LAUNCHER.script, 'hook', 'opencode', event], {
+        env: LAUNCHER.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env,
+        stdio: ['pipe', 'pipe', 'ignore'],
+        windowsHide: true,
+      });
+    } catch {
+      resolve(undefined);
+      return;
+    }
+    let out = '';
+    const timer = setTimeout(() => child.kill(), TIMEOUT_MS);
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(out)?.hookSpecificOutput?.additionalContext);
+      } catch {
+        resolve(undefined);
+      }
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(JSON.stringify({ ...input, hook_event_name: event }));
+  });
+}
+
+async function server({ client, directory }) {
+  const seen = new Set();
+  const ask = (event, sessionID, source) => hook(event, { session_id: sessionID, cwd: directory, source });
+  return {
+    'chat.message': async (input, output) => {
+      if (seen.has(input.sessionID)) return;
+      seen.add(input.sessionID);
+      const context = await ask('session.resumed', input.sessionID, 'resume');
+      if (!context) return;
+      const text = output.parts.find((part) => part.type === 'text');
+      if (text) text.text = \`\${text.text}\\n\\n\${context}\`;
+      else await client.session.prompt({ path: { id: input.sessionID }, body: { noReply: true, parts: [{ type: 'text', text: context }] } }).catch(() => undefined);
+    },
+    'experimental.session.compacting': async (input, output) => {
+      const context = await ask('session.compacting', input.sessionID, 'compacting');
+      if (context) output.context.push(context);
+    },
+    event: async ({ event }) => {
+      if (event.type !== 'session.compacted') return;
+      const sessionID = event.properties.sessionID;
+      const context = await ask('session.compacted', sessionID, 'compact');
+      if (context) await client.session.prompt({ path: { id: sessionID }, body: { noReply: true, parts: [{ type: 'text', text: context }] } }).catch(() => undefined);
+    },
+  };
+}
+
+export default { id: 'beads-recovery', server };
+`;
+}
+
+/** The launcher a plugin file of ours names; undefined for any other file. */
+export function readOpencodePlugin(text: string | undefined): PluginLauncher | undefined {
+  if (!text?.startsWith(OPENCODE_PLUGIN_MARKER)) return undefined;
+  const match = LAUNCHER_LINE.exec(text);
+  if (!match) return undefined;
+  try {
+    const value = JSON.parse(match[1]!) as Partial<PluginLauncher>;
+    if (typeof value.runtime !== 'string' || typeof value.script !== 'string') return undefined;
+    return { runtime: value.runtime, script: value.script, electron: value.electron === true };
+  } catch {
+    return undefined;
+  }
+}

@@ -329,22 +329,12 @@ async function isStale(launcher: HookLauncher, current: HookLauncher): Promise<b
   return isSiblingVersion(current.script, launcher.script);
 }
 
+/** The project a hook command works on, by the one picking policy (ProjectRegistry.pickProject); says so when there is none. */
 async function pickBeadsFolder(projects: ProjectRegistry, placeHolder: string): Promise<Project | undefined> {
-  const found: Project[] = [];
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const project = await projects.project(folder);
-    if (project) found.push(project);
-  }
-  if (found.length === 0) {
-    void showInformationMessage('Beads: no beads project in this workspace (no .beads directory).');
-    return undefined;
-  }
-  if (found.length === 1) return found[0];
-  const picked = await vscode.window.showQuickPick(
-    found.map((project) => ({ label: project.folder.name, description: project.folder.uri.fsPath, project })),
-    { placeHolder },
-  );
-  return picked?.project;
+  const project = await projects.pickProject(placeHolder);
+  // Undefined is a cancelled pick too: only a workspace with no project at all is told so.
+  if (!project && !(await projects.activeProject())) void showInformationMessage('Beads: no beads project in this workspace (no .beads directory).');
+  return project;
 }
 
 async function pickScope(): Promise<SettingsScope | undefined> {

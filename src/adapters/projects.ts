@@ -73,8 +73,8 @@ export class ProjectRegistry extends Disposable {
   // answer a quick pick for — language-model tools, the chat participant, the sidebar, the API —
   // takes the first folder that holds one (activeProject).
 
-  /** The project a command acts on; asks when the active editor says nothing and several folders hold one. */
-  async pickProject(): Promise<Project | undefined> {
+  /** The project a command acts on; asks (with `placeHolder`) when the active editor says nothing and several folders hold one. */
+  async pickProject(placeHolder = 'Which beads project?'): Promise<Project | undefined> {
     const active = await this.activeEditorProject();
     if (active) return active;
     const folders = vscode.workspace.workspaceFolders ?? [];
@@ -84,7 +84,7 @@ export class ProjectRegistry extends Disposable {
     if (projects.length <= 1) return projects[0];
     const picked = await vscode.window.showQuickPick(
       projects.map((project) => ({ label: project.folder.name, description: project.folder.uri.fsPath, project })),
-      { placeHolder: 'Which beads project?' },
+      { placeHolder },
     );
     return picked?.project;
   }

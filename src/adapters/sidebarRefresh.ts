@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { storeFolderOf } from '../beads/backend';
 import { CliError } from '../beads/errors';
 import type { CheckpointActivity } from '../core/checkpoint';
 import type { GitChange } from '../core/porcelain';
@@ -261,8 +262,8 @@ export class SidebarRefresh extends Disposable {
     this.release(this.watched?.watches);
     this.watched = undefined;
     const watchers = this.sources.watchers;
-    if (!root || !watchers) return;
-    const beadsDir = path.join(root, '.beads');
+    if (!project || !root || !watchers) return;
+    const beadsDir = storeFolderOf(project.backend);
     const onBeads = (file: string) => {
       if (!isVolatileBeadsFile(path.relative(beadsDir, file))) this.invalidate(['beads'], BEADS_DEBOUNCE_MS);
     };

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Dialect, Issue, IssueDetails } from '../core/model';
 
 /** Which store answers: one of the CLIs, or the read-only `.beads/issues.jsonl` reader. */
@@ -19,6 +20,8 @@ export interface BeadsBackend {
   readonly readOnly: boolean;
   /** The folder that holds `.beads` (what `where --json` reports, less the `.beads` part). */
   readonly root: string;
+  /** The store folder detection found (`.beads`, br's `_beads`, or where a `redirect` leads); `<root>/.beads` when absent. */
+  readonly beadsDir?: string;
   /** The user's in-progress issues (`isWorkInProgress`: in_progress or hooked, no wisps), most recently updated first. */
   listInProgress(signal?: AbortSignal): Promise<Issue[]>;
   /** Ready issues in the CLI's own order. */
@@ -39,4 +42,12 @@ export interface BeadsBackend {
 /** What a CLI printed of a comment it added: its stamp (the CLI's clock), when it gave one. */
 export interface AddedComment {
   createdAt?: string;
+}
+
+/**
+ * Where a backend's store is: the folder detection (findBeadsDir, src/beads/detect.ts) found. The
+ * one way, after detection, to know where `.beads` is: never join `.beads` to a root by hand.
+ */
+export function storeFolderOf(backend: Pick<BeadsBackend, 'root' | 'beadsDir'>): string {
+  return backend.beadsDir ?? join(backend.root, '.beads');
 }

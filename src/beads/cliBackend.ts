@@ -13,6 +13,8 @@ export interface CliBackendOptions {
   command: string;
   /** The folder that holds `.beads`; every command runs there. */
   root: string;
+  /** The store folder detection found, when it is not `<root>/.beads`. */
+  beadsDir?: string;
   timeoutMs: number;
   /** Added to the CLI's environment (tests point the stand-ins' fault switch and call log here). */
   env?: Record<string, string>;
@@ -145,6 +147,7 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
     kind: options.dialect,
     readOnly: false,
     root: options.root,
+    ...(options.beadsDir ? { beadsDir: options.beadsDir } : {}),
     async listInProgress(signal): Promise<Issue[]> {
       // Both CLIs are asked to sort by update time, but only a parsed timestamp orders mixed offsets correctly.
       return byMostRecentlyUpdated(parseIssueList(await briefQuery(args.inProgress, '--brief', signal)).filter(isWorkInProgress));

@@ -54,6 +54,7 @@ export function readingCurrentJsonl(cli: BeadsBackend, jsonl: BeadsBackend, isCu
     kind: cli.kind,
     readOnly: cli.readOnly,
     root: cli.root,
+    ...(cli.beadsDir ? { beadsDir: cli.beadsDir } : {}),
     listInProgress: read((backend, signal?: AbortSignal) => backend.listInProgress(signal)),
     listReady: read((backend, signal?: AbortSignal) => backend.listReady(signal)),
     show: read((backend, ids: readonly string[], signal?: AbortSignal) => backend.show(ids, signal)),

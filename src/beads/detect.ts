@@ -111,7 +111,7 @@ export async function detectProject(folder: string, options: DetectOptions): Pro
   const redirectedByEnvironment = STORE_VARIABLES.some((name) => (options.env?.[name] ?? process.env[name]) !== undefined);
   const cliBackend = async (dialect: Dialect, activeDir: string): Promise<BeadsBackend> => {
     const lastUsedVersion = dialect === 'bd' ? await localVersion(activeDir) : undefined;
-    const backend = createCliBackend({ dialect, command: choice.command, root: dirname(activeDir), timeoutMs: options.timeoutMs, env: options.env, lastUsedVersion });
+    const backend = createCliBackend({ dialect, command: choice.command, root: dirname(activeDir), beadsDir: activeDir, timeoutMs: options.timeoutMs, env: options.env, lastUsedVersion });
     // br keeps issues.jsonl current after every write: read it while it is, and spare the processes.
     if (dialect !== 'br' || redirectedByEnvironment) return backend;
     const jsonlPath = await jsonlPathOf(activeDir);

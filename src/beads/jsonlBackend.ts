@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { BLOCKING_TYPES, PARENT_CHILD, isTerminal, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
 import { JsonlReader, type JsonlLoad, type ScheduleFlags } from '../core/parse';
 import { parseTimestamp } from '../core/time';
-import type { BeadsBackend } from './backend';
+import { storeFolderOf, type BeadsBackend } from './backend';
 import { CliError, ReadOnlyError } from './errors';
 import { byHybrid, byMostRecentlyUpdated, byPriorityThenNewest } from './order';
 import { errorMessage } from '../core/errors';
@@ -41,7 +41,7 @@ const BD_NON_WORK_TYPES: ReadonlySet<string> = new Set(['merge-request', 'gate',
  * modification time changes, so a refresh's several queries read it once.
  */
 export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
-  const beadsDir = options.beadsDir ?? join(options.root, '.beads');
+  const beadsDir = options.beadsDir ?? storeFolderOf({ root: options.root });
   const jsonlPath = options.jsonlPath ?? join(beadsDir, 'issues.jsonl');
   const dialect = options.dialect ?? 'br';
   const reason = options.reason ?? 'no beads CLI available';
@@ -76,6 +76,7 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
     kind: 'jsonl',
     readOnly: true,
     root: options.root,
+    beadsDir,
     async listInProgress(signal) {
       const { load: data } = await load(signal);
       return byMostRecentlyUpdated(data.issues.filter(isWorkInProgress)).map(withoutLinks);

@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { BeadsBackend } from '../beads/backend';
+import { storeFolderOf, type BeadsBackend } from '../beads/backend';
 import { errorMessage } from '../core/errors';
 import { isVolatileBeadsFile } from '../core/beadsFiles';
 import { reconcileFocus, recordFileChange, setFocus, trackedPathFilter, type Ledger, type LedgerState } from '../core/ledger';
@@ -326,10 +326,12 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
   noticeFile(fsPath: string, created = false): void {
     if (!fsPath.startsWith(this.rootPrefix)) return;
     const relative = path.sep === '/' ? fsPath.slice(this.rootPrefix.length) : fsPath.slice(this.rootPrefix.length).replace(/\\/g, '/');
-    if (relative.startsWith('.beads/')) {
-      if (this.beadsInFolder && !isVolatileBeadsFile(relative)) this.scheduleInProgressRefresh();
+    const store = this.storeInFolder;
+    if (store !== undefined && relative.startsWith(`${store}/`)) {
+      if (!isVolatileBeadsFile(relative.slice(store.length + 1))) this.scheduleInProgressRefresh();
       return;
     }
+    if (relative.startsWith('.beads/')) return;
     const now = this.timers.now();
     if (!this.isTracked(relative) || (this.ignoredPrefix !== undefined && fsPath.startsWith(this.ignoredPrefix)) || isOwnWrite(fsPath, now)) return;
     if (!created) {
@@ -385,8 +387,11 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     }
   }
 
-  private get beadsInFolder(): boolean {
-    return path.resolve(this.currentProject.backend.root) === path.resolve(this.options.root);
+  /** The store folder (as detection found it) relative to this folder, `/`-separated, when it is inside it. */
+  private get storeInFolder(): string | undefined {
+    const relative = path.relative(this.options.root, storeFolderOf(this.currentProject.backend));
+    if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return undefined;
+    return relative.split(path.sep).join('/');
   }
 
   private start(): void {
@@ -399,11 +404,11 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       }),
     );
     this.register(this.store.onDidChange(() => this.fireChanged()));
-    if (!this.beadsInFolder) {
+    if (this.storeInFolder === undefined) {
       const notice = (file: string) => {
         if (!isVolatileBeadsFile(file)) this.scheduleInProgressRefresh();
       };
-      this.register(watchers.watch(path.join(this.currentProject.backend.root, '.beads'), '**/*', { created: notice, changed: notice, deleted: notice }));
+      this.register(watchers.watch(storeFolderOf(this.currentProject.backend), '**/*', { created: notice, changed: notice, deleted: notice }));
     }
     if (this.linker) {
       // Not subject to files.watcherExclude, and works for a git dir outside the folder (worktrees).

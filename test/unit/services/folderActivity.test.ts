@@ -43,11 +43,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(excludes: string[] = []): Promise<FolderActivity> {
+async function open(excludes: string[] = [], backend: BeadsBackend = beads as BeadsBackend): Promise<FolderActivity> {
   const activity = await FolderActivity.open({
     name: 'work',
     root,
-    project: { backend: beads as BeadsBackend },
+    project: { backend },
     watchers,
     clock,
     watcherExcludes: excludes,
@@ -172,6 +172,18 @@ describe('FolderActivity', () => {
     await activity.refreshInProgress();
     expect(activity.focusedIssue()).toBe('demo-2');
     expect(activity.focusedLedger()).toBeUndefined();
+  });
+
+  it('watches the store where detection found it: br\'s _beads is beads\' own, not the user\'s work', async () => {
+    // The same fake, seen with the store folder detection reports for a `_beads` project.
+    const underscored = Object.assign(Object.create(beads) as BeadsBackend, { beadsDir: file('_beads') });
+    const activity = await open([], underscored);
+    const before = lists();
+    watchers.fire('changed', file('_beads/issues.jsonl'));
+    clock.advance(500);
+    expect(lists()).toBe(before + 1);
+    await activity.flush();
+    expect(activity.focusedLedger()?.files ?? []).not.toContain('_beads/issues.jsonl');
   });
 
   it('ignores lock and log files under .beads/ (a query\'s own reads touch them)', async () => {

@@ -6,7 +6,7 @@
 // Pure.
 
 /** The agents whose transcripts we read. */
-export const TRANSCRIPT_AGENTS = ['claude', 'codex'] as const;
+export const TRANSCRIPT_AGENTS = ['claude', 'codex', 'gemini', 'copilot'] as const;
 export type TranscriptAgent = (typeof TRANSCRIPT_AGENTS)[number];
 
 export function isTranscriptAgent(value: unknown): value is TranscriptAgent {
@@ -155,29 +155,51 @@ export function planStatus(value: unknown): PlanStatus {
 }
 
 /**
- * Files a shell command deletes: the operands of `rm` and `git rm` (flags skipped) in any
- * segment of a `&&`/`;`/`|` chain. Nothing is expanded: a glob stays as written.
+ * Files a shell command writes or deletes, read from its words alone (nothing is expanded: a glob
+ * stays as written): redirections (`> f`, `>> f`), `tee`, `touch`, the target of `cp` and `mv`
+ * (whose source is gone), `rm` and `git rm`, in any segment of a `&&`/`;`/`|` chain. A heredoc's
+ * body is text, not commands. Written files count as edited: the words do not say whether the
+ * file existed.
  */
-export function deletedByCommand(command: string): FileTouch[] {
+export function filesOfCommand(command: string): FileTouch[] {
   const touched: FileTouch[] = [];
-  for (const segment of command.split(/&&|\|\||[;|\n]/)) {
-    const words = shellWords(segment);
+  const script = command.replace(/<<-?\s*(['"]?)(\w+)\1([^\n]*)\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g, '$3');
+  for (const segment of script.split(/&&|\|\||[;|\n]/)) {
+    for (const match of segment.matchAll(/(?:^|[^<>&\d])(?:\d)?>>?\s*('[^']*'|"[^"]*"|[^\s;&|<>()]+)/g)) {
+      const target = unquote(match[1] as string);
+      if (target && !target.startsWith('&') && !/^\/dev\//.test(target)) touched.push({ path: target, change: 'edited' });
+    }
+    const words = shellWords(segment.replace(/\d?>>?\s*('[^']*'|"[^"]*"|[^\s;&|<>()]+)/g, ' '));
     let index = 0;
-    while (index < words.length && /^[A-Za-z_]\w*=/.test(words[index] as string)) index++;
-    if (words[index] === 'git' && words[index + 1] === 'rm') index += 2;
-    else if (words[index] === 'rm') index += 1;
-    else continue;
-    let flagsDone = false;
-    for (const word of words.slice(index)) {
-      if (!flagsDone && word === '--') {
-        flagsDone = true;
-        continue;
-      }
-      if (!flagsDone && word.startsWith('-')) continue;
-      touched.push({ path: word, change: 'deleted' });
+    while (index < words.length && (/^[A-Za-z_]\w*=/.test(words[index] as string) || words[index] === 'sudo')) index++;
+    const name = words[index] === 'git' && words[index + 1] === 'rm' ? 'git rm' : words[index];
+    const operands = operandsOf(words.slice(index + (name === 'git rm' ? 2 : 1)));
+    if (name === 'rm' || name === 'git rm') touched.push(...operands.map((path): FileTouch => ({ path, change: 'deleted' })));
+    else if (name === 'tee' || name === 'touch') touched.push(...operands.map((path): FileTouch => ({ path, change: 'edited' })));
+    else if ((name === 'cp' || name === 'mv' || name === 'git mv') && operands.length >= 2) {
+      if (name === 'mv') touched.push(...operands.slice(0, -1).map((path): FileTouch => ({ path, change: 'deleted' })));
+      touched.push({ path: operands.at(-1) as string, change: 'created' });
     }
   }
   return touched;
+}
+
+function operandsOf(words: readonly string[]): string[] {
+  const operands: string[] = [];
+  let flagsDone = false;
+  for (const word of words) {
+    if (!flagsDone && word === '--') {
+      flagsDone = true;
+      continue;
+    }
+    if (!flagsDone && word.startsWith('-')) continue;
+    operands.push(word);
+  }
+  return operands;
+}
+
+function unquote(word: string): string {
+  return /^(['"]).*\1$/.test(word) ? word.slice(1, -1) : word;
 }
 
 /** Enough of shell word splitting to read a command's operands: quotes group, nothing expands. */

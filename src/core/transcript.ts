@@ -4,10 +4,14 @@
 import { isRecord, type AgentEvent, type TranscriptAgent } from './agentEvents';
 import { claudeEvents } from './transcriptClaude';
 import { codexEvents } from './transcriptCodex';
+import { copilotEvents } from './transcriptCopilot';
+import { geminiEvents } from './transcriptGemini';
 
 const READERS: Record<TranscriptAgent, (records: readonly unknown[]) => AgentEvent[]> = {
   claude: claudeEvents,
   codex: codexEvents,
+  gemini: geminiEvents,
+  copilot: copilotEvents,
 };
 
 /** The events of a transcript's parsed lines, oldest first. Entries of types we do not know are skipped. */
@@ -23,6 +27,8 @@ export function detectTranscriptAgent(records: readonly unknown[]): TranscriptAg
   for (const record of records.slice(0, 50)) {
     if (!isRecord(record)) continue;
     if (typeof record.type === 'string' && isRecord(record.payload) && typeof record.timestamp === 'string') return 'codex';
+    if (typeof record.type === 'string' && /^[a-z_]+\.[a-z_]+$/.test(record.type) && isRecord(record.data)) return 'copilot';
+    if ((typeof record.sessionId === 'string' && typeof record.projectHash === 'string') || '$set' in record || '$rewindTo' in record || record.type === 'gemini') return 'gemini';
     if (typeof record.type === 'string' && (isRecord(record.message) || record.type === 'system') && ('uuid' in record || 'sessionId' in record)) return 'claude';
   }
   return undefined;

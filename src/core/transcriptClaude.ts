@@ -11,7 +11,7 @@
 
 import {
   contentText,
-  deletedByCommand,
+  filesOfCommand,
   endsWithQuestion,
   excerpt,
   isRecord,
@@ -128,7 +128,7 @@ function filesOfCall(name: string, input: Record<string, unknown>, command: stri
   if (name === 'Edit' || name === 'MultiEdit') return pathTouch(stringField(input, 'file_path'), 'edited');
   if (name === 'Write') return pathTouch(stringField(input, 'file_path'), 'created');
   if (name === 'NotebookEdit') return pathTouch(stringField(input, 'notebook_path'), 'edited');
-  if (command !== undefined) return deletedByCommand(command);
+  if (command !== undefined) return filesOfCommand(command);
   return [];
 }
 

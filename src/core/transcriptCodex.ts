@@ -15,7 +15,7 @@
 
 import {
   contentText,
-  deletedByCommand,
+  filesOfCommand,
   endsWithQuestion,
   excerpt,
   isRecord,
@@ -85,7 +85,7 @@ function responseItem(events: AgentEvent[], payload: Record<string, unknown>, at
     const input = isRecord(args) ? args : {};
     const command = SHELL_TOOLS.has(name) ? commandText(input) : undefined;
     const patch = name === 'apply_patch' ? (type === 'custom_tool_call' ? stringField(payload, 'input') : stringField(input, 'input', 'patch')) : undefined;
-    const files: FileTouch[] = patch !== undefined ? patchFiles(patch) : command !== undefined ? deletedByCommand(command) : [];
+    const files: FileTouch[] = patch !== undefined ? patchFiles(patch) : command !== undefined ? filesOfCommand(command) : [];
     events.push({ type: 'tool-call', at, id, name, command, files });
     if (name === 'update_plan' && Array.isArray(input.plan)) {
       const steps = input.plan.filter(isRecord).map((step) => ({ text: stringField(step, 'step') ?? '', status: planStatus(step.status) }));

@@ -4,7 +4,6 @@
 // the checkpoint before a compaction and the context after one carry it. Pure.
 
 import {
-  deletedByCommand,
   type AgentEvent,
   type FileChange,
   type FileTouch,
@@ -117,12 +116,12 @@ export function sessionThread(events: readonly AgentEvent[], options: ThreadOpti
     }
     // A tool that failed or never answered changed nothing we can vouch for.
     if (!result || result.isError) continue;
-    const touched = result.files ?? (event.command !== undefined ? deletedByCommand(event.command) : event.files);
+    const touched = result.files ?? event.files;
     for (const touch of touched) files.set(touch.path, combine(files.get(touch.path), touch.change));
   }
 
   const requests = userRequests(stretch);
-  const earlier = requests.length === 0 ? userRequests(events.slice(0, start)).slice(-1) : [];
+  const earlier = requests.length === 0 ? userRequests(events.slice(0, start)) : [];
   const plan = [...events].reverse().find((event) => event.type === 'plan');
   const times = events.map((event) => event.at).filter((at): at is number => at !== undefined);
   const summary = summaryEvents.at(-1);
@@ -141,8 +140,9 @@ export function sessionThread(events: readonly AgentEvent[], options: ThreadOpti
   };
 }
 
+/** What starts a new stretch after a compaction: the user writing, or the agent acting (a bare acknowledgement does not). */
 function isWork(event: AgentEvent): boolean {
-  return event.type === 'user' || event.type === 'tool-call' || event.type === 'assistant';
+  return event.type === 'user' || event.type === 'tool-call';
 }
 
 /** Results of one call from two sources (Codex: the output item and the exec end event) make one. */

@@ -4,15 +4,17 @@
 // user whether deeper keys should be rejected or flattened; then /compact. The checkpoint written
 // before the compaction and the context the model gets after it carry those facts.
 //
-// With BEADS_RECOVERY_RECORD_TRANSCRIPTS=1 the run also saves its transcript, machine paths
-// scrubbed, as test/fixtures/transcripts/claude/nested-keys.jsonl (the bench's recall fixture).
+// With BEADS_RECOVERY_RECORD_TRANSCRIPTS=1 each run also saves its transcript, machine paths
+// scrubbed, as test/fixtures/transcripts/<agent>/nested-keys.* (the readers' and the bench's fixtures).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentHarness, REPO, type AgentHarness, type AgentTurn } from './harness';
+import { createAgentHarness, REPO, type AgentHarness, type AgentKind } from './harness';
 import type { ScriptStep } from './modelStandin';
-import { expectHooksAnsweredInTime, expectNoEgress } from './scenario';
+import { expectHooksAnsweredInTime, expectNoEgress, ok } from './scenario';
 import { scrubTranscript } from './transcriptFixtures';
+import { sessionThread } from '../../src/core/transcriptThread';
+import { readTranscript } from '../../src/services/transcripts/readTranscript';
 
 const PROJECT = path.join(REPO, 'test', 'agents', 'projects', 'nested-keys');
 
@@ -60,41 +62,51 @@ afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((harness) => harness.close()));
 });
 
-function ok(turn: AgentTurn): AgentTurn {
-  expect(turn.exitCode, `claude exited ${turn.exitCode}\n${turn.stderr}\n${turn.stdout}`).toBe(0);
-  return turn;
+/** Runs the scenario: the request, its turns, /compact, then a new prompt. Saves the transcript as a fixture when asked. */
+async function nestedKeysSession(agent: AgentKind) {
+  const harness = await createAgentHarness({ agent, script: NESTED_KEYS_SCRIPT });
+  harnesses.push(harness);
+  for (const name of ['parser.py', 'test_parser.py']) fs.copyFileSync(path.join(PROJECT, name), path.join(harness.dir, name));
+  const { session } = ok(await harness.start(REQUEST));
+  ok(await harness.compact(session));
+  const resumed = ok(await harness.resume(session, 'RESUME go on'));
+  if (process.env.BEADS_RECOVERY_RECORD_TRANSCRIPTS) {
+    const transcript = harness.transcriptPath(session);
+    expect(transcript, `${agent} names its transcript`).toBeDefined();
+    const target = path.join(REPO, 'test', 'fixtures', 'transcripts', agent, `nested-keys${path.extname(transcript as string)}`);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const machine = { [harness.dir]: '/project', [harness.dir.replace(/[^A-Za-z0-9]/g, '-')]: '-project', [harness.home]: '/home', [REPO]: '/repo' };
+    fs.writeFileSync(target, scrubTranscript(fs.readFileSync(transcript as string, 'utf8'), machine));
+  }
+  return { harness, session, resumed };
 }
 
-describe('the session thread across a real compaction (Claude Code)', () => {
-  it('the request, the failing test, the open question and the edited file are in the checkpoint and reach the model after /compact', async () => {
-    const harness = await createAgentHarness({ agent: 'claude', script: NESTED_KEYS_SCRIPT });
-    harnesses.push(harness);
-    for (const name of ['parser.py', 'test_parser.py']) fs.copyFileSync(path.join(PROJECT, name), path.join(harness.dir, name));
+const FACTS = ['Make the parser accept nested keys', '1 failed, 9 passed', 'test_nested_keys', "KeyError: 'a'", 'rejected or flattened?', 'parser.py'];
 
-    const { session } = ok(await harness.start(REQUEST));
-    ok(await harness.compact(session));
-    const resumed = ok(await harness.resume(session, 'RESUME go on'));
-    if (process.env.BEADS_RECOVERY_RECORD_TRANSCRIPTS) {
-      const transcript = harness.transcriptPath(session);
-      expect(transcript).toBeDefined();
-      const target = path.join(REPO, 'test', 'fixtures', 'transcripts', 'claude', 'nested-keys.jsonl');
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, scrubTranscript(fs.readFileSync(transcript as string, 'utf8'), { [harness.dir]: '/project', [harness.dir.replace(/[^A-Za-z0-9]/g, '-')]: '-project', [harness.home]: '/home', [REPO]: '/repo' }));
-    }
-
+describe('the session thread across a real compaction', () => {
+  // Claude Code and Codex hand their hooks the transcript before a compaction (PreCompact) and the
+  // context after it (SessionStart, source compact).
+  it.each(['claude', 'codex'] as const)('%s: the request, the failing test, the open question and the edited file are in the checkpoint and reach the model after the compaction', async (agent) => {
+    const { harness, resumed } = await nestedKeysSession(agent);
+    // Codex compacts inside a turn the user starts (the harness's "COMPACT-NOW" prompt): that
+    // prompt answers the question, which is then no longer open.
+    const facts = agent === 'codex' ? FACTS.filter((fact) => fact !== 'rejected or flattened?') : FACTS;
     const checkpoint = [...harness.comments('demo-1')].reverse().find((comment) => comment.text.startsWith('Auto-checkpoint (pre-compaction)'));
-    expect(checkpoint?.text).toContain('Make the parser accept nested keys');
-    expect(checkpoint?.text).toContain('1 failed, 9 passed');
-    expect(checkpoint?.text).toContain("KeyError: 'a'");
-    expect(checkpoint?.text).toContain('rejected or flattened?');
-    expect(checkpoint?.text).toContain('parser.py');
-
+    for (const fact of facts) expect(checkpoint?.text, `the checkpoint carries ${fact}`).toContain(fact);
     const request = resumed.requests[0]?.text ?? '';
-    for (const fact of ['Make the parser accept nested keys', '1 failed, 9 passed', 'test_nested_keys', "KeyError: 'a'", 'rejected or flattened?', 'parser.py']) {
-      expect(request, `the model's request after /compact carries ${fact}`).toContain(fact);
-    }
+    for (const fact of facts) expect(request, `the model's request after the compaction carries ${fact}`).toContain(fact);
     expectHooksAnsweredInTime(harness);
     expectNoEgress(harness);
+  });
 
+  // Gemini CLI and Copilot CLI: their transcripts are read into the same thread (recorded as
+  // fixtures with BEADS_RECOVERY_RECORD_TRANSCRIPTS=1); how their hooks deliver is the hooks' suite.
+  it.each(['gemini', 'copilot'] as const)('%s: the transcript it writes gives the request and the failing run', async (agent) => {
+    const { harness, session } = await nestedKeysSession(agent);
+    const read = await readTranscript(harness.transcriptPath(session), 'auto');
+    expect(read.agent).toBe(agent);
+    const thread = sessionThread(read.events.slice(0, read.events.findIndex((event) => event.type === 'user' && event.text.startsWith('RESUME'))));
+    expect(thread.requests.join('\n')).toContain('Make the parser accept nested keys');
+    expect(thread.commands.find((run) => run.failed)).toMatchObject({ tests: { failed: 1, passed: 9 }, errorLine: "KeyError: 'a'" });
   });
 });

@@ -32,7 +32,11 @@ export async function readSessionThread(source: SessionThreadSource): Promise<Se
   return empty ? undefined : thread;
 }
 
-/** The transcript format of a hook agent: Claude Code and Codex write their own; anything else is told from its lines. */
+/**
+ * The transcript format of a hook agent. Claude Code, Codex and Gemini CLI write their own; the
+ * `copilot` hooks run in VS Code and in Copilot CLI (which reads VS Code's hook files), and Cursor
+ * may run others' hooks: those are told from the lines.
+ */
 export function transcriptAgentOf(hookAgent: string): TranscriptAgent | 'auto' {
-  return hookAgent === 'claude' || hookAgent === 'codex' ? hookAgent : 'auto';
+  return hookAgent === 'claude' || hookAgent === 'codex' || hookAgent === 'gemini' ? hookAgent : 'auto';
 }

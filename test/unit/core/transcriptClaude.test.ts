@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claudeEvents } from '../../../src/core/transcriptClaude';
-import { endsWithQuestion, deletedByCommand, excerpt } from '../../../src/core/agentEvents';
+import { endsWithQuestion, filesOfCommand, excerpt } from '../../../src/core/agentEvents';
 import { claude } from '../support/transcriptLines';
 
 describe('Claude Code transcript events', () => {
@@ -97,12 +97,26 @@ describe('agent event helpers', () => {
   });
 
   it('reads the files rm and git rm delete, and nothing else', () => {
-    expect(deletedByCommand('rm -f a.txt "b c.txt" && git rm -- -odd.txt; echo rm x')).toEqual([
+    expect(filesOfCommand('rm -f a.txt "b c.txt" && git rm -- -odd.txt; echo rm x')).toEqual([
       { path: 'a.txt', change: 'deleted' },
       { path: 'b c.txt', change: 'deleted' },
       { path: '-odd.txt', change: 'deleted' },
     ]);
-    expect(deletedByCommand('npm test')).toEqual([]);
+    expect(filesOfCommand('npm test 2>&1 | tail -5; ls > /dev/null')).toEqual([]);
+  });
+
+  it('reads the files a command writes: redirections, tee, touch, cp and mv; never a heredoc body', () => {
+    expect(filesOfCommand("cat > 'parser.py' <<'EOF'\nif a > b:\n    x >> y\nEOF")).toEqual([{ path: 'parser.py', change: 'edited' }]);
+    expect(filesOfCommand('echo x >> notes.txt && date | tee -a log.txt && touch new.txt')).toEqual([
+      { path: 'notes.txt', change: 'edited' },
+      { path: 'log.txt', change: 'edited' },
+      { path: 'new.txt', change: 'edited' },
+    ]);
+    expect(filesOfCommand('mv old.ts new.ts; cp a.ts b.ts')).toEqual([
+      { path: 'old.ts', change: 'deleted' },
+      { path: 'new.ts', change: 'created' },
+      { path: 'b.ts', change: 'created' },
+    ]);
   });
 
   it('keeps the start and the end of a long output', () => {

@@ -33,9 +33,10 @@ describe('readSessionThread', () => {
     await expect(readSessionThread({ agent: 'claude', conversation })).resolves.toMatchObject({ compactionSummary: 'Summary: nested keys, one test failing.' });
   });
 
-  it('Claude Code and Codex name their own format; other agents are told from the lines', () => {
+  it('Claude Code, Codex and Gemini CLI name their own format; other agents are told from the lines', () => {
     expect(transcriptAgentOf('claude')).toBe('claude');
     expect(transcriptAgentOf('codex')).toBe('codex');
+    expect(transcriptAgentOf('gemini')).toBe('gemini');
     expect(transcriptAgentOf('copilot')).toBe('auto');
     expect(transcriptAgentOf('cursor')).toBe('auto');
   });

@@ -42,9 +42,16 @@ export function ok(turn: AgentTurn): AgentTurn {
 const blocks = (turn: AgentTurn) => turn.requests.filter((request) => request.kind === 'turn').map(blockCount);
 const checkpoints = (harness: AgentHarness) => harness.comments('demo-1').filter((comment) => comment.text.startsWith('Auto-checkpoint'));
 
+export type ScenarioId = 'start' | 'compaction' | 'resume' | 'second-compaction' | 'two-sessions' | 'bd-prime' | 'outside-beads';
+
 export interface AgentScenarioOptions {
   /** The agent's requests name their session, so two sessions in one folder can be told apart. */
   concurrentSessions: boolean;
+  /**
+   * Scenarios the product does not pass yet, each with the reason: reported as pending (todo),
+   * not run. Each entry names what has to land for it to go.
+   */
+  pending?: Partial<Record<ScenarioId, string>>;
 }
 
 /** Registers the scenarios of one agent (a describe block per folder kind). */
@@ -58,9 +65,14 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
   afterEach(async () => {
     await Promise.all(harnesses.splice(0).map((harness) => harness.close()));
   });
+  const scenario = (id: ScenarioId, title: string, body: () => Promise<void>) => {
+    const reason = options.pending?.[id];
+    if (reason) it.todo(`${title} (pending: ${reason})`);
+    else it(title, body);
+  };
 
   describe('in a beads folder', () => {
-    it('start: the block reaches the model once; the scripted edit and command ran; no checkpoint without a compaction', async () => {
+    scenario('start', 'start: the block reaches the model once; the scripted edit and command ran; no checkpoint without a compaction', async () => {
       const harness = await harnessFor();
       const start = ok(await harness.start('STEP1 write the notes'));
       // The prompt, then the answer to each of the two tool calls.
@@ -74,7 +86,7 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
       expectNoEgress(harness);
     });
 
-    it('a compaction writes one checkpoint; the next turn gets the block once', async () => {
+    scenario('compaction', 'a compaction writes one checkpoint; the next turn gets the block once', async () => {
       const harness = await harnessFor();
       const { session } = ok(await harness.start('STEP1 write the notes'));
       const before = checkpoints(harness).length;
@@ -87,7 +99,7 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
       expectNoEgress(harness);
     });
 
-    it('a resumed session that already holds the current block gets nothing new, after a compaction too', async () => {
+    scenario('resume', 'a resumed session that already holds the current block gets nothing new, after a compaction too', async () => {
       const harness = await harnessFor();
       const { session } = ok(await harness.start('STEP1 write the notes'));
       expect(blocks(ok(await harness.resume(session, 'STEP2 go on')))).toEqual([1]);
@@ -96,7 +108,7 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
       expect(blocks(ok(await harness.resume(session, 'STEP2 once more')))).toEqual([1]);
     });
 
-    it('a second compaction within 60 s gets its own checkpoint and its own block', async () => {
+    scenario('second-compaction', 'a second compaction within 60 s gets its own checkpoint and its own block', async () => {
       const harness = await harnessFor();
       const { session } = ok(await harness.start('STEP1 write the notes'));
       ok(await harness.compact(session));
@@ -110,7 +122,7 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
       expect(blocks(next)).toEqual([1]);
     });
 
-    it.runIf(options.concurrentSessions)('two sessions at once in one folder: each gets the block once and has its own transcript', async () => {
+    if (options.concurrentSessions) scenario('two-sessions', 'two sessions at once in one folder: each gets the block once and has its own transcript', async () => {
       const harness = await harnessFor();
       const [one, two] = await Promise.all([harness.start('STEP2 session one'), harness.start('STEP3 session two')]);
       ok(one);
@@ -123,7 +135,7 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
       expect(one.transcriptPath).not.toBe(two.transcriptPath);
     });
 
-    it("bd's own prime hook beside ours: the rules reach the model once", async () => {
+    scenario('bd-prime', "bd's own prime hook beside ours: the rules reach the model once", async () => {
       const harness = await harnessFor({ dialect: 'bd', bdPrime: true });
       const start = ok(await harness.start('STEP2 go'));
       const first = start.requests.find((request) => request.kind === 'turn');
@@ -133,7 +145,7 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
   });
 
   describe('outside a beads folder', () => {
-    it('the hooks say nothing at all, at start, at a compaction and at a resume', async () => {
+    scenario('outside-beads', 'the hooks say nothing at all, at start, at a compaction and at a resume', async () => {
       const harness = await harnessFor({ beads: false });
       const start = ok(await harness.start('STEP1 write the notes'));
       const compact = ok(await harness.compact(start.session));

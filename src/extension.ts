@@ -11,6 +11,7 @@ import { createLog } from './adapters/log';
 import { ProjectRegistry } from './adapters/projects';
 import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryCommands';
 import { registerSidebar } from './adapters/sidebar';
+import { sessionViews, syncIdleSetting } from './adapters/agentSessions';
 import { registerWorkCommands } from './adapters/workCommands';
 import { welcomeOnFirstOpen } from './adapters/welcome';
 import { toLedgerSummary } from './core/ledger';
@@ -76,7 +77,8 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
-    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints, work: { onDidClose: closes.event, onDidClaim: claims.event }, watchers: activity.tracker.watchers }),
+    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints, work: { onDidClose: closes.event, onDidClaim: claims.event }, watchers: activity.tracker.watchers, sessions: sessionViews }),
+    syncIdleSetting(projects, log),
     closes,
     claims,
     outboxes,

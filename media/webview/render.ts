@@ -23,6 +23,7 @@ import type {
 import { folderOf } from '../../src/shared/protocol';
 import { custom, el, icon } from './dom';
 import type { Tree, TreeNode } from './tree';
+import { sessionsSection } from './sessions';
 
 export interface Host {
   run(action: SidebarAction, issueId: string | undefined, options?: { confirm?: true }): void;
@@ -207,6 +208,7 @@ function sections(model: SidebarModel, project: ProjectInfo, host: Host): TreeNo
   if (model.next?.afterClose) nodes.push(afterCloseSection(model.next, model.next.afterClose, writable, host));
   nodes.push(model.focused ? focusedSection(model.focused, writable, host) : nothingInProgress(model, writable, host));
   if (model.otherInProgress.items.length > 0) nodes.push(otherInProgressSection(model.otherInProgress, host));
+  if (model.sessions && model.sessions.length > 0) nodes.push(sessionsSection(model.sessions));
   if (model.focused) nodes.push(trailSection(model.trail));
   if (model.activity) nodes.push(activitySection(model.activity, host));
   if (model.uncommitted) nodes.push(uncommittedSection(model.uncommitted, host));

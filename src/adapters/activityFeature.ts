@@ -59,6 +59,6 @@ export function registerActivity(deps: ActivityDeps & { workspaceState: vscode.M
       activityStatus: () => statusBar.status,
     },
     // The tracker goes last: disposing it writes what its folders gathered.
-    disposables: [registerFocusCommand(tracker, deps.projects), focusMoves, statusBar, tracker],
+    disposables: [registerFocusCommand(tracker, deps.projects, deps.log), focusMoves, statusBar, tracker],
   };
 }

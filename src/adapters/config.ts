@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_POLICY, type CheckpointPolicy } from '../core/policy';
 import { DEFAULT_BUDGET_BYTES, MIN_BUDGET_BYTES } from '../core/recovery';
+import { DEFAULT_SESSION_IDLE_MINUTES } from '../core/agentSessions';
 
 /** Every setting the extension reads, as one typed object (rust-analyzer's `Config` pattern). */
 export interface Settings {
@@ -13,6 +14,8 @@ export interface Settings {
   injectTarget: InjectTarget;
   /** When a checkpoint is due and an issue is stalled (beadsRecovery.checkpoint.*, beadsRecovery.stalledMinutes). */
   checkpointPolicy: CheckpointPolicy;
+  /** An agent session silent this long is gone: its binding ends (beadsRecovery.sessions.idleMinutes). */
+  sessionIdleMinutes: number;
 }
 
 export type InjectTarget = 'chat' | 'clipboard' | 'claudeCode' | 'terminal';
@@ -37,6 +40,7 @@ export function readSettings(scope?: vscode.Uri): Settings {
       snoozeMinutes: wholeNumber(config.get<number>('checkpoint.snoozeMinutes'), DEFAULT_POLICY.snoozeMinutes, 1),
       stalledMinutes: wholeNumber(config.get<number>('stalledMinutes'), DEFAULT_POLICY.stalledMinutes, 0),
     },
+    sessionIdleMinutes: wholeNumber(config.get<number>('sessions.idleMinutes'), DEFAULT_SESSION_IDLE_MINUTES, 1),
   };
 }
 

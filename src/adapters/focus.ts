@@ -5,6 +5,7 @@ import { formatAge, parseTimestamp } from '../core/time';
 import type { ActivityTracker } from './activity';
 import { Commands } from './commandIds';
 import type { ProjectRegistry } from './projects';
+import { bindFocus } from './agentSessions';
 
 type FocusPick = vscode.QuickPickItem & { issueId?: string; follow?: true };
 
@@ -13,7 +14,7 @@ type FocusPick = vscode.QuickPickItem & { issueId?: string; follow?: true };
  * pick the most recently updated one is focused; a pick holds while that issue is in progress.
  * Takes an issue id as argument from the sidebar and other callers (no quick pick then).
  */
-export function registerFocusCommand(tracker: ActivityTracker, projects: ProjectRegistry): vscode.Disposable {
+export function registerFocusCommand(tracker: ActivityTracker, projects: ProjectRegistry, log: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.commands.registerCommand(Commands.focusIssue, async (argument?: unknown) => {
     // An id from the sidebar and other callers, or the row's context from the view's context menu.
     const requested = typeof argument === 'object' && argument !== null ? (argument as { issueId?: unknown }).issueId : argument;
@@ -30,8 +31,10 @@ export function registerFocusCommand(tracker: ActivityTracker, projects: Project
     await activity.refreshInProgress();
     const issues = activity.inProgressIssues ?? [];
     if (typeof requested === 'string') {
-      if (issues.some((issue) => issue.id === requested)) await activity.focus(requested);
-      else void showWarningMessage(`Beads: ${requested} is not in progress, so work cannot be attributed to it.`);
+      if (issues.some((issue) => issue.id === requested)) {
+        await activity.focus(requested);
+        await bindFocus(project, requested, log);
+      } else void showWarningMessage(`Beads: ${requested} is not in progress, so work cannot be attributed to it.`);
       return;
     }
     if (issues.length === 0) {
@@ -52,6 +55,8 @@ export function registerFocusCommand(tracker: ActivityTracker, projects: Project
     if (!picked) return;
     if (picked.follow) await activity.focus(undefined, false);
     else if (picked.issueId) await activity.focus(picked.issueId);
+    // The pick is this window's own session's binding too (README "Which issue is this session's?").
+    await bindFocus(project, picked.follow ? undefined : picked.issueId, log);
   });
 }
 

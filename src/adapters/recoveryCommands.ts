@@ -8,6 +8,7 @@ import { Commands } from './commandIds';
 import { readSettings } from './config';
 import { inject } from './inject';
 import type { Project, ProjectRegistry } from './projects';
+import { vscodeSessionFacts } from './agentSessions';
 
 const NOT_BEADS = 'Beads: no beads project in this workspace (no .beads directory). Run `bd init` or `br init` to start one.';
 
@@ -43,6 +44,8 @@ export class RecoveryProvider {
         workingFolder: folderUri?.fsPath ?? '.',
         cli: project?.cli ?? 'br',
         focusedId: focus?.focusedId,
+        // This window is a session too: Focus Issue… binds it; else the actor, the focus, the newest.
+        session: project ? await vscodeSessionFacts(project, signal) : undefined,
         ledger: focus?.ledger,
         lastClose: project ? await this.lastCloseOf?.(project) : undefined,
         budget: settings.recoveryBudgetBytes,

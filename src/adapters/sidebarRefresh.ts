@@ -16,7 +16,7 @@ import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
 import type { IssueDetails, IssueSummary } from '../core/model';
 import { lastCloseHolds, type LastClose } from '../core/next';
 import type { LastCloseStore } from '../services/lastClose';
-import type { ProjectInfo, ViewState } from '../shared/protocol';
+import type { ProjectInfo, SessionView, ViewState } from '../shared/protocol';
 import { readSettings } from './config';
 import { RefreshScheduler } from './refreshScheduler';
 import { projectInfo, type Project, type ProjectRegistry } from './projects';
@@ -33,6 +33,8 @@ export interface SidebarSources {
   work?: WorkSource;
   /** The extension's file watchers (the activity tracker's): the view follows `.beads/` and git through them. */
   watchers?: FileWatchers;
+  /** The agent sessions working in the project's folder (src/adapters/agentSessions.ts). */
+  sessions?: (project: Project, inProgress: readonly { id: string; title: string }[], focusedId: string | undefined) => Promise<SessionView[]>;
 }
 
 /** Closes and claims, as far as the sidebar follows them: the after-close offer lives between the two. */
@@ -189,7 +191,13 @@ export class SidebarRefresh extends Disposable {
       if (needSnapshot && snapshot.incomplete && !sameIds(snapshot.contextIds, cached?.snapshot.contextIds)) this.invalidate(['beads'], 0);
       this.log.debug(`sidebar: refreshed (${[...changes].join(', ')})${needSnapshot ? ' with a beads snapshot' : ''}${needGit ? ' and git status' : ''}`);
       const lastClose = await this.lastClose(root, snapshot);
-      this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input: this.input(snapshot, uncommitted, activity?.ledger, root, lastClose) }));
+      const input = this.input(snapshot, uncommitted, activity?.ledger, root, lastClose);
+      const sessions = await this.sources.sessions?.(project, snapshot.inProgress.ok ? snapshot.inProgress.value : [], snapshot.focusedId).catch((error: unknown) => {
+        this.log.warn(`could not list the agent sessions: ${errorMessage(error)}`);
+        return undefined;
+      });
+      if (sessions) input.sessions = sessions;
+      this.publish(nextViewState(this.state, { kind: 'loaded', project: info, input }));
     } catch (error) {
       if (error instanceof CliError && error.kind === 'canceled') return;
       const message = errorMessage(error);

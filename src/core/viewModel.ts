@@ -30,6 +30,7 @@ import type {
   TrailKind,
   UnblockRef,
   ViewState,
+  SessionView,
 } from '../shared/protocol';
 import { folderOf } from '../shared/protocol';
 
@@ -46,6 +47,8 @@ export interface SidebarInput {
   pendingWrites?: number;
   /** The last close the user has not dismissed: what it unblocked is offered first, until something is claimed. */
   lastClose?: LastClose;
+  /** The agent sessions working in the folder (src/core/sessionRows.ts). */
+  sessions?: SessionView[];
   now: number;
 }
 
@@ -96,6 +99,7 @@ export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_
       : { ok: false, error: oneLine(input.uncommitted.error) };
   }
   if (input.pendingWrites !== undefined) model.pendingWrites = input.pendingWrites;
+  if (input.sessions && input.sessions.length > 0) model.sessions = input.sessions;
   return model;
 }
 

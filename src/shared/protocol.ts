@@ -128,6 +128,23 @@ export interface ActivityView {
   lastCheckpointAge?: string;
 }
 
+/** An agent session working in the folder (src/core/sessionRows.ts). */
+export interface SessionView {
+  /** The agent's name: Claude Code, Codex, Copilot, Cursor, VS Code, … */
+  agent: string;
+  /** The session id, shortened. */
+  session: string;
+  sessionId: string;
+  /** The in-progress issue the session claimed or was handed. */
+  issue?: { id: string; title: string };
+  /** "5m ago". */
+  lastActivityAge: string;
+  /** Compactions seen; 0 when it has not compacted. */
+  compactions: number;
+  /** The session the status bar follows: the one on the folder's focused issue. */
+  followed: boolean;
+}
+
 export interface SidebarModel {
   /** Undefined when nothing is in progress. */
   focused?: FocusedIssueView;
@@ -147,6 +164,8 @@ export interface SidebarModel {
   next?: NextView;
   /** Errors of the parts that have no place of their own (issue details). */
   problems: string[];
+  /** The agent sessions working in this folder, most recently active first; undefined when none is known. */
+  sessions?: SessionView[];
 }
 
 export interface ProjectInfo {

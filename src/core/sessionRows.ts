@@ -1,0 +1,84 @@
+// The agent sessions working in a folder, as the sidebar lists them: the agent, the session, its
+// issue, its last activity, whether it compacted, and which one the status bar follows. Pure: the
+// sessions our hooks recorded (src/core/agentSessions.ts) and those the agents keep on disk
+// (src/services/sessionsOnDisk.ts, only to show them) come in; rows go out.
+
+import { bindingsOf, type AgentSession } from './agentSessions';
+import type { SessionView } from '../shared/protocol';
+import { formatAge } from './time';
+
+/** A session an agent keeps on disk (a Claude Code project transcript, a Codex rollout). */
+export interface DiskSession {
+  agent: string;
+  sessionId: string;
+  transcript: string;
+  /** The transcript's last change (epoch ms). */
+  lastActivityAt: number;
+  /** Compactions seen in the end of the transcript that was read. */
+  compactions: number;
+}
+
+export interface SessionRowsInput {
+  recorded: readonly AgentSession[];
+  onDisk: readonly DiskSession[];
+  /** The in-progress issues with their titles: a binding to anything else is over. */
+  inProgress: readonly { id: string; title: string }[];
+  /** The issue the status bar shows (the folder's focus). */
+  focusedId?: string;
+  now: number;
+  /** Sessions silent longer than this are gone and not listed. */
+  idleMs: number;
+  /** Rows listed at most (the most recently active). */
+  limit?: number;
+}
+
+const DEFAULT_LIMIT = 8;
+const SHORT_ID_CHARS = 8;
+
+export function sessionRows(input: SessionRowsInput): SessionView[] {
+  const titles = new Map(input.inProgress.map((issue) => [issue.id, issue.title]));
+  const byKey = new Map<string, { agent: string; sessionId: string; issueId?: string; lastActivityAt: number; compactions: number; recorded: boolean }>();
+  for (const session of input.recorded) {
+    byKey.set(`${session.agent}:${session.sessionId}`, {
+      agent: session.agent,
+      sessionId: session.sessionId,
+      issueId: bindingsOf(session).find((id) => titles.has(id)),
+      lastActivityAt: session.lastEventAt,
+      compactions: session.compactions,
+      recorded: true,
+    });
+  }
+  for (const disk of input.onDisk) {
+    const key = `${disk.agent}:${disk.sessionId}`;
+    const known = byKey.get(key);
+    if (known) byKey.set(key, { ...known, lastActivityAt: Math.max(known.lastActivityAt, disk.lastActivityAt), compactions: Math.max(known.compactions, disk.compactions) });
+    else byKey.set(key, { agent: disk.agent, sessionId: disk.sessionId, lastActivityAt: disk.lastActivityAt, compactions: disk.compactions, recorded: false });
+  }
+  const live = [...byKey.values()].filter((row) => input.now - row.lastActivityAt <= input.idleMs).sort((a, b) => b.lastActivityAt - a.lastActivityAt || (a.sessionId < b.sessionId ? -1 : 1));
+  // The status bar follows the folder's focus: the most recently active session on that issue.
+  const followed = live.find((row) => row.issueId !== undefined && row.issueId === input.focusedId);
+  return live.slice(0, input.limit ?? DEFAULT_LIMIT).map((row) => ({
+    agent: AGENT_NAMES[row.agent] ?? row.agent,
+    session: shortId(row.sessionId),
+    sessionId: row.sessionId,
+    ...(row.issueId ? { issue: { id: row.issueId, title: titles.get(row.issueId) ?? '' } } : {}),
+    lastActivityAge: formatAge(row.lastActivityAt, input.now),
+    compactions: row.compactions,
+    followed: row === followed,
+  }));
+}
+
+/** A session id as people tell sessions apart: its first characters, or the transcript's file name when that names it. */
+function shortId(sessionId: string): string {
+  const name = (sessionId.split(/[\\/]/).pop() ?? sessionId).replace(/\.jsonl$/, '');
+  return name.length > SHORT_ID_CHARS ? name.slice(0, SHORT_ID_CHARS) : name;
+}
+
+const AGENT_NAMES: Record<string, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex',
+  copilot: 'Copilot',
+  cursor: 'Cursor',
+  gemini: 'Gemini CLI',
+  vscode: 'VS Code',
+};

@@ -36,6 +36,10 @@ export function threadFacts(thread: SessionThread): ThreadFact[] {
   const failing = failingText(thread.commands);
   if (failing) facts.push({ kind: 'failing', label: 'Failing', text: failing });
   if (thread.openQuestion) facts.push({ kind: 'question', label: 'Open question (no answer yet)', text: truncate(oneLine(thread.openQuestion), FACT_CHARS) });
+  else if (thread.repliedQuestion) {
+    const { question, reply } = thread.repliedQuestion;
+    facts.push({ kind: 'question', label: 'Last question to the user', text: truncate(`${oneLine(question)} (the user wrote once since: “${truncate(oneLine(reply), 120)}”)`, FACT_CHARS) });
+  }
   if (thread.files.length > 0) {
     const named = thread.files.slice(0, FILES_NAMED).map((file) => `${oneLine(file.path)} (${file.change})`);
     const more = thread.files.length - named.length;
@@ -119,6 +123,7 @@ function failingText(commands: readonly CommandRun[]): string | undefined {
 /** The open question first (the agent waits on it), then the plan's step in progress, a failing test, the next planned step. */
 function nextText(thread: SessionThread): string | undefined {
   if (thread.openQuestion) return 'wait for the user to answer the open question above, then go on with the request.';
+  if (thread.repliedQuestion) return "take the user's message after the last question as its answer if it is one; if not, ask the question again before going on.";
   const now = thread.plan?.find((step) => step.status === 'in-progress');
   if (now) return truncate(oneLine(now.text), FACT_CHARS);
   const failing = lastRuns(thread.commands).find((run) => run.failed && (run.failingTest || run.tests));

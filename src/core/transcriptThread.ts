@@ -56,6 +56,11 @@ export interface SessionThread {
   commits: CommitMade[];
   /** The agent's last message asked the user something, and no answer came. */
   openQuestion?: string;
+  /**
+   * The agent's last question when the user wrote once after it: that message may be the answer,
+   * or may be about something else (the question then still waits).
+   */
+  repliedQuestion?: { question: string; reply: string };
   /** Tool calls that got no result. */
   unanswered: { name: string; command?: string }[];
   /** The agent's own summary of what it compacted, where it handed one over. */
@@ -133,6 +138,7 @@ export function sessionThread(events: readonly AgentEvent[], options: ThreadOpti
     files: [...files].flatMap(([path, change]) => (change === undefined ? [] : [{ path, change }])),
     commits: uniqueCommits(commits),
     openQuestion: openQuestion(stretch),
+    repliedQuestion: repliedQuestion(stretch),
     unanswered,
     compactionSummary: options.compactionSummary?.trim() || (summary?.type === 'compaction-summary' ? summary.text : undefined),
     compactions: boundaries.length,
@@ -179,6 +185,22 @@ function openQuestion(events: readonly AgentEvent[]): string | undefined {
     if (event.type === 'assistant') return event.asksQuestion ? lastQuestion(event.text) : undefined;
   }
   return undefined;
+}
+
+/** The agent's last question, when exactly one message of the user came after it. */
+function repliedQuestion(events: readonly AgentEvent[]): SessionThread['repliedQuestion'] {
+  const asked = findLast(events, (event) => event.type === 'assistant' && event.asksQuestion);
+  if (asked < 0) return undefined;
+  const replies = events.slice(asked + 1).filter((event) => event.type === 'user');
+  const question = events[asked];
+  const reply = replies[0];
+  if (replies.length !== 1 || question?.type !== 'assistant' || reply?.type !== 'user') return undefined;
+  return { question: lastQuestion(question.text), reply: reply.text };
+}
+
+function findLast<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let index = items.length - 1; index >= 0; index--) if (test(items[index] as T)) return index;
+  return -1;
 }
 
 /** The question itself: the sentences at the end that end with a question mark (a dot inside `a.b.c` ends none). */

@@ -88,9 +88,9 @@ describe('the session thread across a real compaction', () => {
   // context after it (SessionStart, source compact).
   it.each(['claude', 'codex'] as const)('%s: the request, the failing test, the open question and the edited file are in the checkpoint and reach the model after the compaction', async (agent) => {
     const { harness, resumed } = await nestedKeysSession(agent);
-    // Codex compacts inside a turn the user starts (the harness's "COMPACT-NOW" prompt): that
-    // prompt answers the question, which is then no longer open.
-    const facts = agent === 'codex' ? FACTS.filter((fact) => fact !== 'rejected or flattened?') : FACTS;
+    // Codex compacts inside a turn the user starts (the harness's "COMPACT-NOW" prompt): its
+    // question is then the last one, with that reply beside it, rather than an open one.
+    const facts = FACTS;
     const checkpoint = [...harness.comments('demo-1')].reverse().find((comment) => comment.text.startsWith('Auto-checkpoint (pre-compaction)'));
     for (const fact of facts) expect(checkpoint?.text, `the checkpoint carries ${fact}`).toContain(fact);
     const request = resumed.requests[0]?.text ?? '';

@@ -48,6 +48,14 @@ describe('sessionThread', () => {
     expect(pending.commands).toMatchObject([{ command: 'npm test', pending: true, failed: false }]);
   });
 
+  it('a question the user wrote once after is kept with that reply: it may or may not be the answer', () => {
+    const replied = sessionThread(events(claude.user('do it'), claude.text('Reject or flatten deeper keys?'), claude.user('COMPACT-NOW: fill the context')));
+    expect(replied.openQuestion).toBeUndefined();
+    expect(replied.repliedQuestion).toEqual({ question: 'Reject or flatten deeper keys?', reply: 'COMPACT-NOW: fill the context' });
+    const talkedOn = sessionThread(events(claude.text('Which one?'), claude.user('the first'), claude.text('Done.'), claude.user('now the tests')));
+    expect(talkedOn.repliedQuestion).toBeUndefined();
+  });
+
   it('a failed edit changed nothing; a created then deleted file leaves nothing; rm after success deletes', () => {
     const thread = sessionThread(
       events(

@@ -49,6 +49,8 @@ export class RecoveryProvider {
         ledger: focus?.ledger,
         lastClose: project ? await this.lastCloseOf?.(project) : undefined,
         budget: settings.recoveryBudgetBytes,
+        // The rules are in, so bd's memories are too: no prime reaches what is copied or injected from here.
+        withMemories: true,
         now: Date.now(),
         timeoutMs: settings.cliTimeoutMs,
         signal,

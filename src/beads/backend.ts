@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Dialect, Issue, IssueDetails } from '../core/model';
+import type { Dialect, Issue, IssueDetails, Memory } from '../core/model';
 
 /** Which store answers: one of the CLIs, or the read-only `.beads/issues.jsonl` reader. */
 export type BackendKind = Dialect | 'jsonl';
@@ -32,6 +32,8 @@ export interface BeadsBackend {
   addComment(id: string, text: string, signal?: AbortSignal): Promise<AddedComment | void>;
   claim(id: string, signal?: AbortSignal): Promise<void>;
   close(id: string, reason: string, signal?: AbortSignal, options?: CloseOptions): Promise<void>;
+  /** bd's persistent memories (`bd memories --json`), sorted by key; absent where there are none to ask for (br, the file). */
+  memories?(signal?: AbortSignal): Promise<Memory[]>;
   /**
    * The CLI's version as it reports it; undefined when it does not say. Absent on the read-only
    * reader. Asked once per backend (one process, `version --json` in both CLIs), then remembered.

@@ -1,6 +1,6 @@
 import { compareVersions } from '../core/cliVersions';
 import { IN_PROGRESS_STATUSES, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
-import { parseCliVersion, parseComment, parseIssueList, parseShow } from '../core/parse';
+import { parseCliVersion, parseComment, parseIssueList, parseMemories, parseShow } from '../core/parse';
 import type { BeadsBackend, CloseOptions } from './backend';
 import { CliError } from './errors';
 import { asRefusal, refusalInCloseAnswer, type RefusableWrite } from './refusal';
@@ -161,6 +161,7 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
     claim: async (id, signal) => void (await write('claim', id, args.claim(id), signal)),
     close: async (id, reason, signal, closeOptions) => void (await write('close', id, args.close(id, reason, closeOptions), signal)),
     version: () => (version ??= query(['version', '--json']).then(parseCliVersion, () => undefined)),
+    ...(options.dialect === 'bd' ? { memories: async (signal?: AbortSignal) => parseMemories(await query(['memories', '--json'], signal)) } : {}),
   };
 }
 

@@ -135,6 +135,8 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         lastClose,
         budget: options.budget ?? DEFAULT_BUDGET_BYTES,
         omitRules: prime?.present === true,
+        // bd's memories, which only its prime would otherwise bring: here when the prime does not.
+        withMemories: true,
         thread: options.thread,
         now: Date.now(),
         timeoutMs,

@@ -33,6 +33,8 @@ export interface Issue extends IssueSummary {
   acceptanceCriteria?: string;
   notes?: string;
   design?: string;
+  /** br's `agent_context` (beads_rust#297): the issue's instructions for agents working on it. */
+  agentContext?: string;
   assignee?: string;
   /** When it was claimed (bd's `started_at`; br does not record it). */
   startedAt?: string;
@@ -89,4 +91,10 @@ export function isWorkInProgress(issue: Pick<Issue, 'id' | 'status' | 'ephemeral
 
 export function summarize(issue: IssueSummary): IssueSummary {
   return { id: issue.id, title: issue.title, status: issue.status, priority: issue.priority, issueType: issue.issueType };
+}
+
+/** A persistent memory of bd's (`bd remember`): what bd's prime injects into every session. */
+export interface Memory {
+  key: string;
+  value: string;
 }

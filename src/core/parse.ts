@@ -2,7 +2,8 @@
 // normalized model. Both CLIs change shapes between versions (docs/BEADS_CONTRACT.md §6), so: unwrap any
 // envelope, ignore unknown keys, treat missing arrays as empty, keep statuses and types as the
 // strings they are, and never fail a whole answer because one element is odd.
-import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
+import { compareText } from './compare';
+import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue, Memory } from './model';
 
 type JsonRecord = Record<string, unknown>;
 
@@ -118,6 +119,8 @@ function parseIssue(value: unknown): Issue | undefined {
   if (notes !== undefined) issue.notes = notes;
   const design = shownText(value.design);
   if (design !== undefined) issue.design = design;
+  const agentContext = shownText(value.agent_context);
+  if (agentContext !== undefined) issue.agentContext = agentContext;
   const assignee = text(value.assignee);
   if (assignee !== undefined) issue.assignee = assignee;
   const startedAt = text(value.started_at);
@@ -126,6 +129,20 @@ function parseIssue(value: unknown): Issue | undefined {
   if (closedAt !== undefined) issue.closedAt = closedAt;
   if (value.ephemeral === true) issue.ephemeral = true;
   return issue;
+}
+
+/**
+ * `bd memories --json`: the key -> value map, into which bd injects `schema_version` as it does
+ * into every object (cmd/bd/memory.go printMemoriesResult through outputJSON), so a number under
+ * that key is bd's and is left out. Sorted by key, as bd lists them; non-text values are skipped.
+ */
+export function parseMemories(json: unknown): Memory[] {
+  const value = unwrapEnvelope(json);
+  if (!isRecord(value)) return [];
+  return Object.entries(value)
+    .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0].length > 0)
+    .map(([key, text]) => ({ key, value: text }))
+    .sort((a, b) => compareText(a.key, b.key));
 }
 
 /** Priorities are 0–4; both CLIs also accept "P0"–"P4" on input, so read either form. */

@@ -23,7 +23,7 @@ import {
   type Unblocked,
 } from './graph';
 import { cutBytes, inlineCode, isMultiLine, shellWord, verbatimBlock, verbatimLine } from './markdown';
-import { IN_PROGRESS_STATUSES, isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue } from './model';
+import { IN_PROGRESS_STATUSES, isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue, type Memory } from './model';
 import { nextAfterClose, nextFor, type LastClose } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
@@ -59,7 +59,12 @@ export interface RecoveryInput {
    * Leave out the rules and essential commands: bd's own `bd prime` already gives them to the
    * agent (src/core/primeDetection.ts), and repeating them only costs its context.
    */
-  omitRules?: boolean;
+omitRules?: boolean;
+  /**
+   * bd's persistent memories (`bd remember`), for an agent bd's own prime does not reach (prime
+   * injects them itself); shown after the rules, at most MEMORIES_SHOWN, each cut to MEMORY_BYTES.
+   */
+  memories?: readonly Memory[];
   /** The user's focus; when it is not in progress, the most recently updated in-progress issue. */
   focusedId?: string;
   /** All in-progress issues (most recently updated first, though the order is re-derived). */
@@ -138,8 +143,9 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   { part: 'cleanTree', downTo: 0 },
   { part: 'threadWaiting', downTo: 0 },
   { part: 'others', downTo: 0 },
-  // 8. The commands, and the block's title that introduces the rules.
+  // 8. The commands, and the block's title that introduces the rules; then bd's memories, last first.
   { part: 'commands', downTo: 0 },
+  { part: 'memories', downTo: 0 },
   // 7. What it unblocks, and the context around it.
   { part: 'unblocks', downTo: 0 },
   { part: 'design', downTo: 0 },
@@ -162,7 +168,8 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   { part: 'status', downTo: 0 },
   // Which rule chose the issue, when the session's own claim did not: it says how sure the choice is.
   { part: 'chosenBy', downTo: 0 },
-  // 3. Acceptance criteria, and the uncommitted changes' section.
+  // 3. The issue's instructions for agents (br's agent_context), acceptance criteria, and the uncommitted changes' section.
+  { part: 'agentContext', downTo: 0 },
   { part: 'acceptance', downTo: 0 },
   { part: 'changes', downTo: 0 },
   // 2. The description.
@@ -198,6 +205,8 @@ const PART_NAMES: Record<string, string | [singular: string, plural: string]> = 
   status: 'status line',
   checkpoint: 'latest checkpoint',
   description: 'description',
+  agentContext: 'instructions for agents',
+  memories: ['memory', 'memories'],
   acceptance: 'acceptance criteria',
   notes: 'notes',
   design: 'design',
@@ -238,6 +247,11 @@ const TRAIL_ENTRIES = 5;
 const TRAIL_ENTRY_BYTES = 400;
 const CHECKPOINT_BYTES = 1500;
 const DESCRIPTION_BYTES = 1200;
+const AGENT_CONTEXT_BYTES = 800;
+/** bd's memories: how many are shown, and how long each may be (prime's own defaults are larger). */
+const MEMORIES_SHOWN = 8;
+const MEMORY_KEY_BYTES = 60;
+const MEMORY_BYTES = 240;
 const ACCEPTANCE_BYTES = 1000;
 const NOTES_BYTES = 800;
 const DESIGN_BYTES = 800;
@@ -277,7 +291,7 @@ export function buildRecoveryContext(input: RecoveryInput): RecoveryResult {
   const project = input.project;
   const inProgress = input.inProgress.ok ? byMostRecentlyUpdated(input.inProgress.value) : [];
   const focused = inProgress.find((issue) => issue.id === input.focusedId) ?? inProgress[0];
-  const common = commonPart(project.cli, project.readOnly, focused?.id, input.omitRules === true);
+  const common = commonPart(project.cli, project.readOnly, focused?.id, input.omitRules === true, input.omitRules === true ? [] : (input.memories ?? []));
   if (!focused) {
     const plan = noneState(input, common);
     return { ...fitPlan(plan, budget), state: 'none' };
@@ -327,15 +341,21 @@ interface Common {
   render(kept: Kept): string[];
 }
 
-function commonPart(cli: Dialect, readOnly: boolean, focusedId: string | undefined, omitRules: boolean): Common {
+function commonPart(cli: Dialect, readOnly: boolean, focusedId: string | undefined, omitRules: boolean, memories: readonly Memory[]): Common {
   const commands = essentialCommands(cli, focusedId);
   const readOnlyLine = `**Read-only here:** this was read from ${inlineCode('.beads/issues.jsonl', 40)}, which may lag behind the store; run writes with ${inlineCode(cli, 4)} where it is installed.`;
+  const memoryLines = memories.slice(0, MEMORIES_SHOWN).map((memory) => `- ${inlineCode(memory.key, MEMORY_KEY_BYTES)}: ${verbatimLine(cutBytes(memory.value, MEMORY_BYTES))}`);
   return {
-    full: { top: 1, readOnly: readOnly ? 1 : 0, rules: omitRules ? 0 : 1, commands: omitRules ? 0 : 1 },
+    full: { top: 1, readOnly: readOnly ? 1 : 0, rules: omitRules ? 0 : 1, memories: memoryLines.length, commands: omitRules ? 0 : 1 },
     render: (kept) => {
       const lines = kept.top ? ['# Beads Workflow Context'] : [];
       if (kept.readOnly) lines.push('', readOnlyLine);
       if (kept.rules) lines.push('', '## Core Rules', ...CORE_RULES);
+      const shown = kept.memories ?? 0;
+      if (shown > 0) {
+        lines.push('', '## Memories', ...memoryLines.slice(0, shown));
+        if (memories.length > shown) lines.push(`- …and ${memories.length - shown} more: ${inlineCode(`${cli} memories`, 20)}`);
+      }
       if (kept.commands) lines.push('', '## Essential Commands', ...commands);
       return lines;
     },
@@ -343,7 +363,7 @@ function commonPart(cli: Dialect, readOnly: boolean, focusedId: string | undefin
 }
 
 /** Text sections of the resume state, in the order they are shown. */
-const TEXT_SECTIONS = ['checkpoint', 'description', 'acceptance', 'notes', 'design'] as const;
+const TEXT_SECTIONS = ['checkpoint', 'description', 'agentContext', 'acceptance', 'notes', 'design'] as const;
 type TextSection = (typeof TEXT_SECTIONS)[number];
 
 function resumeState(input: RecoveryInput, common: Common, focused: Issue, inProgress: Issue[], budget: number): Plan {
@@ -376,6 +396,7 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
   const texts: Record<TextSection, string[] | undefined> = {
     checkpoint: latest ? [`### Latest Checkpoint (${commentAge(latest, input.now)})`, ...verbatimBlock(checkpointText(latest, input.now, input.thread))] : undefined,
     description: textSection('Description', issue.description, DESCRIPTION_BYTES),
+    agentContext: textSection('Instructions for Agents', issue.agentContext, AGENT_CONTEXT_BYTES),
     acceptance: textSection('Acceptance Criteria', issue.acceptanceCriteria, ACCEPTANCE_BYTES),
     notes: textSection('Notes', issue.notes, NOTES_BYTES),
     design: textSection('Design', issue.design, DESIGN_BYTES),

@@ -37,6 +37,12 @@ export interface RecoveryRequest {
   budget: number;
   /** Leave the rules out: bd's own prime already gives them to the agent this is for. */
   omitRules?: boolean;
+  /**
+   * Add bd's persistent memories (`bd memories --json`, one process beside git status): for an
+   * agent bd's prime does not reach, which would otherwise never see them. Never with `omitRules`,
+   * whose prime injects them already.
+   */
+  withMemories?: boolean;
   /** What the agent session this context is for was doing, from its transcript (agent hooks only). */
   thread?: SessionThread;
   now: number;
@@ -71,6 +77,8 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     });
   }
   const uncommittedQuery = section(() => gitStatus(request.workingFolder, { timeoutMs: request.timeoutMs, signal }));
+  // Memories are an extra: a CLI that cannot list them costs the context nothing but them.
+  const memoriesQuery = request.withMemories && !request.omitRules && backend.memories ? backend.memories(signal).catch(() => undefined) : undefined;
   const session = request.session;
   let choice: SessionIssueChoice | undefined;
   const choose = session
@@ -100,6 +108,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     budget: request.budget,
     project: { cli: request.cli, readOnly: backend.readOnly },
     omitRules: request.omitRules,
+    memories: await memoriesQuery,
     focusedId: snapshot.focusedId,
     inProgress,
     details: snapshot.details,

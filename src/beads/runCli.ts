@@ -221,22 +221,45 @@ interface ProcessGroup {
 const liveGroups = {
   unrecord: new Map<number, () => void>(),
   add(pid: number, command: string): ProcessGroup {
-    if (this.unrecord.size === 0) process.once('exit', killLiveGroups);
+    if (this.unrecord.size === 0) {
+      process.once('exit', killLiveGroups);
+      for (const signal of ENDING_SIGNALS) process.on(signal, endOnSignal);
+    }
     this.unrecord.set(pid, recordProcess(pid, command));
     return { kill: (signal) => killProcessTree(pid, signal), forget: () => this.forget(pid) };
   },
   forget(pid: number): void {
     this.unrecord.get(pid)?.();
     this.unrecord.delete(pid);
-    if (this.unrecord.size === 0) process.removeListener('exit', killLiveGroups);
+    if (this.unrecord.size === 0) stopListening();
   },
 };
+
+/**
+ * Signals that end a process without its 'exit' event: an agent ending a hook at its timeout
+ * (SIGTERM), Ctrl-C (SIGINT), a closed terminal (SIGHUP). Without a handler, a `br where` hanging
+ * behind a launcher ran on until the next run found it in the registry.
+ */
+const ENDING_SIGNALS = process.platform === 'win32' ? (['SIGINT'] as const) : (['SIGTERM', 'SIGINT', 'SIGHUP'] as const);
+
+function stopListening(): void {
+  process.removeListener('exit', killLiveGroups);
+  for (const signal of ENDING_SIGNALS) process.removeListener(signal, endOnSignal);
+}
 
 function killLiveGroups(): void {
   for (const [pid, unrecord] of liveGroups.unrecord) {
     killProcessTree(pid, 'SIGKILL', true);
     unrecord();
   }
+}
+
+/** Ends what runs, then lets the signal do what it would have done: end this process, unless someone else handles it. */
+function endOnSignal(signal: NodeJS.Signals): void {
+  killLiveGroups();
+  liveGroups.unrecord.clear();
+  stopListening();
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
 
 /** Runs a command whose stdout is one JSON value; `badJson` (with a snippet) when it is not. */

@@ -9,6 +9,8 @@
 // git directory) and closes again before it answers. Outside VS Code, where no watcher recorded
 // the edits, git adds what it shows since the last checkpoint.
 
+import { constants } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BeadsBackend } from '../beads/backend';
 import { detectProject, jsonlPathOf, type Detection } from '../beads/detect';
@@ -152,6 +154,8 @@ export type OpenedFolder =
       repository: GitRepository | undefined;
       gitRoot: string | undefined;
       timeoutMs: number;
+      /** Why writes go straight to beads, without the queue (its folder cannot be written). */
+      direct?: string;
       close(): void;
     };
 
@@ -187,14 +191,21 @@ export async function openFolder(place: FolderPlace, signal?: AbortSignal): Prom
   // This work tree's ledger and sessions, also where a `.beads/redirect` shares another checkout's store.
   const location = await locateLedger(path.resolve(place.cwd), undefined, gitOptions);
   const damaged = (what: string) => (report: DamageReport) => note(describeDamage(what, report));
-  const ledger = location ? new LedgerStore(location.file, { onDamage: damaged('ledger') }) : undefined;
+  // A folder nothing can be written to (permissions, a file in its place) would make every write
+  // wait for a lock it cannot take: asked once, up front, and then the write goes straight to beads.
+  const stateDir = location ? path.dirname(location.file) : undefined;
+  const unwritable = stateDir ? await unwritableFolder(stateDir) : undefined;
+  if (unwritable) note(`${stateDir} cannot be written (${unwritable}), so there is no ledger or queue this time: the checkpoint goes straight to beads.`);
+  const kept = unwritable ? undefined : location;
+  let ledger = kept ? new LedgerStore(kept.file, { onDamage: damaged('ledger') }) : undefined;
   try {
     await ledger?.load();
   } catch (error) {
+    note(`the ledger could not be read, so the checkpoint goes on without it: ${errorMessage(error)}`);
     ledger?.dispose();
-    throw error;
+    ledger = undefined;
   }
-  const outbox = location ? new Outbox({ file: path.join(path.dirname(location.file), 'outbox.json'), root: backend.root, backend, onDamage: damaged('queue of beads writes') }) : undefined;
+  const outbox = kept ? new Outbox({ file: path.join(path.dirname(kept.file), 'outbox.json'), root: backend.root, backend, onDamage: damaged('queue of beads writes') }) : undefined;
   // Whatever this run lands — its own checkpoint or one an earlier process queued — the ledger counts.
   if (outbox) markCheckpointsOnLanding(outbox, () => ledger);
   return {
@@ -206,11 +217,24 @@ export async function openFolder(place: FolderPlace, signal?: AbortSignal): Prom
     repository: location?.repository,
     gitRoot: location?.repository?.root,
     timeoutMs,
+    ...(unwritable ? { direct: `${stateDir} cannot be written: ${unwritable}` } : {}),
     close: () => {
       outbox?.dispose();
       ledger?.dispose();
     },
   };
+}
+
+/** Why nothing can be written in `dir` (it is created when missing), or undefined when it can. */
+async function unwritableFolder(dir: string): Promise<string | undefined> {
+  try {
+    await mkdir(dir, { recursive: true });
+    if (!(await stat(dir)).isDirectory()) return 'it is not a folder';
+    await access(dir, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return errorMessage(error);
+  }
 }
 
 /** The store's own file, read without any process: what a typed checkpoint falls back on when the CLI cannot read. */
@@ -231,6 +255,8 @@ interface OpenProject {
   readOnlyReads?: () => Promise<BeadsBackend>;
   /** Outside VS Code: who asks, and what the work tree's sessions did. */
   whose?: SessionFacts;
+  /** Why there is no queue although there is a repository: its folder cannot be written. */
+  direct?: string;
 }
 
 interface SessionFacts {
@@ -322,8 +348,17 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
     return { outcome: 'nothing-new', issueId, reason: `nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.`, notes: earlier };
   }
   const { key, comment } = planned;
-  const write: BeadsWrite = { key, kind: 'comment', issueId, text: comment, checkpointAt: now, ...(planned.sameWithinMs === undefined ? {} : { sameWithinMs: planned.sameWithinMs }) };
-  const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, issueId, comment, signal);
+  const write: BeadsWrite = {
+    key,
+    kind: 'comment',
+    issueId,
+    text: comment,
+    checkpointAt: now,
+    ...(planned.sameWithinMs === undefined ? {} : { sameWithinMs: planned.sameWithinMs }),
+    // An automatic checkpoint records everything since the last one that landed: a later one covers it.
+    ...('trigger' in request.ask ? { cumulative: true } : {}),
+  };
+  const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, issueId, comment, withDeadline(options));
   const firstLine = comment.split('\n')[0] ?? comment;
   const base = { issueId, key, comment, notes: [...earlier, ...parkedNotes(outbox)] };
   if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}` };
@@ -331,7 +366,8 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
   if (result.state === 'queued') return { ...base, outcome: 'queued', reason: `checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}` };
   // Landed earlier (the key was done before this run, the landing unreported) or without an outbox: noted here.
   if (result.landedBefore || !outbox) await ledger?.markCheckpoint(issueId, now);
-  return { ...base, outcome: 'written', reason: `checkpoint written on ${issueId}: ${firstLine}` };
+  const how = project.direct ? ` directly (${project.direct})` : '';
+  return { ...base, outcome: 'written', reason: `checkpoint written on ${issueId}${how}: ${firstLine}` };
 }
 
 /**

@@ -164,7 +164,7 @@ export class Checkpoints {
       return { written: false, reason: 'nothing-new', issueId, pending };
     }
     const { key, comment } = write;
-    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now });
+    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now, cumulative: true });
     await this.markIfLandedBefore(key, issueId, now);
     return { written: true, issueId, key, comment };
   }

@@ -76,6 +76,8 @@ interface DoneWrite {
   at: number;
   /** For comments: a hash of the text, so a refresh can tell our comments from someone else's. */
   textHash?: string;
+  /** Not sent: merged into this later write, which records the same and more. */
+  supersededBy?: string;
 }
 
 interface OutboxState {
@@ -263,12 +265,14 @@ export class Outbox implements WriteQueue {
     return this.state.done.some((entry) => entry.key === write.key && landedWithinWindow(write, entry, this.now()));
   }
 
-  /** Where a write stands, by key. */
-  status(key: string): WriteStatus {
+  /** Where a write stands, by key; a write merged into a later one stands where that one does. */
+  status(key: string, seen = new Set<string>()): WriteStatus {
     if (this.state.pending.some((entry) => entry.write.key === key)) return 'pending';
     if (this.state.failed.some((entry) => entry.write.key === key)) return 'failed';
-    if (this.state.done.some((entry) => entry.key === key)) return 'done';
-    return 'unknown';
+    const done = this.state.done.find((entry) => entry.key === key);
+    seen.add(key);
+    if (done?.supersededBy !== undefined && !seen.has(done.supersededBy)) return this.status(done.supersededBy, seen);
+    return done ? 'done' : 'unknown';
   }
 
   /**
@@ -457,6 +461,13 @@ export class Outbox implements WriteQueue {
   /** One attempt at one write. 'stop' ends the pass: the CLI as a whole is unavailable. */
   private async attempt(backend: BeadsBackend, entry: PendingWrite): Promise<'next' | 'stop'> {
     const { write } = entry;
+    const later = supersedingWrite(this.state, entry);
+    if (later) {
+      // Queued automatic checkpoints of one issue land as one comment: the latest records it all.
+      this.log('info', `outbox: ${describeWrite(write)} is merged into the later ${describeWrite(later.write)}, which records the same work and more`);
+      await this.markDone(write, 'moot', undefined, later.write.key);
+      return 'next';
+    }
     // Found in flight at the start of an attempt: its drainer died mid-write (we hold the lease).
     const uncertain = entry.mayHaveLanded === true || entry.inFlight !== undefined;
     // Its CLI may still be running, and could land the write after the check below said it had not.
@@ -556,7 +567,7 @@ export class Outbox implements WriteQueue {
   }
 
   /** `moot`: not landed, but nothing is left to do (the issue is closed or gone). */
-  private async markDone(write: BeadsWrite, how: 'sent' | 'found' | 'moot', clock?: CliClock): Promise<void> {
+  private async markDone(write: BeadsWrite, how: 'sent' | 'found' | 'moot', clock?: CliClock, supersededBy?: string): Promise<void> {
     const now = this.now();
     await this.mutate((state) => {
       if (clock) state.clocks = { ...state.clocks, [this.root]: clock };
@@ -565,7 +576,8 @@ export class Outbox implements WriteQueue {
         key: write.key,
         issueId: write.issueId,
         at: now,
-        ...(write.kind === 'comment' ? { textHash: textHash(write.text) } : {}),
+        ...(write.kind === 'comment' && supersededBy === undefined ? { textHash: textHash(write.text) } : {}),
+        ...(supersededBy === undefined ? {} : { supersededBy }),
       });
       if (state.done.length > this.doneLimit) state.done.splice(0, state.done.length - this.doneLimit);
       // The CLI just worked, so what waited for the CLI as a whole (missing, locked, slow, frozen)
@@ -669,6 +681,26 @@ export function describeWrite(write: BeadsWrite): string {
     case 'close':
       return `close of ${write.issueId}`;
   }
+}
+
+/**
+ * The later automatic checkpoint of the same issue that makes `entry` (an automatic checkpoint)
+ * unnecessary: queued after it with no other kind of write to the issue in between.
+ */
+function supersedingWrite(state: OutboxState, entry: PendingWrite): PendingWrite | undefined {
+  if (!isCumulative(entry.write)) return undefined;
+  const sameIssue = state.pending.filter((other) => other.root === entry.root && other.write.issueId === entry.write.issueId);
+  const after = sameIssue.slice(sameIssue.indexOf(entry) + 1);
+  let latest: PendingWrite | undefined;
+  for (const other of after) {
+    if (!isCumulative(other.write)) break;
+    latest = other;
+  }
+  return latest;
+}
+
+function isCumulative(write: BeadsWrite): boolean {
+  return write.kind === 'comment' && write.cumulative === true;
 }
 
 function waitsForTheCli(entry: PendingWrite): boolean {

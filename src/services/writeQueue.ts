@@ -22,6 +22,12 @@ export type BeadsWrite =
        * Without it a key that landed is never written again.
        */
       sameWithinMs?: number;
+      /**
+       * An automatic checkpoint: what it records, a later automatic checkpoint of the issue queued
+       * behind it records too (the ledger's counters only start again once one lands). When both
+       * wait, only the later one is sent: after an outage one comment lands, not a burst.
+       */
+      cumulative?: boolean;
     }
   | { key: string; kind: 'claim'; issueId: string }
   | { key: string; kind: 'close'; issueId: string; reason: string; force?: boolean };

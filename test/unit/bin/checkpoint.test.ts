@@ -323,6 +323,23 @@ describe('the retry policy (issue 18)', () => {
   });
 });
 
+describe('an unwritable ledger folder (issue 18, item 4)', () => {
+  it('writes the checkpoint straight to beads, at once, and says why there is no queue', async () => {
+    // A file where the folder should be: nothing can be created in it (as a folder without write permission, even for root).
+    writeFileSync(path.join(work, '.git', 'beads-recovery'), 'not a folder\n');
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    const started = Date.now();
+    const result = await run(['--cwd', work, '--auto', '--pre-compact']);
+    expect(result.code).toBe(0);
+    expect(result.output).toMatch(/checkpoint written on demo-1 directly \(.*beads-recovery cannot be written/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(comments('demo-1')).toEqual([expect.stringMatching(/^Auto-checkpoint \(pre-compaction\): .*\n- Files: a\.ts/)]);
+    const typed = await run(['--cwd', work, '--message', 'typed words too']);
+    expect(typed.code).toBe(0);
+    expect(comments('demo-1')).toHaveLength(2);
+  });
+});
+
 describe('a damaged outbox', () => {
   beforeEach(() => ensureCliBuilt());
 

@@ -401,3 +401,27 @@ describe('Outbox', () => {
     expect(beads.comments('demo-1')).toEqual([]);
   });
 });
+
+describe('queued automatic checkpoints after an outage (issue 18, item 9)', () => {
+  it('land as one comment per issue, the latest, which records the work of the others too', async () => {
+    const beads = new FakeBackend(['demo-1', 'demo-2']);
+    // No CLI yet: everything waits in the queue.
+    const outbox = makeOutbox(undefined);
+    const auto = (key: string, issueId: string, text: string) => outbox.enqueue({ key, kind: 'comment', issueId, text, checkpointAt: 1, cumulative: true });
+    await auto('a1', 'demo-1', 'Auto-checkpoint (agent hook): 1 file');
+    await auto('a2', 'demo-1', 'Auto-checkpoint (agent hook): 2 files');
+    await auto('b1', 'demo-2', 'Auto-checkpoint (agent hook): 1 file on demo-2');
+    await auto('a3', 'demo-1', 'Auto-checkpoint (pre-compaction): 3 files');
+    await outbox.enqueue({ key: 'm1', kind: 'comment', issueId: 'demo-2', text: 'Checkpoint: typed words' });
+    await auto('b2', 'demo-2', 'Auto-checkpoint (agent hook): 2 files on demo-2');
+
+    outbox.setBackend(beads);
+    await outbox.drain(bounded());
+    expect(beads.comments('demo-1')).toEqual(['Auto-checkpoint (pre-compaction): 3 files']);
+    // Typed words are never merged away, and an automatic checkpoint before them lands before them.
+    expect(beads.comments('demo-2')).toEqual(['Auto-checkpoint (agent hook): 1 file on demo-2', 'Checkpoint: typed words', 'Auto-checkpoint (agent hook): 2 files on demo-2']);
+    // A merged write stands where the one it went into does.
+    expect(['a1', 'a2', 'a3', 'b1', 'm1', 'b2'].map((key) => outbox.status(key))).toEqual(['done', 'done', 'done', 'done', 'done', 'done']);
+    expect(outbox.pendingCount).toBe(0);
+  });
+});

@@ -18,6 +18,11 @@ const SAME_WRITE_SLACK_MS = 1000;
  * is not switched off in `config.yaml`, no writer holds `.write.lock`, and the file is not older
  * than the database (or its WAL) beyond one write's slack. A newer JSONL (a `git pull`) is what
  * br itself would import first. Anything unreadable, or no database to compare with, says no.
+ *
+ * Of br 0.5's files (docs/BEADS_CONTRACT.md §9) only `.write.lock` means a writer holds the store: the
+ * `.br-db-openers-*.lock` lease is taken by every open, readers included (v0.5.4), and the
+ * engine's sidecars (`-wal-cert*`, `-fsqlite-ns-*`, the migration-state file) and the `-shm`
+ * reader marks change on reads, so none of them is looked at.
  */
 export async function brJsonlIsCurrent(beadsDir: string, jsonlPath: string): Promise<boolean> {
   const database = join(beadsDir, await databaseName(beadsDir));

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { constants as osConstants } from 'node:os';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { execa } from 'execa';
@@ -221,45 +222,42 @@ interface ProcessGroup {
 const liveGroups = {
   unrecord: new Map<number, () => void>(),
   add(pid: number, command: string): ProcessGroup {
-    if (this.unrecord.size === 0) {
-      process.once('exit', killLiveGroups);
-      for (const signal of ENDING_SIGNALS) process.on(signal, endOnSignal);
-    }
+    if (this.unrecord.size === 0) process.once('exit', killLiveGroups);
     this.unrecord.set(pid, recordProcess(pid, command));
     return { kill: (signal) => killProcessTree(pid, signal), forget: () => this.forget(pid) };
   },
   forget(pid: number): void {
     this.unrecord.get(pid)?.();
     this.unrecord.delete(pid);
-    if (this.unrecord.size === 0) stopListening();
+    if (this.unrecord.size === 0) process.removeListener('exit', killLiveGroups);
   },
 };
-
-/**
- * Signals that end a process without its 'exit' event: an agent ending a hook at its timeout
- * (SIGTERM), Ctrl-C (SIGINT), a closed terminal (SIGHUP). Without a handler, a `br where` hanging
- * behind a launcher ran on until the next run found it in the registry.
- */
-const ENDING_SIGNALS = process.platform === 'win32' ? (['SIGINT'] as const) : (['SIGTERM', 'SIGINT', 'SIGHUP'] as const);
-
-function stopListening(): void {
-  process.removeListener('exit', killLiveGroups);
-  for (const signal of ENDING_SIGNALS) process.removeListener(signal, endOnSignal);
-}
 
 function killLiveGroups(): void {
   for (const [pid, unrecord] of liveGroups.unrecord) {
     killProcessTree(pid, 'SIGKILL', true);
     unrecord();
   }
+  liveGroups.unrecord.clear();
 }
 
-/** Ends what runs, then lets the signal do what it would have done: end this process, unless someone else handles it. */
-function endOnSignal(signal: NodeJS.Signals): void {
-  killLiveGroups();
-  liveGroups.unrecord.clear();
-  stopListening();
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+/**
+ * For a command-line process: a signal that ends it (an agent ending a hook at its timeout,
+ * SIGTERM; Ctrl-C, SIGINT; a closed terminal, SIGHUP) ends the processes it started, then the
+ * process, with the shell's code for that signal. Without this, Node dies with no 'exit' event and
+ * a `br` hanging behind a launcher runs on until a later run finds it in the registry. (A handler
+ * that deferred to other listeners would not do: signal-exit, which the lock and atomic-write
+ * libraries use, re-raises a signal only when its own listener is alone, so the two would wait on
+ * each other and the process would run on.) Not for the extension host, whose life VS Code owns.
+ */
+export function endStartedProcessesOnSignals(): void {
+  const signals = process.platform === 'win32' ? (['SIGINT'] as const) : (['SIGTERM', 'SIGINT', 'SIGHUP'] as const);
+  for (const signal of signals) {
+    process.once(signal, () => {
+      killLiveGroups();
+      process.exit(128 + (osConstants.signals[signal] ?? 1));
+    });
+  }
 }
 
 /** Runs a command whose stdout is one JSON value; `badJson` (with a snippet) when it is not. */

@@ -11,6 +11,7 @@ import { HOOKS_USAGE, HookUsageError, hooksCommand } from './hooks';
 import { MCP_USAGE } from './mcpUsage';
 import { errorMessage } from '../core/errors';
 import { endOrphanedProcesses } from '../beads/processRegistry';
+import { endStartedProcessesOnSignals } from '../beads/runCli';
 
 const USAGE = `Usage:
   beads-recovery context [--cwd DIR] [--json] [--budget N] [--format markdown|claude-hook] [--actor NAME]
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // A run killed outright (a hook the agent gave up on) may have left a CLI running: ended here.
   endOrphanedProcesses({ log: (message) => process.stderr.write(`beads-recovery: ${message}\n`) });
+  endStartedProcessesOnSignals();
   if (command === 'context') return contextCommand(rest);
   if (command === 'hooks') return hooksCommand(rest);
   if (command === 'mcp') return serveMcp(rest);

@@ -4,7 +4,7 @@
 // found it in the process registry.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
@@ -49,11 +49,16 @@ describe.skipIf(process.platform !== 'linux')('the command line ended by a signa
       },
       stdio: 'ignore',
     });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // The launcher and the hanging br behind it are both running.
     expect(await until(() => standins(faultFile).length >= 2, 20_000), 'the launcher and its child started').toBe(true);
     child.kill(signal);
-    await exited;
-    expect(await until(() => standins(faultFile).length === 0, 1_000) ? [] : standins(faultFile)).toEqual([]);
+    const code = await exited;
+    const left = (await until(() => standins(faultFile).length === 0, 1_000)) ? [] : standins(faultFile);
+    // Ended nothing but itself before: the launcher and its child ran on.
+    for (const line of left) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    expect(left).toEqual([]);
+    // Ended by the signal, with the shell's code for it, not by its own 30 s timeout much later.
+    expect(code).toBe(128 + (constants.signals[signal] ?? 0));
   });
 });

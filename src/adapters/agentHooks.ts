@@ -1,4 +1,4 @@
-import { appendFile, mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { showErrorMessage, showInformationMessage, showWarningMessage } from './notify';
@@ -9,7 +9,7 @@ import {
   AGENT_FORMATS,
   AGENTS,
   hookArgs,
-  hookCommandLine,
+  shimCommandLine,
   isAgentId,
   isSiblingVersion,
   launcherFor,
@@ -18,8 +18,9 @@ import {
   type HookLauncher,
 } from '../core/hookConfig';
 import { MCP_FILES } from '../core/mcpConfig';
-import { runGit } from '../git/runGit';
 import { applyChange, hookFile, planRepair, planSetup, whyNotWritable, type FileChange } from '../services/agentSetup';
+import { ensureLauncher } from '../services/launcherShim';
+import { keepLocal, namesMachinePaths } from '../services/localFiles';
 import { readIfPresent } from '../services/files';
 import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
@@ -29,11 +30,13 @@ import type { Project, ProjectRegistry } from './projects';
 // "Beads: Add Agent Instructions…". Each writes into the user's project, so each runs only in a
 // trusted workspace, shows the exact change and asks before writing.
 //
-// The hook commands run `dist/cli.js` of this installed extension with VS Code's own runtime
-// (`process.execPath`, with ELECTRON_RUN_AS_NODE=1 on desktop), so they work for someone who
-// installed only the VSIX and has no node on PATH. Both paths are absolute and belong to this
-// machine, which is why Claude Code's private `.claude/settings.local.json` is the recommended
-// home, and why they go stale when the extension updates: see `repairAgentHooks`.
+// The hook commands run the per-user launcher (~/.beads-recovery/bin/beads-recovery, a .cmd beside
+// it on Windows), which this extension rewrites at every start to run its own `dist/cli.js` with
+// VS Code's runtime (`process.execPath`, with ELECTRON_RUN_AS_NODE=1 on desktop): it works for
+// someone who installed only the VSIX and has no node on PATH, the hook files carry no path of
+// this machine (teams commit them), and an update changes nothing in them. The MCP registrations
+// and the opencode plugin still name this install's paths: they are kept out of git where they
+// are not tracked yet (`.git/info/exclude`), and their paths are repaired after an update.
 
 const PREVIEW_SCHEME = 'beads-recovery-preview';
 export type SettingsScope = 'local' | 'shared';
@@ -47,9 +50,8 @@ export function currentLauncher(extensionUri: vscode.Uri): HookLauncher {
 }
 
 /** An agent's hook commands as they would be installed now, for messages and tests. */
-export function currentHookCommands(extensionUri: vscode.Uri, agent: AgentId = 'claude'): { event: string; command: string }[] {
-  const launcher = currentLauncher(extensionUri);
-  return AGENT_FORMATS[agent].hooks.map((spec) => ({ event: spec.event, command: hookCommandLine(launcher, hookArgs(agent, spec.event)) }));
+export function currentHookCommands(agent: AgentId = 'claude'): { event: string; command: string }[] {
+  return AGENT_FORMATS[agent].hooks.map((spec) => ({ event: spec.event, command: shimCommandLine(hookArgs(agent, spec.event), 'posix') }));
 }
 
 /**
@@ -145,7 +147,7 @@ async function installCommand(
   }
   const written: FileChange[] = [];
   for (const change of plan.changes) {
-    const ignoreNote = change.relative === hookFile('claude', false) ? await localIgnoreNote(root, change.relative) : undefined;
+    const ignoreNote = change.relative === hookFile('claude', false) || namesMachinePaths(change) ? await keepLocal(root, change.relative) : undefined;
     const confirmed = await previews.confirmWithDiff({
       file: change.file,
       before: change.before,
@@ -153,7 +155,7 @@ async function installCommand(
       title: `${change.relative} (with beads-recovery entries)`,
       question: `${AGENT_FORMATS[change.agent].label}: write ${change.relative}?`,
       detail: [
-        describeChange(change, extensionUri),
+        describeChange(change),
         ignoreNote?.message,
         'Every other entry stays as it is; the diff editor shows the whole change.',
         AGENT_FORMATS[change.agent].afterInstall,
@@ -164,6 +166,8 @@ async function installCommand(
       confirm,
     });
     if (!confirmed) continue;
+    // The hooks run the per-user launcher: it points at this extension from now on.
+    await ensureLauncher(currentLauncher(extensionUri));
     await applyChange(root, change);
     if (ignoreNote) await ignoreNote.apply();
     log.info(`Wrote the beads-recovery entries into ${change.file}`);
@@ -174,9 +178,9 @@ async function installCommand(
   void showInformationMessage(`Beads: wrote ${written.map((change) => change.relative).join(', ')}.${notes.length > 0 ? ` ${notes.join(' ')}` : ''}`);
 }
 
-function describeChange(change: FileChange, extensionUri: vscode.Uri): string {
+function describeChange(change: FileChange): string {
   if (change.relative === MCP_FILES[change.agent].file && change.relative !== hookFile(change.agent)) {
-    return `Registers the beads-recovery MCP server (tools get_recovery_context and write_checkpoint, the recover prompt) for ${AGENT_FORMATS[change.agent].label}.`;
+    return `Registers the beads-recovery MCP server (tools get_recovery_context and write_checkpoint, the recover prompt) for ${AGENT_FORMATS[change.agent].label}. It names this install's paths, so the file is this machine's.`;
   }
   const what: Record<AgentId, string> = {
     claude: 'SessionStart (startup, resume, /clear, compaction) hands Claude Code the recovery context; PreCompact writes a checkpoint first.',
@@ -186,11 +190,11 @@ function describeChange(change: FileChange, extensionUri: vscode.Uri): string {
     gemini: 'SessionStart (startup, resume, /clear) hands Gemini CLI the recovery context; PreCompress writes a checkpoint and the next tool call or prompt after the compression hands the context over once.',
     opencode: 'A plugin: the first message of a session carries the recovery context; before a compaction it writes a checkpoint and gives the summary the context; after one it hands the context over once.',
   };
-  const commands = currentHookCommands(extensionUri, change.agent).map(({ event, command }) => `${event}: ${command}`).join('\n');
+  const commands = currentHookCommands(change.agent).map(({ event, command }) => `${event}: ${command}`).join('\n');
   const machine =
-    change.relative === hookFile('claude', false)
-      ? "The commands hold this machine's paths, so they go to the private settings file."
-      : "The commands hold this machine's paths: teammates who get this file get commands that point at your install.";
+    change.agent === 'opencode'
+      ? "The plugin runs this install's command line (its paths are this machine's), so the file is yours alone."
+      : 'The commands run the per-user launcher ~/.beads-recovery/bin/beads-recovery, which this extension keeps pointing at itself: the file holds no path of this machine, a teammate with the extension gets working hooks, and without it they do nothing.';
   return `${what[change.agent]} The agent runs:\n\n${commands}\n\n${machine}`;
 }
 
@@ -299,8 +303,10 @@ async function addInstructionsCommand(projects: ProjectRegistry, previews: Previ
  * development checkout) are left alone, so two installs never rewrite each other's entries.
  */
 export async function repairAgentHooks(extensionUri: vscode.Uri, log: vscode.LogOutputChannel): Promise<string[]> {
-  if (!vscode.workspace.isTrusted) return [];
   const launcher = currentLauncher(extensionUri);
+  // The per-user launcher every hook runs follows this extension (in the user's home, never the workspace).
+  await ensureLauncher(launcher).catch((error: unknown) => log.warn(`Could not write the per-user hook launcher: ${errorMessage(error)}`));
+  if (!vscode.workspace.isTrusted) return [];
   const repaired: string[] = [];
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     if (folder.uri.scheme !== 'file') continue;
@@ -343,13 +349,13 @@ async function pickScope(): Promise<SettingsScope | undefined> {
       {
         label: 'Only me',
         description: hookFile('claude', false),
-        detail: "Recommended: the hook commands hold this machine's paths, and this file is not shared.",
+        detail: 'Recommended: a private file, kept out of git.',
         scope: 'local' as const,
       },
       {
         label: 'Everyone on this project',
         description: hookFile('claude', true),
-        detail: "Usually committed: teammates get commands that point at this machine's install.",
+        detail: 'Usually committed: the commands hold no path of this machine, and teammates with the extension get working hooks.',
         scope: 'shared' as const,
       },
     ],
@@ -365,31 +371,6 @@ function reportUnusable(error: string, file: string): void {
   void showErrorMessage(`Beads: ${message}. Fix the file and try again.`, open).then((choice) => {
     if (choice === open) void vscode.window.showTextDocument(vscode.Uri.file(file));
   });
-}
-
-/**
- * Claude Code keeps `.claude/settings.local.json` out of git when it creates the file itself; when
- * we create it, we do the same through `.git/info/exclude`, which is never committed either.
- */
-async function localIgnoreNote(root: string, relative: string): Promise<{ message: string; apply: () => Promise<void> } | undefined> {
-  const timeoutMs = 5000;
-  try {
-    const ignored = await runGit(root, ['check-ignore', '-q', '--', relative], { timeoutMs, okExitCodes: [0, 1] });
-    if (ignored.exitCode === 0) return undefined;
-    const excludePath = (await runGit(root, ['rev-parse', '--git-path', 'info/exclude'], { timeoutMs })).stdout.trim();
-    const exclude = path.resolve(root, excludePath);
-    const entry = `/${relative.split(path.sep).join('/')}`;
-    return {
-      message: `It is not ignored by git yet, so ${entry} is added to .git/info/exclude (local, never committed).`,
-      apply: async () => {
-        await mkdir(path.dirname(exclude), { recursive: true });
-        const current = (await readIfPresent(exclude)) ?? '';
-        await appendFile(exclude, `${current === '' || current.endsWith('\n') ? '' : '\n'}${entry}\n`, 'utf8');
-      },
-    };
-  } catch {
-    return undefined;
-  }
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -51,7 +51,7 @@ export function registerAgents(
     api: {
       inject,
       chatHandler,
-      hookCommands: () => currentHookCommands(context.extensionUri),
+      hookCommands: () => currentHookCommands(),
       repairHooks: () => repairAgentHooks(context.extensionUri, deps.log),
       mcpServers: () => mcp?.servers(),
       installHooks: hookCommands.install,

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_FORMATS, AGENTS, isAgentId, launcherFor, type AgentId, type HookLauncher } from '../core/hookConfig';
 import { applyChange, installedEntries, planSetup, unusableHookFiles, type SetupPlan } from '../services/agentSetup';
+import { ensureLauncher } from '../services/launcherShim';
+import { keepLocal, namesMachinePaths } from '../services/localFiles';
 import { errorMessage } from '../core/errors';
 
 /** The launcher of this very script, as a hook command should call it. */
@@ -86,10 +88,17 @@ export async function hooksCommand(
     for (const change of plan.changes) out(change.after === '' ? `--- ${change.relative} (would be removed)\n` : `--- ${change.relative}\n${change.after}`);
     return plan.problems.length > 0 ? 1 : 0;
   }
+  // The hooks run the per-user launcher: it points at this command line from now on.
+  if (action === 'install' && plan.changes.length > 0) await ensureLauncher(currentLauncher());
   for (const change of plan.changes) {
     try {
+      const local = action === 'install' && namesMachinePaths(change) ? await keepLocal(root, change.relative) : undefined;
       await applyChange(root, change);
       out(describe(action, change));
+      if (local) {
+        await local.apply();
+        out(`${local.message}\n`);
+      }
     } catch (error) {
       err(`beads-recovery: ${errorMessage(error)}.\n`);
       plan.problems.push({ agent: change.agent, relative: change.relative, error: errorMessage(error) });

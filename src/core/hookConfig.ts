@@ -4,9 +4,10 @@
 //   flat (VS Code agent hooks and Copilot CLI, Cursor): { "hooks": { "SessionStart": [ {handler} ] } }
 //   plugin (opencode): a JavaScript file of ours alone (core/opencodePlugin.ts)
 //
-// Every handler we write runs `beads-recovery hook <agent> <event>` and ends with the shell comment
-// `# beads-recovery`, which shells ignore and which survives path changes: that is how our
-// entries are found again, so an install after an extension update rewrites them in place.
+// Every handler we write runs `beads-recovery hook <agent> <event>` through the per-user launcher
+// (shimCommandLine: no path of this machine) and ends with the shell comment `# beads-recovery`,
+// which shells ignore: that is how our entries are found again, so an install rewrites them in
+// place (0.1.0's entries, which named this machine's runtime and script, included).
 // Edits are text edits at the places that change (core/jsoncEdit): comments, key order and the
 // file's own formatting — a neighbour written on one line too — survive, and an uninstall after an
 // install gives the original bytes.
@@ -196,30 +197,46 @@ export function hookCommandLine(launcher: HookLauncher, args: readonly string[])
   return `${env}${shellQuote(launcher.runtime)} ${shellQuote(launcher.script)} ${args.join(' ')} ${HOOK_MARKER}`;
 }
 
-/** The same command for PowerShell, for agents whose files carry a Windows spelling. */
-export function powershellCommandLine(launcher: HookLauncher, args: readonly string[]): string {
-  const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
-  const env = launcher.electron ? '$env:ELECTRON_RUN_AS_NODE=1; ' : '';
-  return `${env}& ${quote(launcher.runtime)} ${quote(launcher.script)} ${args.join(' ')} ${HOOK_MARKER}`;
+/**
+ * Every hook file runs the per-user launcher, never a path of this machine: teams commit these
+ * files (`.github/hooks/*.json`, `.claude/settings.json`, `.codex/hooks.json`, …), and a
+ * teammate's hooks must find their own install. The launcher is a small script in the user's home
+ * (`~/.beads-recovery/bin/beads-recovery`, and `beads-recovery.cmd` beside it on Windows) that the
+ * extension rewrites at every start, and `hooks install` when it runs, to call its own runtime and
+ * `dist/cli.js` (services/launcherShim.ts). A home-relative path rather than a name on PATH:
+ * agents run hooks with whatever PATH they were started with, and VS Code cannot add to it. Where
+ * the launcher is missing (a teammate without the extension), the hook does nothing and exits 0.
+ */
+export const LAUNCHER_DIR = ['.beads-recovery', 'bin'] as const;
+export const LAUNCHER_NAME = 'beads-recovery';
+
+/** The hook command for the shell that runs it: POSIX sh (and Git Bash on Windows), PowerShell or cmd.exe. */
+export function shimCommandLine(args: readonly string[], shell: 'posix' | 'powershell' | 'cmd'): string {
+  const words = args.join(' ');
+  if (shell === 'posix') {
+    const launcher = `"$HOME/${LAUNCHER_DIR.join('/')}/${LAUNCHER_NAME}"`;
+    return `[ ! -x ${launcher} ] || ${launcher} ${words} ${HOOK_MARKER}`;
+  }
+  const windowsPath = (home: string) => `${home}\\${LAUNCHER_DIR.join('\\')}\\${LAUNCHER_NAME}.cmd`;
+  if (shell === 'powershell') return `$launcher = "${windowsPath('$env:USERPROFILE')}"; if (Test-Path $launcher) { & $launcher ${words} } ${HOOK_MARKER}`;
+  // cmd.exe: `if` first, so `cmd /c` strips no quotes; no marker, `#` means nothing to cmd.exe.
+  const launcher = `"${windowsPath('%USERPROFILE%')}"`;
+  return `if exist ${launcher} ${launcher} ${words}`;
 }
 
 /**
- * The same command for cmd.exe, as `cmd.exe /c <command>` runs it (VS Code's `windows`, Codex's
- * `commandWindows`). Each path is double-quoted, which keeps spaces, `&`, `^`, `(`, `)` and `|`
- * literal; cmd.exe expands `%NAME%` even inside quotes, so each `%` stands outside them as `^%`;
- * backslashes before a closing quote are doubled (the C runtime's argument rules). A command that
- * starts with a quote is wrapped in one more pair, which `cmd /c` strips (without it, it strips
- * the first and last quote of the command). No marker: `#` means nothing to cmd.exe.
+ * The launcher's own text: a POSIX script, and a batch file for cmd.exe and PowerShell on
+ * Windows. The batch file double-quotes each path (spaces, `&`, `^`, `(`, `)`, `|` stay literal)
+ * and doubles each `%` (a batch file expands `%NAME%` even inside quotes).
  */
-export function cmdCommandLine(launcher: HookLauncher, args: readonly string[]): string {
-  const quote = (value: string) =>
-    `"${value
-      .replace(/\//g, '\\')
-      .split('%')
-      .map((part) => part.replace(/(\\+)$/, '$1$1'))
-      .join('"^%"')}"`;
-  const command = `${quote(launcher.runtime)} ${quote(launcher.script)} ${args.join(' ')}`;
-  return launcher.electron ? `set "ELECTRON_RUN_AS_NODE=1" && ${command}` : `"${command}"`;
+export function launcherScripts(launcher: HookLauncher): { posix: string; cmd: string } {
+  const note = 'beads-recovery: the per-user launcher the agent hooks run, written by Beads Recovery (its extension rewrites it at every start)';
+  const posixEnv = launcher.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
+  const batchQuote = (value: string) => `"${value.replace(/\//g, '\\').replace(/%/g, '%%')}"`;
+  return {
+    posix: `#!/bin/sh\n# ${note}\n${posixEnv}exec ${shellQuote(launcher.runtime)} ${shellQuote(launcher.script)} "$@"\n`,
+    cmd: ['@echo off', `rem ${note}`, 'setlocal', ...(launcher.electron ? ['set "ELECTRON_RUN_AS_NODE=1"'] : []), `${batchQuote(launcher.runtime)} ${batchQuote(launcher.script)} %*`, ''].join('\r\n'),
+  };
 }
 
 export function isOurCommand(command: unknown): boolean {
@@ -300,8 +317,8 @@ export function repairHooks(text: string | undefined, launcher: HookLauncher, ag
 function handlerFor(format: AgentFormat, spec: HookSpec, launcher: HookLauncher): Record<string, unknown> {
   const args = hookArgs(format.id, spec.event);
   const powershellOnly = format.commandShellOnWindows === 'powershell' && launcher.windows;
-  const handler: Record<string, unknown> = { type: 'command', command: (powershellOnly ? powershellCommandLine : hookCommandLine)(launcher, args) };
-  if (format.windows) handler[format.windows.field] = (format.windows.shell === 'cmd' ? cmdCommandLine : powershellCommandLine)(launcher, args);
+  const handler: Record<string, unknown> = { type: 'command', command: shimCommandLine(args, powershellOnly ? 'powershell' : 'posix') };
+  if (format.windows) handler[format.windows.field] = shimCommandLine(args, format.windows.shell);
   handler.timeout = spec.timeout;
   return handler;
 }

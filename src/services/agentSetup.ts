@@ -176,7 +176,10 @@ export async function planRepair(
       const before = await readIfPresent(file).catch(() => undefined);
       if (before === undefined) continue;
       const launchers = ourCommands(before).map(({ command }) => parse(command)).filter((found): found is HookLauncher => found !== undefined);
-      if (!(await anyStale(launchers, isStale))) continue;
+      // Hook entries that name a path of a machine (0.1.0 wrote them) move to the per-user
+      // launcher; the opencode plugin names this install, and moves only when that went stale.
+      if (launchers.length === 0) continue;
+      if (AGENT_FORMATS[agent].layout === 'plugin' && !(await anyStale(launchers, isStale))) continue;
       const edit = repairHooks(before, launcher, agent);
       if (edit.ok && edit.changed) changes.push({ agent, relative, file, before, after: edit.text });
     }

@@ -1,28 +1,24 @@
 // The end of an agent's transcript file, read bounded: whether a resumed conversation already
-// holds the recovery block is written there (src/core/blockMark.ts). Only a regular file is read,
-// opened without blocking (a FIFO named as the transcript must not hang a hook), and only its last
-// TAIL_BYTES: a block further back than that is given again, which is the safe side.
-import { constants as fsConstants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+// holds the recovery block is written there (src/core/blockMark.ts). Opened the one safe way
+// (safeRead: a regular file only, a FIFO never blocks), and only its last TAIL_BYTES are read: a
+// block further back than that is given again, which is the safe side.
+import { openRegularFile } from './safeRead';
 
 const TAIL_BYTES = 4 * 1024 * 1024;
 
 /** The last `maxBytes` of a transcript as text; undefined when it is missing, not a regular file or unreadable. */
 export async function readTranscriptTail(file: string, maxBytes = TAIL_BYTES): Promise<string | undefined> {
-  const info = await lstat(file).catch(() => undefined);
-  if (!info?.isFile()) return undefined;
-  const nonBlocking = process.platform === 'win32' ? 0 : fsConstants.O_NONBLOCK;
-  const handle = await open(file, fsConstants.O_RDONLY | nonBlocking).catch(() => undefined);
-  if (!handle) return undefined;
+  // Any size: only the tail is read.
+  const opened = await openRegularFile(file, { maxBytes: Number.MAX_SAFE_INTEGER }).catch(() => undefined);
+  if (!opened) return undefined;
   try {
-    const size = (await handle.stat()).size;
-    const length = Math.min(size, maxBytes);
+    const length = Math.min(opened.size, maxBytes);
     const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, size - length);
+    const { bytesRead } = await opened.handle.read(buffer, 0, length, opened.size - length);
     return buffer.subarray(0, bytesRead).toString('utf8');
   } catch {
     return undefined;
   } finally {
-    await handle.close();
+    await opened.handle.close().catch(() => undefined);
   }
 }

@@ -7,19 +7,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookSurfaceBudget } from '../../../src/core/budget';
-import { AGENT_FORMATS, AGENTS, ourCommands, parseHookCommand, type AgentId } from '../../../src/core/hookConfig';
+import { AGENT_FORMATS, AGENTS, ourCommands, shimCommandLine, type AgentId } from '../../../src/core/hookConfig';
 import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles.mjs';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 
 const cli = CLI_SCRIPT;
 const scratch = mkdtempSync(path.join(tmpdir(), 'beads-hook-cli-'));
+// Installing writes the per-user launcher into the home the hooks then run with: a scratch one,
+// never the user's own (unless a test names another).
+const scratchHome = path.join(scratch, 'default-home');
+mkdirSync(scratchHome, { recursive: true });
+const HOME_ENV = { HOME: scratchHome, USERPROFILE: scratchHome };
 
 function runCli(args: string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }) {
   const result = spawnSync(process.execPath, [cli, ...args], {
     cwd: options.cwd,
     input: options.input ?? '',
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...HOME_ENV, ...options.env },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -31,7 +36,7 @@ function runHook(command: string, cwd: string, input: object | string, env: Node
   const result = spawnSync('/bin/sh', ['-c', command], {
     cwd,
     input: typeof input === 'string' ? input : JSON.stringify(input),
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...HOME_ENV, ...env },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -70,9 +75,12 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(installed.hooks.PreCompact[0].matcher).toBe('auto|manual');
     expect(installed.hooks.PostCompact[0].matcher).toBe('auto|manual');
     const [sessionStart, preCompact, postCompact] = ourCommands(readFileSync(settings, 'utf8'));
-    expect(parseHookCommand(sessionStart!.command)).toEqual({ launcher: { runtime: process.execPath, script: cli, electron: false }, args: ['hook', 'claude', 'SessionStart'] });
-    expect(parseHookCommand(preCompact!.command)?.args).toEqual(['hook', 'claude', 'PreCompact']);
-    expect(parseHookCommand(postCompact!.command)?.args).toEqual(['hook', 'claude', 'PostCompact']);
+    // The hooks run the per-user launcher, which now runs this command line: no path of this machine in the file.
+    expect(sessionStart!.command).toBe(shimCommandLine(['hook', 'claude', 'SessionStart'], 'posix'));
+    expect(preCompact!.command).toBe(shimCommandLine(['hook', 'claude', 'PreCompact'], 'posix'));
+    expect(postCompact!.command).toBe(shimCommandLine(['hook', 'claude', 'PostCompact'], 'posix'));
+    expect(readFileSync(settings, 'utf8')).not.toContain(cli);
+    expect(readFileSync(path.join(scratchHome, '.beads-recovery', 'bin', 'beads-recovery'), 'utf8')).toContain(`exec '${process.execPath}' '${cli}' "$@"`);
 
     const afterFirst = readFileSync(settings, 'utf8');
     const second = runCli(['hooks', 'install', '--dir', dir], { cwd: dir });
@@ -216,6 +224,26 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('beads-recovery hooks install|uninstall|status');
     expect(runCli(['hooks', 'install', '--agent', 'windsurf'], { cwd: scratch }).stderr).toContain("unknown --agent 'windsurf'");
+  });
+
+  it('keeps the files that name this machine\'s paths out of git, and says which, while the shared hook file names none', () => {
+    const dir = project('local-files');
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    const first = runCli(['hooks', 'install', '--agent', 'claude', '--shared', '--mcp', '--dir', dir], { cwd: dir });
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('.mcp.json holds paths of this machine, so it stays local: /.mcp.json is added to .git/info/exclude');
+    expect(readFileSync(path.join(dir, '.git', 'info', 'exclude'), 'utf8').split('\n')).toContain('/.mcp.json');
+    expect(git('status', '--porcelain').stdout).not.toContain('.mcp.json');
+    expect(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8')).not.toContain(cli);
+
+    // A registration git already tracks is named, not hidden.
+    const tracked = project('local-files-tracked');
+    spawnSync('git', ['init', '-q'], { cwd: tracked });
+    writeFileSync(path.join(tracked, '.mcp.json'), '{"mcpServers": {}}\n');
+    spawnSync('git', ['add', '.mcp.json'], { cwd: tracked });
+    const second = runCli(['hooks', 'install', '--agent', 'claude', '--mcp', '--dir', tracked], { cwd: tracked });
+    expect(second.stdout).toContain('.mcp.json is tracked by git and now holds paths of this machine: keep this change out of your commits');
   });
 
   it("writes Gemini CLI's hooks and MCP server into its one settings file, and copilot-cli into VS Code's file, which Copilot CLI reads", () => {

@@ -8,8 +8,8 @@ import {
   isSiblingVersion,
   ourCommands,
   parseHookCommand,
-  powershellCommandLine,
-  cmdCommandLine,
+  shimCommandLine,
+  launcherScripts,
   repairHooks,
   uninstallHooks,
   type ConfigEdit,
@@ -65,22 +65,30 @@ describe('hook commands', () => {
     );
   });
 
-  it('spells the PowerShell form with the call operator, doubled single quotes and $env', () => {
-    const windows: HookLauncher = { runtime: "C:/Program Files/Microsoft VS Code/Code.exe", script: "C:/Users/O'Neil/.vscode/extensions/x/dist/cli.js", electron: true };
-    expect(powershellCommandLine(windows, ['hook', 'copilot', 'PreCompact'])).toBe(
-      "$env:ELECTRON_RUN_AS_NODE=1; & 'C:/Program Files/Microsoft VS Code/Code.exe' 'C:/Users/O''Neil/.vscode/extensions/x/dist/cli.js' hook copilot PreCompact # beads-recovery",
+  it('runs the per-user launcher in each shell, with no path of this machine, and does nothing where it is missing', () => {
+    expect(shimCommandLine(['hook', 'claude', 'SessionStart'], 'posix')).toBe(
+      '[ ! -x "$HOME/.beads-recovery/bin/beads-recovery" ] || "$HOME/.beads-recovery/bin/beads-recovery" hook claude SessionStart # beads-recovery',
+    );
+    expect(shimCommandLine(['hook', 'copilot', 'PreCompact'], 'powershell')).toBe(
+      '$launcher = "$env:USERPROFILE\\.beads-recovery\\bin\\beads-recovery.cmd"; if (Test-Path $launcher) { & $launcher hook copilot PreCompact } # beads-recovery',
+    );
+    // cmd.exe (Codex's commandWindows): `if` first, so `cmd /c` strips no quote; no `#` marker, which cmd.exe would pass on as words.
+    expect(shimCommandLine(['hook', 'codex', 'SessionStart'], 'cmd')).toBe(
+      'if exist "%USERPROFILE%\\.beads-recovery\\bin\\beads-recovery.cmd" "%USERPROFILE%\\.beads-recovery\\bin\\beads-recovery.cmd" hook codex SessionStart',
     );
   });
 
-  it('spells the cmd.exe form with double quotes, % outside them, and an outer pair when it starts with a quote', () => {
-    const plain: HookLauncher = { runtime: 'C:/Program Files/nodejs/node.exe', script: 'C:/Users/Ann Lee/ext/dist/cli.js', electron: false };
-    expect(cmdCommandLine(plain, ['hook', 'codex', 'SessionStart'])).toBe('""C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\Ann Lee\\ext\\dist\\cli.js" hook codex SessionStart"');
-    const odd: HookLauncher = { runtime: 'C:/Code/Code.exe', script: 'C:/Users/a&b^c (x)/100%PATH%/cli.js', electron: true };
-    expect(cmdCommandLine(odd, ['hook', 'codex', 'PreCompact'])).toBe(
-      'set "ELECTRON_RUN_AS_NODE=1" && "C:\\Code\\Code.exe" "C:\\Users\\a&b^c (x)\\100"^%"PATH"^%"\\cli.js" hook codex PreCompact',
-    );
-    // A backslash before a closing quote is doubled, so the C runtime does not read an escaped quote.
-    expect(cmdCommandLine({ runtime: 'C:/n/node.exe', script: 'C:/a/%b/cli.js', electron: false }, ['hook'])).toBe('""C:\\n\\node.exe" "C:\\a\\\\"^%"b\\cli.js" hook"');
+  it('writes the launcher for sh and for cmd.exe: paths quoted, % doubled in the batch file, & and ^ literal', () => {
+    const odd: HookLauncher = { runtime: 'C:/Program Files/Microsoft VS Code/Code.exe', script: "C:/Users/a&b^c (x)/100%PATH%/O'Neil/cli.js", electron: true };
+    const scripts = launcherScripts(odd);
+    expect(scripts.posix.split('\n')[2]).toBe(`ELECTRON_RUN_AS_NODE=1 exec 'C:/Program Files/Microsoft VS Code/Code.exe' 'C:/Users/a&b^c (x)/100%PATH%/O'\\''Neil/cli.js' "$@"`);
+    expect(scripts.cmd.split('\r\n').slice(2)).toEqual([
+      'setlocal',
+      'set "ELECTRON_RUN_AS_NODE=1"',
+      `"C:\\Program Files\\Microsoft VS Code\\Code.exe" "C:\\Users\\a&b^c (x)\\100%%PATH%%\\O'Neil\\cli.js" %*`,
+      '',
+    ]);
+    expect(launcherScripts({ ...odd, electron: false }).cmd).not.toContain('ELECTRON_RUN_AS_NODE');
   });
 
   it('keeps quotes, dollars and backslashes in paths literal, and reads them back', () => {
@@ -124,9 +132,9 @@ describe.each(AGENTS)('%s: install next to bd\'s entries', (agent) => {
     }
     if (agent === 'cursor' || agent === 'copilot') expect(parsed.version).toBe(1);
     // VS Code's `powershell` runs in PowerShell; its `windows` and Codex's `commandWindows` run in cmd.exe.
-    if (agent === 'copilot') expect(first.powershell).toMatch(/^\$env:ELECTRON_RUN_AS_NODE=1; & /);
+    if (agent === 'copilot') expect(first.powershell).toMatch(/^\$launcher = "\$env:USERPROFILE\\/);
     if (agent === 'copilot') expect(first.windows).toBeUndefined();
-    if (agent === 'codex') expect((first.hooks as Record<string, unknown>[])[0]!.commandWindows).toMatch(/^set "ELECTRON_RUN_AS_NODE=1" && "/);
+    if (agent === 'codex') expect((first.hooks as Record<string, unknown>[])[0]!.commandWindows).toMatch(/^if exist "%USERPROFILE%\\/);
   });
 });
 
@@ -192,7 +200,7 @@ describe('installHooks', () => {
     const v010 = JSON.stringify({ hooks: { SessionStart: [{ type: 'command', command: hookCommandLine(launcher, ['hook', 'copilot', 'SessionStart']), windows: "& 'x' # beads-recovery", timeout: 30 }] } });
     const handler = (JSON.parse(text(installHooks(v010, launcher, 'copilot'))) as { hooks: Record<string, Record<string, unknown>[]> }).hooks.SessionStart![0]!;
     expect(handler.windows).toBeUndefined();
-    expect(handler.powershell).toMatch(/^\$env:ELECTRON_RUN_AS_NODE=1; & '/);
+    expect(handler.powershell).toMatch(/^\$launcher = /);
   });
 
   it('migrates the 0.1.0 Claude commands to the hook entry point where they stand', () => {
@@ -204,12 +212,14 @@ describe('installHooks', () => {
       },
     }, null, 2);
     const migrated = text(installHooks(v010, launcher, 'claude'));
+    // Where they stand, now through the per-user launcher: no path of this machine is left.
     expect(ourCommands(migrated)).toEqual([
-      { event: 'SessionStart', command: old('hook claude SessionStart') },
-      { event: 'PreCompact', command: old('hook claude PreCompact') },
+      { event: 'SessionStart', command: shimCommandLine(['hook', 'claude', 'SessionStart'], 'posix') },
+      { event: 'PreCompact', command: shimCommandLine(['hook', 'claude', 'PreCompact'], 'posix') },
       // Added beside them: what 0.1.0 did not install.
-      { event: 'PostCompact', command: hookCommandLine(launcher, ['hook', 'claude', 'PostCompact']) },
+      { event: 'PostCompact', command: shimCommandLine(['hook', 'claude', 'PostCompact'], 'posix') },
     ]);
+    expect(migrated).not.toContain(launcher.script);
   });
 
   it('updates our hook inside a group the user shares with it, keeping the user\'s matcher', () => {
@@ -219,14 +229,14 @@ describe('installHooks', () => {
     const installed = JSON.parse(text(installHooks(shared, launcher, 'claude'))) as { hooks: { SessionStart: { matcher: string; hooks: { command: string }[] }[] } };
     expect(installed.hooks.SessionStart).toHaveLength(1);
     expect(installed.hooks.SessionStart[0]!.matcher).toBe('startup');
-    expect(installed.hooks.SessionStart[0]!.hooks.map((hook) => hook.command)).toEqual(['echo hi', hookCommandLine(launcher, ['hook', 'claude', 'SessionStart'])]);
+    expect(installed.hooks.SessionStart[0]!.hooks.map((hook) => hook.command)).toEqual(['echo hi', shimCommandLine(['hook', 'claude', 'SessionStart'], 'posix')]);
   });
 
   it('drops duplicates of our entries and keeps one', () => {
     const ours = { type: 'command', command: hookCommandLine(launcher, ['hook', 'cursor', 'sessionStart']), timeout: 30 };
     const doubled = JSON.stringify({ version: 1, hooks: { sessionStart: [ours, { command: 'bd cursor-hook sessionStart' }, ours] } }, null, 2);
     const fixed = JSON.parse(text(installHooks(doubled, launcher, 'cursor'))) as { hooks: { sessionStart: { command: string }[] } };
-    expect(fixed.hooks.sessionStart.map((hook) => hook.command)).toEqual([ours.command, 'bd cursor-hook sessionStart']);
+    expect(fixed.hooks.sessionStart.map((hook) => hook.command)).toEqual([shimCommandLine(['hook', 'cursor', 'sessionStart'], 'posix'), 'bd cursor-hook sessionStart']);
   });
 });
 
@@ -240,11 +250,14 @@ describe('uninstallHooks and repairHooks', () => {
     expect(uninstallHooks(odd, 'claude')).toEqual({ ok: true, text: odd, changed: false });
   });
 
-  it('repairs the paths of our entries, and does not install into a file without them', () => {
+  it('moves entries that name a machine\'s paths to the launcher, leaves current ones, and does not install into a file without them', () => {
     const installed = text(installHooks(BD_HOOK_FILES.claude.text, launcher, 'claude'));
-    expect(repairHooks(installed, updated, 'claude')).toEqual({ ok: true, changed: true, text: installed.split(launcher.script).join(updated.script) });
+    const inJson = (command: string) => JSON.stringify(command).slice(1, -1);
+    const v010 = installed.split(inJson(shimCommandLine(['hook', 'claude', 'SessionStart'], 'posix'))).join(inJson(hookCommandLine(launcher, ['hook', 'claude', 'SessionStart'])));
+    expect(v010).toContain(launcher.script);
+    expect(repairHooks(v010, updated, 'claude')).toEqual({ ok: true, changed: true, text: installed });
+    expect(repairHooks(installed, updated, 'claude')).toEqual({ ok: true, changed: false, text: installed });
     expect(repairHooks(BD_HOOK_FILES.claude.text, updated, 'claude')).toEqual({ ok: true, changed: false, text: BD_HOOK_FILES.claude.text });
-    expect(repairHooks(installed, launcher, 'claude')).toEqual({ ok: true, changed: false, text: installed });
   });
 });
 

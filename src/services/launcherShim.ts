@@ -1,0 +1,33 @@
+// The per-user launcher every agent hook runs (core/hookConfig.ts, shimCommandLine): kept pointing
+// at the runtime and `dist/cli.js` of whatever installed it last, the extension at every start or
+// `beads-recovery hooks install`. It lives in the user's home, never in a project, so the project's
+// hook files carry no path of this machine.
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { LAUNCHER_DIR, LAUNCHER_NAME, launcherScripts, type HookLauncher } from '../core/hookConfig';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
+
+export interface LauncherPlace {
+  /** The user's home (HOME, or USERPROFILE on Windows): where the hook commands look. */
+  home?: string;
+  /** Also the batch file that PowerShell and cmd.exe run. */
+  windows?: boolean;
+}
+
+/** Writes the launcher when it is missing or points elsewhere; returns its POSIX path. */
+export async function ensureLauncher(launcher: HookLauncher, place: LauncherPlace = {}): Promise<string> {
+  const dir = path.join(place.home ?? homedir(), ...LAUNCHER_DIR);
+  const scripts = launcherScripts(launcher);
+  await mkdir(dir, { recursive: true });
+  const posix = path.join(dir, LAUNCHER_NAME);
+  await writeIfChanged(posix, scripts.posix);
+  await chmod(posix, 0o755);
+  if (place.windows ?? process.platform === 'win32') await writeIfChanged(path.join(dir, `${LAUNCHER_NAME}.cmd`), scripts.cmd);
+  return posix;
+}
+
+async function writeIfChanged(file: string, text: string): Promise<void> {
+  if ((await readTextFile(file, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined)) === text) return;
+  await writeFile(file, text, 'utf8');
+}

@@ -13,7 +13,7 @@ import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryC
 import { registerSidebar } from './adapters/sidebar';
 import { sessionViews, syncIdleSetting } from './adapters/agentSessions';
 import { registerWorkCommands } from './adapters/workCommands';
-import { welcomeOnFirstOpen } from './adapters/welcome';
+import { showWalkthroughImage, welcomeOnFirstOpen } from './adapters/welcome';
 import { toLedgerSummary } from './core/ledger';
 import { refuseGit } from './git/runGit';
 import type { CloseOutcome } from './services/closeFlow';
@@ -89,6 +89,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     vscode.commands.registerCommand(Commands.refresh, () => projects.reset()),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     vscode.commands.registerCommand(Commands.openWalkthrough, () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false)),
+    vscode.commands.registerCommand(Commands.showWalkthroughImage, (picture: unknown) => showWalkthroughImage(context.extensionUri, picture)),
     vscode.commands.registerCommand(Commands.setCliPath, () => reportErrors(log, setCliPath, 'Set CLI Path')),
     onDetectionSettingsChanged(() => projects.reset()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {

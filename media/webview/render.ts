@@ -224,10 +224,11 @@ function afterCloseSection(next: NextView, closed: IssueRef, writable: boolean, 
   return {
     key: 'section:closed',
     label: `${title}; next: ${suggestion.label} (${why})`,
-    content: row(icon('pass', 'kind-closed'), text(title, 'section-title'), text(why, 'dim ellipsis grow')),
+    // The id keeps its case: the section title's capitals would make wf-2 read WF-2.
+    content: row(icon('pass', 'kind-closed'), text('Closed', 'section-title'), text(closed.id, 'id'), text(why, 'dim ellipsis grow')),
     expandedByDefault: true,
     className: 'section after-close',
-    children: [{ ...suggestion, label: `Next: ${suggestion.label}`, content: row(text('Next:', 'dim next-label'), suggestion.content) }],
+    children: [{ ...suggestion, label: `Next: ${suggestion.label}`, content: row(text('Next:', 'dim next-label'), suggestion.content), claimsTabStop: `after-close:${closed.id}` }],
     actions: [{ icon: 'close', label: 'Dismiss this offer', run: () => host.dismissNext() }],
   };
 }
@@ -250,8 +251,14 @@ function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host
   group('unblocks', 'Closing it unblocks', focused.unblocks, (ref) =>
     'wouldBecomeReady' in ref ? (ref.wouldBecomeReady ? 'would become ready' : ref.wouldBecomeReady === false ? 'still blocked by others' : undefined) : undefined,
   );
-  const meta = [focused.assignee ? `assigned to ${focused.assignee}` : undefined, `updated ${focused.updatedAge}`].filter(Boolean).join(' · ');
-  const base = issueNode('focus:issue', focused.issue, meta);
+  // The title gets the row: priority and type join the dimmed line under it.
+  const type = focused.issue.issueType !== 'task' && focused.issue.issueType !== 'unknown' ? focused.issue.issueType : undefined;
+  const meta = [priorityText(focused.issue.priority), type, focused.assignee ? `assigned to ${focused.assignee}` : undefined, `updated ${focused.updatedAge}`].filter(Boolean).join(' · ');
+  const base: TreeNode = {
+    key: 'focus:issue',
+    label: `${issueLabel(focused.issue)}; ${meta}`,
+    content: el('div', { className: 'grow' }, row(statusIcon(focused.issue), text(focused.issue.id, 'id'), titleText(focused.issue.title)), row(text(meta, 'dim note'))),
+  };
   const details: HTMLElement[] = [];
   const labels = [base.label];
   if (focused.description) {
@@ -400,27 +407,37 @@ function readySection(ready: Part<Capped<ReadyItemView>>, nextId: string | undef
   return section('ready', 'Ready', items.length + more, children, more);
 }
 
+/**
+ * A ready issue in two lines, as GitLens's rows read at a sidebar's default width: the first is
+ * the id and the title (the title gets the row), the second the priority, type, parent and what
+ * it unblocks, dimmed; Claim shows on hover and focus, and is in the context menu.
+ */
 function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Host, isNext = false): TreeNode {
   const issueId = item.issue.id;
-  const lines = [issueLine(item.issue, isNext ? text('next', 'next-tag') : undefined)];
   const labels = [issueLabel(item.issue)];
   if (isNext) labels.push('suggested next');
+  const type = item.issue.issueType !== 'task' && item.issue.issueType !== 'unknown' ? item.issue.issueType : undefined;
+  // What it unblocks before its parent: it says more about what to pick, and the line may be cut.
+  const facts = [type];
+  if (item.unblocks.length > 0) {
+    facts.push(`unblocks ${item.unblocks.map((ref) => ref.id).join(', ')}`);
+    labels.push(`unblocks ${item.unblocks.map((ref) => `${ref.id} ${ref.title}`.trim()).join(', ')}`);
+  }
   if (item.parent) {
-    lines.push(row(text('↳ parent:', 'dim'), text(item.parent.id, 'id'), titleText(item.parent.title)));
+    facts.push(`in ${item.parent.id} ${item.parent.title}`.trim());
     labels.push(`parent ${item.parent.id} ${item.parent.title}`);
   }
-  if (item.unblocks.length > 0) {
-    const names = item.unblocks.map((ref) => `${ref.id} ${ref.title}`.trim()).join(', ');
-    lines.push(row(text('↳ unblocks:', 'dim'), text(names, 'grow ellipsis unblocks')));
-    labels.push(`unblocks ${names}`);
-  }
-  const content = el('div', { className: 'ready-item grow' }, ...lines);
+  const rest = facts.filter((fact): fact is string => fact !== undefined).join(' · ');
+  const second = row(text(priorityText(item.issue.priority), `priority p${item.issue.priority}`), rest ? text(`· ${rest}`, 'dim grow ellipsis facts') : undefined);
+  const first = row(statusIcon(item.issue), text(issueId, 'id'), titleText(item.issue.title), isNext ? text('next', 'next-tag') : undefined);
+  const content = el('div', { className: 'ready-item grow' }, first, second);
+  content.title = [`${issueId} ${item.issue.title}`, item.parent ? `parent: ${item.parent.id} ${item.parent.title}` : undefined, item.unblocks.length > 0 ? `unblocks: ${item.unblocks.map((ref) => `${ref.id} ${ref.title}`).join(', ')}` : undefined].filter(Boolean).join('\n');
   const node: TreeNode = {
     key,
     label: labels.join('; '),
     content,
     className: 'ready',
-    actions: [{ icon: 'play', label: `Claim ${issueId}`, text: 'Claim', disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
+    actions: [{ icon: 'play', label: `Claim ${issueId}`, disabled: !writable, busy: host.isBusy('claim', issueId), run: () => host.run('claim', issueId) }],
   };
   if (writable) {
     node.onSpace = () => host.run('claim', issueId, { confirm: true });
@@ -461,11 +478,15 @@ const STATUS_ICONS: Record<string, string> = {
   hooked: 'plug',
 };
 
-function issueLine(ref: IssueRef, tag?: HTMLElement): HTMLElement {
+function statusIcon(ref: IssueRef): HTMLElement {
   const status = icon(STATUS_ICONS[ref.status] ?? 'question', `status status-${STATUS_ICONS[ref.status] ? ref.status : 'other'}`);
   status.title = ref.status;
+  return status;
+}
+
+function issueLine(ref: IssueRef, tag?: HTMLElement): HTMLElement {
   return row(
-    status,
+    statusIcon(ref),
     text(ref.id, 'id'),
     titleText(ref.title),
     tag,

@@ -33,6 +33,11 @@ export interface TreeNode {
   /** The row's `data-vscode-context`: VS Code's context menu (right-click, Shift+F10) shows the actions the manifest gives it. */
   menuContext?: Record<string, string>;
   className?: string;
+  /**
+   * The first render that shows a node with this token makes it the tree's tab stop: an offer that
+   * just appeared (the next issue after a close) is where Tab lands, not the row active before it.
+   */
+  claimsTabStop?: string;
 }
 
 export interface TreeMemory {
@@ -44,6 +49,7 @@ export class Tree {
   private readonly root: HTMLUListElement;
   private items: HTMLElement[] = [];
   private readonly nodes = new Map<HTMLElement, TreeNode>();
+  private readonly tabStopsClaimed = new Set<string>();
 
   constructor(
     container: HTMLElement,
@@ -67,6 +73,14 @@ export class Tree {
     this.nodes.clear();
     this.root.replaceChildren(...nodes.map((node) => this.renderItem(node, 1)));
     this.items = [...this.root.querySelectorAll<HTMLElement>('[role="treeitem"]')];
+    const claiming = this.items.find((item) => {
+      const token = this.nodes.get(item)?.claimsTabStop;
+      return token !== undefined && !this.tabStopsClaimed.has(token);
+    });
+    if (claiming) {
+      this.tabStopsClaimed.add(this.nodes.get(claiming)?.claimsTabStop as string);
+      this.memory.activeKey = this.nodes.get(claiming)?.key;
+    }
     const active = this.items.find((item) => this.nodes.get(item)?.key === this.memory.activeKey) ?? this.visibleItems()[0];
     if (!active) return;
     const sameAction = focusedAction ? rowActions(active).find((button) => button.getAttribute('aria-label') === focusedAction && !button.disabled) : undefined;

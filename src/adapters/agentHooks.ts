@@ -242,9 +242,14 @@ async function pickAgents(root: string): Promise<{ agents: AgentId[]; mcp: boole
     mcp: true,
   });
   const picked = await vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: 'Install beads-recovery hooks for which agents?' });
-  const agents = (picked ?? []).flatMap((item) => (item.agent ? [item.agent] : []));
-  if (agents.length === 0) return undefined;
-  return { agents, mcp: (picked ?? []).some((item) => item.mcp === true) };
+  // Escape: the user went away. OK with no agent ticked (the MCP line alone installs nothing): say so, rather than close silently.
+  if (picked === undefined) return undefined;
+  const agents = picked.flatMap((item) => (item.agent ? [item.agent] : []));
+  if (agents.length === 0) {
+    void showInformationMessage('Beads: no agent was ticked, so no hooks were installed. Run Install Agent Hooks again and tick the agents you use (Space ticks one).');
+    return undefined;
+  }
+  return { agents, mcp: picked.some((item) => item.mcp === true) };
 }
 
 /** Why we think an agent is used here: its folder in the project, its executable on PATH, its extension in this editor. */

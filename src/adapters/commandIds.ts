@@ -6,6 +6,8 @@ export const Commands = {
   showLog: 'beadsRecovery.showLog',
   setCliPath: 'beadsRecovery.setCliPath',
   openWalkthrough: 'beadsRecovery.openWalkthrough',
+  /** The picture of a walkthrough step, opened in an editor: VS Code hides a step's media in an editor narrower than 950 px. */
+  showWalkthroughImage: 'beadsRecovery.showWalkthroughImage',
   checkpoint: 'beadsRecovery.checkpoint',
   claim: 'beadsRecovery.claim',
   close: 'beadsRecovery.close',
@@ -15,8 +17,6 @@ export const Commands = {
   uninstallAgentHooks: 'beadsRecovery.uninstallAgentHooks',
   addAgentInstructions: 'beadsRecovery.addAgentInstructions',
   showChatAnswer: 'beadsRecovery.showChatAnswer',
-  /** Internal (not in the palette): runs an action link of a withdrawable reminder (reminders.ts). */
-  reminderAction: 'beadsRecovery.reminderAction',
 } as const;
 
 /** The getting-started walkthrough (package.json `contributes.walkthroughs`), as `<publisher>.<name>#<id>`. */

@@ -1,69 +1,48 @@
-import * as vscode from 'vscode';
-import { unlinked } from '../core/markdown';
-import { Commands } from './commandIds';
+import { showInformationMessage } from './notify';
 
-// A notification from showInformationMessage cannot be taken back: one asking "Checkpoint now?"
-// stays after the issue is closed. A reminder here is a notification whose (progress) task ends
-// when it is withdrawn, so it goes away by itself once its question no longer holds. Its actions
-// are links in the message, each run through one internal command that also withdraws it.
-
-const ACT = Commands.reminderAction;
+// A reminder is a plain notification with real buttons (and VS Code's own close button): no
+// progress bar, no spinner, no lone Cancel. VS Code cannot take a notification back, so a
+// reminder whose question stopped holding (the checkpoint was written, the issue closed) is
+// marked stale instead: a click on it then says so and does nothing. Its text names what made it
+// due, which stays true while it shows ("20 edits or more"), never a count that freezes.
 
 export interface ReminderAction {
   title: string;
   run(): unknown;
 }
 
-interface OpenReminder {
-  end(): void;
-  actions: readonly ReminderAction[];
-}
+export class Reminders {
+  /** Keys of the reminders showing, and whether their question still holds. */
+  private readonly open = new Map<string, { stale: boolean }>();
 
-export class Reminders implements vscode.Disposable {
-  private readonly open = new Map<string, OpenReminder>();
-  private readonly command = vscode.commands.registerCommand(ACT, (key: unknown, index: unknown) => this.act(key, index));
-
-  /** Shows `message` with `actions` as links, unless a reminder with this key is already showing. */
-  show(key: string, message: string, actions: readonly ReminderAction[]): void {
+  /**
+   * Shows `message` with `actions` as buttons, unless a reminder with this key is showing. A
+   * click on a stale reminder says `staleMessage` and runs nothing.
+   */
+  show(key: string, message: string, actions: readonly ReminderAction[], staleMessage: string): void {
     if (this.open.has(key)) return;
-    const links = actions.map((action, index) => `[${action.title}](command:${ACT}?${encodeURIComponent(JSON.stringify([key, index]))})`);
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Beads', cancellable: true }, (progress, token) => {
-      // A determinate bar at 0 %: the notification is a question, not work in progress.
-      progress.report({ message: `${unlinked(message)} ${links.join(' · ')}`, increment: 0 });
-      return new Promise<void>((resolve) => {
-        const reminder: OpenReminder = { end: resolve, actions };
-        this.open.set(key, reminder);
-        token.onCancellationRequested(() => this.withdraw(key));
-      });
+    const state = { stale: false };
+    this.open.set(key, state);
+    void showInformationMessage(message, ...actions.map((action) => action.title)).then((choice) => {
+      if (this.open.get(key) === state) this.open.delete(key);
+      const action = actions.find((candidate) => candidate.title === choice);
+      if (!action) return;
+      if (state.stale) void showInformationMessage(staleMessage);
+      else void action.run();
     });
   }
 
-  /** Takes back every reminder whose key `stillHolds` does not accept. */
+  /** Marks stale every reminder whose key `stillHolds` does not accept; a new one may then be shown. */
   withdrawUnless(stillHolds: (key: string) => boolean): void {
-    for (const key of [...this.open.keys()]) if (!stillHolds(key)) this.withdraw(key);
+    for (const [key, state] of [...this.open]) {
+      if (stillHolds(key)) continue;
+      state.stale = true;
+      this.open.delete(key);
+    }
   }
 
-  /** Keys of the reminders showing now. */
+  /** Keys of the reminders whose question still holds. */
   get showing(): string[] {
     return [...this.open.keys()];
-  }
-
-  dispose(): void {
-    this.withdrawUnless(() => false);
-    this.command.dispose();
-  }
-
-  private withdraw(key: string): void {
-    const reminder = this.open.get(key);
-    this.open.delete(key);
-    reminder?.end();
-  }
-
-  private act(key: unknown, index: unknown): void {
-    const reminder = typeof key === 'string' ? this.open.get(key) : undefined;
-    const action = typeof index === 'number' ? reminder?.actions[index] : undefined;
-    if (!action) return;
-    this.withdraw(key as string);
-    void action.run();
   }
 }

@@ -60,7 +60,7 @@ const HIDDEN: ActivityStatus = { visible: false, text: '', tooltip: '', accessib
  */
 export class ActivityStatusBar extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('beadsRecovery.activity', vscode.StatusBarAlignment.Left, 50));
-  private readonly reminders = this.register(new Reminders());
+  private readonly reminders = new Reminders();
   private memory: NudgeMemory;
   private current: ActivityStatus = HIDDEN;
   private readonly shown = { due: 0, stalled: 0 };
@@ -121,9 +121,11 @@ export class ActivityStatusBar extends Disposable {
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: accessibilityLabel, role: 'button' };
     this.item.backgroundColor = due.due ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.command = issueId
-      ? { title: 'Checkpoint', command: Commands.checkpoint }
-      : { title: 'Claim an Issue', command: Commands.claim };
+    this.item.command = readOnly
+      ? { title: 'Set CLI Path', command: Commands.setCliPath }
+      : issueId
+        ? { title: 'Checkpoint', command: Commands.checkpoint }
+        : { title: 'Claim an Issue', command: Commands.claim };
     this.item.show();
 
     this.reminders.withdrawUnless((key) => due.due && key === dueKey(issueId));
@@ -135,16 +137,18 @@ export class ActivityStatusBar extends Disposable {
 
   private spoken(issueId: string | undefined, due: DueState, readOnly: boolean, loading: boolean): string {
     if (loading) return 'Beads: reading the in-progress issues';
-    const suffix = readOnly ? ' The beads project is read-only.' : '';
-    if (!issueId) return `Beads: no issue in progress. Activate to claim one.${suffix}`;
-    const work = due.edits === 0 ? 'no edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${due.minutesWithChanges} minutes`;
+    // Read-only, a click cannot claim or checkpoint: it offers to set the CLI's path instead.
+    const action = readOnly ? 'The beads project is read-only. Activate to set the path of the bd or br CLI.' : issueId ? 'Activate to checkpoint.' : 'Activate to claim one.';
+    if (!issueId) return `Beads: no issue in progress. ${action}`;
+    const minutes = `${due.minutesWithChanges} ${due.minutesWithChanges === 1 ? 'minute' : 'minutes'}`;
+    const work = due.edits === 0 ? 'no edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${minutes}`;
     const state = due.due ? 'A checkpoint is due.' : '';
-    return `Beads: ${issueId} in progress, ${work} since the last checkpoint. ${state} Activate to checkpoint.${suffix}`.replace(/\s+/g, ' ').trim();
+    return `Beads: ${issueId} in progress, ${work} since the last checkpoint. ${state} ${action}`.replace(/\s+/g, ' ').trim();
   }
 
   private tooltip(folder: FolderActivity, issueId: string | undefined, due: DueState, now: number): vscode.MarkdownString {
     const markdown = new vscode.MarkdownString(undefined, true);
-    markdown.isTrusted = { enabledCommands: [Commands.checkpoint, Commands.focusIssue, Commands.claim, Commands.copyRecoveryContext] };
+    markdown.isTrusted = { enabledCommands: [Commands.checkpoint, Commands.focusIssue, Commands.claim, Commands.copyRecoveryContext, Commands.setCliPath] };
     const lines: string[] = [];
     const issue = folder.inProgressIssues?.find((candidate) => candidate.id === issueId);
     if (!issueId) {
@@ -174,9 +178,12 @@ export class ActivityStatusBar extends Disposable {
     const pending = this.writes?.pendingCount(folder);
     if (pending !== undefined && pending > 0) lines.push(`Beads writes waiting: ${pending}`);
     if (folder.project.backend.readOnly) lines.push(`Read-only: ${inlineText(folder.project.readOnlyReason ?? 'no beads CLI', 200)}`);
-    const actions = issueId
-      ? [`[Checkpoint](command:${Commands.checkpoint})`, `[Focus Issue…](command:${Commands.focusIssue})`, `[Copy Recovery Context](command:${Commands.copyRecoveryContext})`]
-      : [`[Claim an Issue…](command:${Commands.claim})`];
+    // Read-only, checkpoints and claims cannot be written: the way out is offered instead.
+    const actions = folder.project.backend.readOnly
+      ? [`[Set CLI Path…](command:${Commands.setCliPath})`, ...(issueId ? [`[Focus Issue…](command:${Commands.focusIssue})`, `[Copy Recovery Context](command:${Commands.copyRecoveryContext})`] : [])]
+      : issueId
+        ? [`[Checkpoint](command:${Commands.checkpoint})`, `[Focus Issue…](command:${Commands.focusIssue})`, `[Copy Recovery Context](command:${Commands.copyRecoveryContext})`]
+        : [`[Claim an Issue…](command:${Commands.claim})`];
     lines.push(actions.join(' · '));
     markdown.appendMarkdown(lines.join('\n\n'));
     return markdown;
@@ -199,16 +206,22 @@ export class ActivityStatusBar extends Disposable {
     const period = due.period as string;
     this.remember(dueNotified(this.memory, period));
     this.shown.due += 1;
-    const why = due.reason === 'edits' ? `${due.edits} edits` : `${formatDuration(due.minutesWithChanges)} of changes`;
+    // What made it due, which stays true while the notification shows (the status bar has the live count).
+    const why = due.reason === 'edits' ? `${policy.editThreshold} edits or more` : `${formatDuration(policy.minutesThreshold)} or more of changes`;
     const checkpoint = 'Checkpoint';
     const copy = 'Copy Recovery Context';
     const snooze = `Snooze ${formatDuration(policy.snoozeMinutes)}`;
-    // Withdrawn by render() once the checkpoint is written or the issue is no longer the one in focus.
-    this.reminders.show(dueKey(issueId), `${issueId} has ${why} since its last checkpoint. Checkpoint now?`, [
-      { title: checkpoint, run: () => vscode.commands.executeCommand(Commands.checkpoint) },
-      { title: copy, run: () => vscode.commands.executeCommand(Commands.copyRecoveryContext) },
-      { title: snooze, run: () => this.remember(snoozed(this.memory, period, Date.now(), policy)) },
-    ]);
+    // Marked stale by render() once the checkpoint is written or the issue is no longer the one in focus.
+    this.reminders.show(
+      dueKey(issueId),
+      `Beads: ${issueId} has ${why} since its last checkpoint. Checkpoint now?`,
+      [
+        { title: checkpoint, run: () => vscode.commands.executeCommand(Commands.checkpoint) },
+        { title: copy, run: () => vscode.commands.executeCommand(Commands.copyRecoveryContext) },
+        { title: snooze, run: () => this.remember(snoozed(this.memory, period, Date.now(), policy)) },
+      ],
+      `Beads: that reminder is out of date: ${issueId} was checkpointed or is no longer in progress.`,
+    );
   }
 
   private warnStalled(stalls: Stall[]): void {

@@ -4,7 +4,7 @@ import { childrenOf, describeCloseObstacles, readyItems, type CloseObstacles, ty
 import { isTerminal, type Issue, type IssueSummary } from '../core/model';
 import { unlinked } from '../core/markdown';
 import { isContainer } from '../core/next';
-import { closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
+import { closeObstaclesFor, closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { Checkpoints } from '../services/checkpoints';
 import { loadSnapshot } from '../services/snapshot';
 import type { WorkDeps } from './checkpointCommands';
@@ -134,7 +134,8 @@ async function pickReady(project: Project): Promise<string | undefined> {
 function readyPickItem(item: ReadyItem): vscode.QuickPickItem & { issueId: string } {
   const context = [
     item.parent ? `parent: ${name(item.parent)}` : undefined,
-    item.unblocks.length > 0 ? `unblocks: ${item.unblocks.map(name).join(', ')}` : 'unblocks: nothing',
+    // Only what is there: "unblocks: nothing" on most rows would be noise.
+    item.unblocks.length > 0 ? `unblocks: ${item.unblocks.map(name).join(', ')}` : undefined,
   ].filter((part): part is string => part !== undefined);
   return {
     issueId: item.issue.id,
@@ -157,6 +158,13 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
   const folder = deps.activity.forProject(project);
   const issueId = options.issueId ?? folder?.focusedIssue() ?? (await pickInProgress(project));
   if (!issueId) return undefined;
+  // What stands in the way is said before a reason is asked for: typing one for a close that cannot happen wastes it.
+  let force = options.force;
+  if (force === undefined) {
+    const obstacles = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Beads: reading ${issueId}` }, () => closeObstaclesFor(project.backend, issueId));
+    if (obstacles && !(await confirmCloseAnyway(issueId, obstacles, project.cli))) return undefined;
+    force = obstacles !== undefined;
+  }
   const reason =
     options.reason ??
     (await vscode.window.showInputBox({
@@ -181,13 +189,13 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
       reason: reason.trim(),
       cli: project.cli,
       ledgerFiles: folder?.state.ledgers[issueId]?.files ?? [],
+      ledgerMoreFiles: folder?.state.ledgers[issueId]?.moreFiles ?? 0,
       ledgerCommits: folder?.state.ledgers[issueId]?.commits.map((commit) => commit.hash) ?? [],
       checkpointCommits: folder ? () => new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('before-close', issueId) : undefined,
       commitFiles: (hashes) => filesOfCommits(project.folder.uri.fsPath, hashes, { timeoutMs: settings.cliTimeoutMs }),
       flushTimeoutMs: CLOSE_FLUSH_MS,
       now,
-      force: options.force === true,
-      confirmObstacles: options.force === undefined ? (obstacles) => confirmCloseAnyway(issueId, obstacles, project.cli) : undefined,
+      force,
       onClosed: async () => folder?.store.markCheckpoint(issueId, now),
       log: (message) => deps.log.warn(message),
     });

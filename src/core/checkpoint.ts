@@ -33,6 +33,8 @@ export interface CheckpointActivity {
    * recording: lastCheckpointAt then holds that start, which no surface may show as a checkpoint.
    */
   recordingSince?: number;
+  /** Set when no checkpoint is known and the window runs from the claim (the command line knows it): a long span then says "since claimed …". */
+  sinceClaim?: boolean;
 }
 
 /** Why an automatic checkpoint is written; named in the comment so a reader knows what it was. */
@@ -79,7 +81,7 @@ export function summarizeActivity(activity: CheckpointActivity, now: number, las
   if (activity.commits.length > 0) parts.push(plural(activity.commits.length, 'commit'));
   const files = uniqueInOrder(activity.files);
   const edits = activity.edits !== undefined && activity.edits > 0 ? `${plural(activity.edits, 'edit')} to ` : parts.length > 0 ? 'changed ' : 'Changed ';
-  const span = elapsedPhrase(activity.lastCheckpointAt, now);
+  const span = elapsedPhrase(activity, now);
   if (files.length > 0) {
     const lead = files.length > 1 ? `, ${leadingFileWord(activity)} ${cleanPath(files[0] as string)}` : ` (${cleanPath(files[0] as string)})`;
     parts.push(`${edits}${plural(files.length, 'file')}${span ? ` ${span}` : ''}${lead}`);
@@ -157,7 +159,7 @@ export function autoCheckpointComment(activity: CheckpointActivity, trigger: Aut
   const counts: string[] = [];
   if (activity.edits !== undefined && activity.edits > 0) counts.push(plural(activity.edits, 'edit'));
   counts.push(plural(files.length, 'file'), plural(activity.commits.length, 'commit'));
-  const span = elapsedPhrase(activity.lastCheckpointAt, now);
+  const span = elapsedPhrase(activity, now);
   const lines = [`${AUTO_CHECKPOINT_PREFIX} (${TRIGGER_WORDS[trigger]}): ${counts.join(', ')}${span ? ` ${span}` : ''}`];
   // The session's thread (request, activity, failing, open question, files, next), one bounded line each.
   lines.push(...threadLines.slice(0, THREAD_LINES).map((line) => truncate(oneLine(line), THREAD_LINE_CHARS)));
@@ -166,11 +168,17 @@ export function autoCheckpointComment(activity: CheckpointActivity, trigger: Aut
   return lines.join('\n');
 }
 
-/** `Files modified: a, b, c`, or undefined when there is nothing to list. */
-export function filesModifiedComment(files: readonly string[]): string | undefined {
+/**
+ * `Files modified: a, b, c`, or undefined when there is nothing to list. `unnamed` files are known
+ * only by their number (an earlier checkpoint's "+5 more", a ledger that kept the newest files):
+ * they are counted with the files beyond the list's cap, so the comment never drops any silently.
+ */
+export function filesModifiedComment(files: readonly string[], unnamed = 0): string | undefined {
   const list = sortedUnique(files);
   if (list.length === 0) return undefined;
-  return `${FILES_MODIFIED_PREFIX}${listWithMore(list.map(cleanPath), FILES_IN_CLOSE_COMMENT)}`;
+  const listed = list.slice(0, FILES_IN_CLOSE_COMMENT).map(cleanPath).join(', ');
+  const more = Math.max(0, list.length - FILES_IN_CLOSE_COMMENT) + (Number.isInteger(unnamed) && unnamed > 0 ? unnamed : 0);
+  return `${FILES_MODIFIED_PREFIX}${listed}${more > 0 ? `, and ${plural(more, 'more file')}` : ''}`;
 }
 
 /**
@@ -308,11 +316,28 @@ export function filesFromComments(comments: readonly Comment[]): string[] {
       if (!match?.[1]) continue;
       for (const name of match[1].split(', ')) {
         const trimmed = name.trim();
-        if (trimmed && !/^\(?\+\d+ more\)?$/.test(trimmed)) files.push(trimmed);
+        if (trimmed && !MORE_FILES.test(trimmed)) files.push(trimmed);
       }
     }
   }
   return sortedUnique(files);
+}
+
+/** "+5 more" (a checkpoint's Files line) or "and 5 more files" (a close's file list): files named only by their number. */
+const MORE_FILES = /^(?:and )?\(?\+?(\d+) more(?: files?)?\)?$/;
+
+/** How many files the file lines of `comments` counted without naming them (each line's "+N more", summed). */
+export function unnamedFilesInComments(comments: readonly Comment[]): number {
+  let unnamed = 0;
+  for (const comment of comments) {
+    for (const line of comment.text.split(/\r?\n/)) {
+      const match = /^\s*(?:-\s*)?files(?: modified)?:\s*(.+)$/i.exec(line);
+      const last = match?.[1]?.split(', ').at(-1)?.trim();
+      const count = last ? MORE_FILES.exec(last)?.[1] : undefined;
+      if (count) unnamed += Number(count);
+    }
+  }
+  return unnamed;
 }
 
 /**
@@ -393,13 +418,31 @@ function listWithMore(items: readonly string[], limit: number, separator = ', ')
   return items.length > limit ? `${shown}${separator}+${items.length - limit} more` : shown;
 }
 
-function elapsedPhrase(since: number | undefined, now: number): string | undefined {
+/**
+ * How long the window ran: "in under a minute", "in 35 min", "in 2 h 5 min"; a window of a day or
+ * more says when it started instead ("since claimed 24 weeks ago"), which a reader can place.
+ */
+function elapsedPhrase(activity: Pick<CheckpointActivity, 'lastCheckpointAt' | 'recordingSince' | 'sinceClaim'>, now: number): string | undefined {
+  const since = activity.lastCheckpointAt;
   if (since === undefined || !Number.isFinite(since)) return undefined;
   const minutes = Math.max(0, Math.round((now - since) / 60_000));
+  if (minutes < 1) return 'in under a minute';
   if (minutes < 60) return `in ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? `in ${hours} h` : `in ${hours} h ${rest} min`;
+  if (minutes < 24 * 60) {
+    const hours = Math.floor(minutes / 60);
+    const rest = minutes % 60;
+    return rest === 0 ? `in ${hours} h` : `in ${hours} h ${rest} min`;
+  }
+  const start = activity.sinceClaim ? 'claimed' : activity.recordingSince !== undefined ? 'recording started' : 'the last checkpoint';
+  return `since ${start} ${agoInWords(minutes)}`;
+}
+
+/** A long span in words: "3 days ago", "24 weeks ago", "2 years ago". */
+function agoInWords(minutes: number): string {
+  const days = Math.floor(minutes / (24 * 60));
+  if (days < 14) return `${plural(days, 'day')} ago`;
+  if (days < 365) return `${plural(Math.floor(days / 7), 'week')} ago`;
+  return `${plural(Math.floor(days / 365), 'year')} ago`;
 }
 
 function plural(count: number, noun: string): string {

@@ -16,7 +16,7 @@ import type { BeadsBackend } from '../beads/backend';
 import { detectProject, jsonlPathOf, type Detection } from '../beads/detect';
 import { isCanceled } from '../beads/errors';
 import { createJsonlBackend } from '../beads/jsonlBackend';
-import { checkpointWindowStart, type CheckpointActivity } from '../core/checkpoint';
+import { checkpointWindowStart, latestCheckpointAt, onOurClock, type CheckpointActivity } from '../core/checkpoint';
 import { errorMessage } from '../core/errors';
 import { clampTimeoutMs, formatAge } from '../core/time';
 import type { GitRepository } from '../git/repo';
@@ -337,6 +337,8 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
       fileEdits: fromLedger?.fileEdits,
       edits: fromLedger?.edits,
       lastCheckpointAt: since,
+      // No checkpoint yet and the window opened at the claim: a long span says "since claimed …".
+      ...(since !== undefined && recorded?.lastCheckpointAt === undefined && latestCheckpointAt(details?.comments ?? [], now, outbox?.cliClockOffsetMs) === undefined && since === onOurClock(details?.startedAt, now, outbox?.cliClockOffsetMs) ? { sinceClaim: true } : {}),
     };
     if (whose?.state) activity = attributed(activity, whose, issueId === folderFocus, since);
   }

@@ -9,7 +9,7 @@
 
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
-import { commitHashesFromComments, filesFromComments, filesModifiedComment, textFingerprint } from '../core/checkpoint';
+import { commitHashesFromComments, filesFromComments, filesModifiedComment, textFingerprint, unnamedFilesInComments } from '../core/checkpoint';
 import { closeObstaclesOf, readyItems, unblocksOf, type CloseObstacles, type ReadyItem } from '../core/graph';
 import { isTerminal, summarize, type Dialect, type IssueDetails, type IssueSummary } from '../core/model';
 import { nextAfterClose, type NextPick } from '../core/next';
@@ -81,6 +81,8 @@ export interface CloseRequest {
   cli: Dialect;
   /** Files the ledger recorded for the issue since its last checkpoint. */
   ledgerFiles: readonly string[];
+  /** Files the ledger counted beyond the ones it keeps by name. */
+  ledgerMoreFiles?: number;
   /** Full hashes of the commits the ledger linked to the issue since its last checkpoint (no comment names them yet). */
   ledgerCommits?: readonly string[];
   /**
@@ -146,7 +148,8 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
   const force = request.force === true || (await closeAnyway(details, request));
 
   const files = await issueFiles(details, request);
-  const filesComment = filesModifiedComment(files);
+  // Files earlier checkpoints or the ledger only counted are said as a number, never dropped.
+  const filesComment = filesModifiedComment(files, unnamedFilesInComments(details.comments) + (request.ledgerMoreFiles ?? 0));
   // Keyed by content: closing again after a queued close does not list the same files twice.
   const filesWrite: BeadsWrite | undefined = filesComment ? { key: `files:${issueId}:${textFingerprint(filesComment)}`, kind: 'comment', issueId, text: filesComment } : undefined;
   if ((request.ledgerCommits?.length ?? 0) > 0) await request.checkpointCommits?.();
@@ -175,6 +178,19 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
   const continuePrompt = buildContinuePrompt({ closed: closedSummary, unblocked: next.unblocked, ready: next.ready, cli: request.cli }).markdown;
   const pick = nextAfterClose(issueId, next.unblocked.map((issue) => issue.id), next.ready.map((item) => summarize(item.issue)));
   return { closed: closedSummary, state: 'closed', filesComment, ...next, ...(pick ? { next: pick } : {}), continuePrompt };
+}
+
+/**
+ * What would make the CLI refuse to close `issueId` (open blockers, open children), read before the
+ * user is asked anything: the close command says it first, then asks for a reason. Refuses an
+ * issue that is gone, already closed, or in a read-only project.
+ */
+export async function closeObstaclesFor(backend: BeadsBackend, issueId: string, signal?: AbortSignal): Promise<CloseObstacles | undefined> {
+  if (backend.readOnly) throw new WorkRefusedError(READ_ONLY_MESSAGE);
+  const details = (await backend.show([issueId], signal)).find((issue) => issue.id === issueId);
+  if (!details) throw new WorkRefusedError(`${issueId} was not found: it may have been deleted.`);
+  if (isTerminal(details.status)) throw new WorkRefusedError(`${issueId} is already ${details.status}.`);
+  return closeObstaclesOf(details);
 }
 
 /** Whether to close with `--force`: only when the issue has obstacles and the user said so; a no stops here. */

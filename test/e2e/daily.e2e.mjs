@@ -48,6 +48,30 @@ export const tests = {
     await welcome.getByRole('button', { name: 'Get Started' }).click();
     await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 30_000 });
     await helpers.screenshot('daily-first-open');
+    // Beside the Chat panel the editor is narrow and VS Code hides the step's picture: the step links to it.
+    await page.setViewportSize({ width: 1100, height: 900 });
+    try {
+      await page.locator('.gettingStartedContainer.width-semi-constrained').waitFor({ timeout: 10_000 });
+      const link = page.locator('.gettingStartedContainer .step-description-container a', { hasText: 'Show it' }).filter({ visible: true }).first();
+      await link.click();
+      await page.locator('.tabs-container .tab', { hasText: /\.png/ }).first().waitFor({ timeout: 20_000 });
+      assert((await page.locator('.editor-container img').filter({ visible: true }).count()) >= 1, 'the picture shows in an editor tab');
+      await page.keyboard.press('Control+W');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  },
+
+  async 'Install Agent Hooks with no agent ticked says so'(helpers) {
+    const { page } = helpers;
+    await helpers.runPalette('Beads: Install Agent Hooks');
+    const checkAll = page.locator('.quick-input-widget .quick-input-check-all');
+    await checkAll.waitFor({ state: 'visible', timeout: 20_000 });
+    // Whatever was ticked as detected, untick it all.
+    for (let tries = 0; tries < 3 && (await checkAll.isChecked()) !== false; tries++) await checkAll.click();
+    for (let tries = 0; tries < 3 && (await checkAll.isChecked()); tries++) await checkAll.click();
+    await page.keyboard.press('Enter');
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'no agent was ticked' }).waitFor({ timeout: 20_000 });
   },
 
   async 'a keyboard-only claim: Space on a ready issue asks, Enter confirms'(helpers) {
@@ -86,6 +110,21 @@ export const tests = {
     assert((issue(helpers.workspace, 'demo-8').comments ?? []).length === commentsBefore, 'demo-8 has no new comment');
   },
 
+  async 'Close says what blocks the issue before it asks for a reason'(helpers) {
+    const { page } = helpers;
+    // demo-1 has open blockers (demo-2, demo-3) and an open child (demo-1.2).
+    await page.keyboard.press('Escape');
+    await helpers.runPalette('Beads: Close Issue');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 20_000 });
+    const said = await dialog.innerText();
+    assert(/demo-1/.test(said) && /block|child/i.test(said), `the dialog says what stands in the way: ${said}`);
+    assert(!(await page.locator('.quick-input-widget input[aria-label="Close demo-1"]').isVisible()), 'no reason is asked for yet');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForTimeout(1000);
+    assert(!(await page.locator('.quick-input-widget input[aria-label="Close demo-1"]').isVisible()), 'Cancel stops there');
+  },
+
   async 'after a close the notification, the view and the continue prompt name the same next issue'(helpers) {
     const { page } = helpers;
     const frame = helpers.webviewFrame();
@@ -113,11 +152,39 @@ export const tests = {
     const prompt = await helpers.waitFor(async () => (await helpers.readClipboard()) || undefined, 'the continue prompt on the clipboard');
     assert(prompt.includes(`**Next:** ${named} `), `the continue prompt names ${named}:\n${prompt}`);
     await helpers.screenshot('daily-after-close');
+    // The ready queue shows it first, and the recovery context the agent gets names it too.
+    const firstReady = await frame.locator('[data-key^="ready:"]').first().getAttribute('data-key');
+    assert(firstReady === `ready:${named}`, `the next issue leads the Ready list: ${firstReady}`);
+    await helpers.writeClipboard('');
+    await helpers.runPalette('Beads: Copy Recovery Context');
+    const context = await helpers.waitFor(async () => (await helpers.readClipboard()) || undefined, 'the recovery context on the clipboard', 30_000);
+    assert(context.includes(`**Next:** ${named} `), `the recovery context names ${named}:\n${context}`);
+    // The offer is where Tab lands in the view, and the keyboard focus stays visible.
+    await frame.locator('.toolbar vscode-button').first().focus();
+    const active = () => frame.locator('body').evaluate(() => {
+      const element = document.activeElement;
+      const box = element?.getBoundingClientRect();
+      return { key: element?.closest('[role="treeitem"]')?.getAttribute('data-key') ?? null, tag: element?.tagName ?? null, label: element?.getAttribute('aria-label') ?? null, visible: !!box && box.width > 0 && box.height > 0 && element !== document.body };
+    });
+    const seen = [];
+    for (let press = 0; press < 6 && !seen.some((step) => step.key === 'closed:next'); press++) {
+      await page.keyboard.press('Tab');
+      seen.push(await active());
+    }
+    assert(seen.some((step) => step.key === 'closed:next' && step.tag === 'LI'), `Tab reaches the after-close offer: ${JSON.stringify(seen)}`);
+    await page.keyboard.press('Tab');
+    const onButton = await active();
+    assert(onButton.visible && onButton.label === `Claim ${named}`, `the next Tab is the offer's visible Claim button: ${JSON.stringify(onButton)}`);
+    await frame.locator('body').evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
     // The offer stays until dismissed.
     await page.waitForTimeout(2000);
     assert((await offer.count()) === 1, 'the offer is still there');
-    await treeItem(frame, 'section:closed').locator(':scope > .row button[aria-label="Dismiss this offer"]').click();
-    await helpers.waitFor(async () => (await treeItem(frame, 'section:closed').count()) === 0, 'the offer dismissed', 20_000);
+    // Claimed from a terminal: it is in progress, not "next"; the offer ends and the focus move is said.
+    execFileSync(standInBr, ['update', named, '--claim', '--json'], { cwd: helpers.workspace, env: process.env });
+    await page.locator('.notifications-toasts .notification-toast', { hasText: `${named}` }).filter({ hasText: 'was claimed outside this window' }).waitFor({ timeout: 30_000 });
+    await helpers.waitFor(async () => (await treeItem(frame, 'section:closed').count()) === 0, 'the offer gone once the next issue is claimed', 30_000);
+    await helpers.waitFor(async () => (await frame.locator(`[data-key="focus:issue"][aria-label^="${named} "]`).count()) === 1, `${named} focused`, 30_000);
+    assert((await treeItem(frame, `ready:${named}`).count()) === 0, `${named} is no longer in Ready`);
   },
 
   async 'with 120 changed files the view stays usable and Ready stays in sight'(helpers) {

@@ -252,5 +252,9 @@ describeIn(['readonly'], 'activity tracking without a beads CLI', () => {
     assert.match(status.text, /^\$\(beaker\) demo-1 · .*read-only$/);
     assert.match(status.accessibilityLabel, /read-only/);
     assert.match(status.tooltip, /Read-only:/);
+    // Nothing can be checkpointed without a CLI: neither the label nor the tooltip offers it.
+    assert.doesNotMatch(status.accessibilityLabel, /Activate to checkpoint/);
+    assert.doesNotMatch(status.tooltip, /command:beadsRecovery\.checkpoint/);
+    assert.match(status.tooltip, /\[Set CLI Path…\]\(command:beadsRecovery\.setCliPath\)/);
   });
 });

@@ -16,6 +16,7 @@ import {
   newestForeignComment,
   onOurClock,
   summarizeActivity,
+  unnamedFilesInComments,
   type CheckpointActivity,
 } from '../../../src/core/checkpoint';
 import type { Comment } from '../../../src/core/model';
@@ -255,5 +256,38 @@ describe('checkpointWindowStart', () => {
     expect(checkpointWindowStart({ comments: [], ledgerStartedAt: Date.parse('2026-03-01T11:40:00Z'), updatedAt: '2026-03-01T11:45:00Z' }, now)).toBe(Date.parse('2026-03-01T11:40:00Z'));
     expect(checkpointWindowStart({ comments: [], updatedAt: '2026-03-01T11:45:00Z', createdAt: '2026-02-01T00:00:00Z' }, now)).toBe(Date.parse('2026-03-01T11:45:00Z'));
     expect(checkpointWindowStart({ comments: [] }, now)).toBeUndefined();
+  });
+});
+
+describe('wording of spans and file lists', () => {
+  const NOW = Date.parse('2026-06-01T12:00:00Z');
+  const activity = (fields: Partial<Parameters<typeof summarizeActivity>[0]>) => ({ issueId: 'wf-2', files: ['src/a.ts'], commits: [], edits: 2, ...fields });
+
+  it('says "under a minute" rather than "in 0 min", and hours within a day', () => {
+    expect(summarizeActivity(activity({ lastCheckpointAt: NOW - 20_000 }), NOW)).toContain('in under a minute');
+    expect(summarizeActivity(activity({ lastCheckpointAt: NOW - 60_000 }), NOW)).toContain('in 1 min');
+    expect(summarizeActivity(activity({ lastCheckpointAt: NOW - 125 * 60_000 }), NOW)).toContain('in 2 h 5 min');
+  });
+
+  it('says when a window of a day or more started, in words, instead of thousands of hours', () => {
+    const claimed = NOW - (4087 * 60 + 17) * 60_000;
+    const text = summarizeActivity(activity({ lastCheckpointAt: claimed, sinceClaim: true }), NOW);
+    expect(text).toContain('since claimed 24 weeks ago');
+    expect(text).not.toMatch(/\d+ h \d+ min/);
+    expect(summarizeActivity(activity({ lastCheckpointAt: NOW - 3 * 86_400_000, recordingSince: NOW - 3 * 86_400_000 }), NOW)).toContain('since recording started 3 days ago');
+    expect(autoCheckpointComment(activity({ lastCheckpointAt: NOW - 400 * 86_400_000 }), 'before-recovery', NOW)).toContain('since the last checkpoint 1 year ago');
+  });
+
+  it('a close\'s file list says how many files it does not name', () => {
+    const many = Array.from({ length: 205 }, (_, index) => `src/file${String(index).padStart(3, '0')}.ts`);
+    expect(filesModifiedComment(many)).toMatch(/src\/file199\.ts, and 5 more files$/);
+    const comments = [
+      { id: '1', author: 'a', text: 'Auto-checkpoint (before recovery): 25 edits\n- Files: a.ts, b.ts, +23 more', createdAt: '2026-01-01T00:00:00Z' },
+      { id: '2', author: 'a', text: 'Files modified: c.ts, and 1 more file', createdAt: '2026-01-02T00:00:00Z' },
+    ];
+    expect(filesFromComments(comments)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(unnamedFilesInComments(comments)).toBe(24);
+    expect(filesModifiedComment(['a.ts'], 23)).toBe('Files modified: a.ts, and 23 more files');
+    expect(filesModifiedComment(['a.ts'], 1)).toBe('Files modified: a.ts, and 1 more file');
   });
 });

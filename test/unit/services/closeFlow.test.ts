@@ -7,7 +7,7 @@ import { CliError } from '../../../src/beads/errors';
 import type { LastClose } from '../../../src/core/next';
 import { buildRecoveryContext } from '../../../src/core/recovery';
 import { buildSidebarModel } from '../../../src/core/viewModel';
-import { closeWithFiles, filesOfCommits, writeNowOrQueue, WorkRefusedError } from '../../../src/services/closeFlow';
+import { closeObstaclesFor, closeWithFiles, filesOfCommits, writeNowOrQueue, WorkRefusedError } from '../../../src/services/closeFlow';
 import { Outbox } from '../../../src/services/outbox';
 import { FakeBackend } from '../support/fakeBackend';
 import { comments as numbered, issueDetails } from '../support/fakeIssues';
@@ -219,6 +219,14 @@ describe('closeWithFiles', () => {
     const forced = await close({ issueId: 'demo-2', ledgerFiles: [], force: true, confirmObstacles: async () => expect.fail('not asked') });
     expect(forced.state).toBe('closed');
     expect(beads.log).toContain('close demo-2 --force: Verified: parser works');
+  });
+
+  it('reads what stands in the way before anything is asked, and refuses what cannot be closed', async () => {
+    expect(await closeObstaclesFor(beads, 'demo-5')).toBeUndefined();
+    expect(await closeObstaclesFor(beads, 'demo-2')).toMatchObject({ blockers: [expect.objectContaining({ id: 'demo-1' })] });
+    await expect(closeObstaclesFor(beads, 'demo-404')).rejects.toThrow(WorkRefusedError);
+    beads.issues.get('demo-4')!.status = 'closed';
+    await expect(closeObstaclesFor(beads, 'demo-4')).rejects.toThrow('already closed');
   });
 
   it('asks nothing when nothing stands in the way', async () => {

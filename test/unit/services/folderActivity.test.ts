@@ -207,6 +207,24 @@ describe('FolderActivity', () => {
     expect(activity.focusedIssue()).toBe('demo-1');
   });
 
+  it('says when the focus follows an issue claimed elsewhere, and not for a claim made here', async () => {
+    beads.issues.get('demo-1')!.status = 'open';
+    const activity = await open();
+    const moves: unknown[] = [];
+    activity.onDidMoveFocus((move) => moves.push(move));
+    await beads.claim('demo-2');
+    await activity.refreshInProgress();
+    expect(activity.focusedIssue()).toBe('demo-2');
+    expect(moves).toEqual([{ from: undefined, to: 'demo-2', title: 'Issue demo-2' }]);
+    // A claim made in this window says so itself.
+    activity.expectClaim('demo-1');
+    clock.advance(60_000);
+    await beads.claim('demo-1');
+    await activity.refreshInProgress();
+    expect(activity.focusedIssue()).toBe('demo-1');
+    expect(moves).toHaveLength(1);
+  });
+
   it('tells its listeners when the ledger or the in-progress issues change', async () => {
     const activity = await open();
     let changes = 0;

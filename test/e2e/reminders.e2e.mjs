@@ -47,8 +47,16 @@ export const tests = {
     // Closed from a terminal: the question no longer holds; the reminder's Checkpoint says so and writes nothing.
     execFileSync(standInBr, ['close', 'demo-1', '--force', '--reason', 'done from a terminal', '--json'], { cwd: helpers.workspace, env: process.env });
     await page.locator('.statusbar-item', { hasText: 'nothing in progress' }).first().waitFor({ timeout: 60_000 });
+    // The focus leaving demo-1 may checkpoint its edits (an automatic checkpoint): once that has settled, the click must add nothing.
     const comments = () => helpers.standInCalls().filter((call) => call.args?.[0] === 'comments' && call.args?.[1] === 'add').length;
-    const before = comments();
+    let before = -1;
+    await helpers.waitFor(async () => {
+      const now = comments();
+      const settled = now === before;
+      before = now;
+      await page.waitForTimeout(1500);
+      return settled;
+    }, 'the writes after the close to settle', 30_000);
     if ((await reminder.count()) === 0) await helpers.runPalette('Notifications: Show Notifications');
     const stale = page.locator('.notification-list-item', { hasText: 'Checkpoint now?' }).first();
     await stale.getByRole('button', { name: 'Checkpoint', exact: true }).click();

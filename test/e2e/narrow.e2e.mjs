@@ -132,7 +132,7 @@ export const tests = {
     retitle(helpers.workspace, 'demo-1', LONG_TITLE);
     const title = treeItem(frame, 'focus:issue').locator(':scope > .row .title').first();
     await helpers.waitFor(async () => (await title.textContent()) === LONG_TITLE, 'the new title in the view', 30_000);
-    const lines = await title.evaluate((element) => Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)));
+    const lines = await title.evaluate((element) => Math.round(element.getBoundingClientRect().height / parseFloat(window.getComputedStyle(element).lineHeight)));
     assert(lines >= 2, `the title wraps at this width (${lines} lines)`);
     const broken = await brokenWords(title);
     assert(broken.length === 0, `words broken across lines: ${JSON.stringify(broken)}`);

@@ -48,6 +48,7 @@ run_suite typecheck check npm run typecheck
 run_suite lint check npm run lint
 run_suite build check npm run build
 run_suite package check npm run package
+run_suite openvsx check node scripts/check-openvsx.mjs dist/beads-recovery.vsix
 run_suite unit vitest npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 run_suite integration tally node scripts/run-vscode.mjs --integration
 run_suite e2e tally node scripts/run-vscode.mjs --e2e

@@ -369,26 +369,23 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
     assert.equal(fs.readFileSync(localSettings(), 'utf8'), '{ "hooks": ');
   });
 
-  it('repairs our entries that point at a runtime that is gone, and leaves other hooks and live installs alone', async () => {
+  it('moves 0.1.0 entries that name a machine\'s paths to the per-user launcher, leaving other hooks alone', async () => {
     const [sessionStart, preCompact, postCompact] = api.agents.hookCommands();
-    const quotedScript = sessionStart.command.match(/'[^']*cli\.js'/)[0];
-    const gone = (command) => command.replace(/^(ELECTRON_RUN_AS_NODE=1 )?'[^']*'/, "'/nonexistent/old-server/node'");
-    // Another live install (say, VS Code Insiders): its runtime and script exist, and it is not an older version of us.
-    const otherInstall = sessionStart.command.replace(quotedScript, `'${path.join(run.workspace, '.beads', 'issues.jsonl')}'`);
+    // What 0.1.0 wrote: this machine's runtime and script, here one that is gone and one of another install.
+    const named = (runtime, args) => `'${runtime}' '${path.join(run.workspace, 'old', 'dist', 'cli.js')}' ${args} # beads-recovery`;
     const settings = {
       model: 'opus',
       hooks: {
         SessionStart: [
           { matcher: 'startup', hooks: [{ type: 'command', command: 'echo mine' }] },
-          { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: gone(sessionStart.command), timeout: 30 }] },
+          { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: named('/nonexistent/old-server/node', 'hook claude SessionStart'), timeout: 30 }] },
         ],
-        PreCompact: [{ matcher: 'auto|manual', hooks: [{ type: 'command', command: gone(preCompact.command), timeout: 30 }] }],
-        PostCompact: [{ matcher: 'auto|manual', hooks: [{ type: 'command', command: gone(postCompact.command), timeout: 30 }] }],
+        PreCompact: [{ matcher: 'auto|manual', hooks: [{ type: 'command', command: named('/nonexistent/old-server/node', 'hook claude PreCompact'), timeout: 30 }] }],
+        PostCompact: [{ matcher: 'auto|manual', hooks: [{ type: 'command', command: named(process.execPath, 'hook claude PostCompact'), timeout: 30 }] }],
       },
     };
     fs.mkdirSync(settingsDir(), { recursive: true });
     fs.writeFileSync(localSettings(), `${JSON.stringify(settings, null, 2)}\n`);
-    fs.writeFileSync(path.join(settingsDir(), 'settings.json'), `${JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: otherInstall }] }] } }, null, 2)}\n`);
 
     const repaired = await api.agents.repairHooks();
     assert.deepEqual(repaired, [localSettings()]);
@@ -397,7 +394,7 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
     expected.hooks.PreCompact[0].hooks[0].command = preCompact.command;
     expected.hooks.PostCompact[0].hooks[0].command = postCompact.command;
     assert.equal(fs.readFileSync(localSettings(), 'utf8'), `${JSON.stringify(expected, null, 2)}\n`);
-    assert.match(fs.readFileSync(path.join(settingsDir(), 'settings.json'), 'utf8'), /issues\.jsonl/);
+    assert.ok(!fs.readFileSync(localSettings(), 'utf8').includes('cli.js'), 'no path of this machine is left');
 
     // Now current: installing again finds nothing to do and asks nothing.
     await vscode.commands.executeCommand('beadsRecovery.installAgentHooks', { agents: ['claude'], scope: 'local' });

@@ -38,7 +38,8 @@ export interface BackoffPolicy {
 
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 5 * 60_000, unexplainedMaxMs: 30 * 60_000, frozenRecheckMs: 60_000 };
 
-export type RetryReason = 'cli-missing' | 'locked' | 'timeout' | 'read-only' | 'garbled' | 'frozen' | 'failed';
+/** `awaiting-migration`: bd refuses writes to a shared database until its operator migrates it. */
+export type RetryReason = 'cli-missing' | 'locked' | 'timeout' | 'read-only' | 'garbled' | 'frozen' | 'awaiting-migration' | 'failed';
 /** `moot`: the CLI says there was nothing to do (br NOTHING_TO_DO: already closed, or gone). */
 export type ParkReason = 'gone' | 'rejected' | 'moot';
 
@@ -59,6 +60,12 @@ const LOCKED_TEXT = /(?<![a-z])lock(?:ed|file|[ _-]contention|[ _-]timeout)?(?![
 /** bd 1.3: `⛔ workspace is frozen for migration`, exit 14, while a MIGRATION-FREEZE file exists. */
 const BD_FROZEN_EXIT = 14;
 const FROZEN_TEXT = /frozen for migration|MIGRATION[_-]FREEZE|WORKSPACE[_-]FROZEN/i;
+/**
+ * The `cliCode`s src/beads gives a write bd holds back rather than refuses (refusal.ts
+ * writeHoldOf): the workspace frozen for migration, and a shared database bd will not migrate
+ * without its operator's consent. Both refuse before writing anything and end on their own.
+ */
+export const WRITE_HOLD_CODES = { freeze: 'BD_MIGRATION_FREEZE', consent: 'BD_MIGRATION_CONSENT' } as const;
 
 /**
  * `attempts` counts this failure. A canceled attempt (the window is closing) is not a failure and
@@ -73,9 +80,13 @@ export function decideAfterFailure(failure: WriteFailure, attempts: number, now:
     counted: true,
   });
   const text = `${failure.cliCode ?? ''} ${failure.message} ${failure.stderr ?? ''}`;
-  if (failure.kind === 'frozen' || (failure.kind === 'exit' && failure.exitCode === BD_FROZEN_EXIT) || FROZEN_TEXT.test(text)) {
+  if (failure.kind === 'frozen' || failure.cliCode === WRITE_HOLD_CODES.freeze || (failure.kind === 'exit' && failure.exitCode === BD_FROZEN_EXIT) || FROZEN_TEXT.test(text)) {
     // The CLI refused before writing anything: wait for the thaw at a steady pace, counting nothing.
     return { action: 'retry', reason: 'frozen', at: now + (policy.frozenRecheckMs ?? DEFAULT_BACKOFF.frozenRecheckMs ?? 60_000), mayHaveLanded: false, counted: false };
+  }
+  if (failure.cliCode === WRITE_HOLD_CODES.consent) {
+    // Held like a freeze: nothing was written, and the write lands once the operator has migrated.
+    return { action: 'retry', reason: 'awaiting-migration', at: now + (policy.frozenRecheckMs ?? DEFAULT_BACKOFF.frozenRecheckMs ?? 60_000), mayHaveLanded: false, counted: false };
   }
   switch (failure.kind) {
     case 'notFound':
@@ -105,7 +116,7 @@ export function decideAfterFailure(failure: WriteFailure, attempts: number, now:
 
 /** Whether the CLI as a whole is unavailable, so every write waits as long, without a failure each. */
 export function affectsEveryWrite(decision: FailureDecision): boolean {
-  return decision.action === 'retry' && (decision.reason === 'cli-missing' || decision.reason === 'locked' || decision.reason === 'timeout' || decision.reason === 'read-only' || decision.reason === 'frozen');
+  return decision.action === 'retry' && (decision.reason === 'cli-missing' || decision.reason === 'locked' || decision.reason === 'timeout' || decision.reason === 'read-only' || decision.reason === 'frozen' || decision.reason === 'awaiting-migration');
 }
 
 /** base, 2·base, 4·base, … capped at max; `attempts` is the number of failures so far (≥ 1). */
@@ -139,6 +150,8 @@ export function describeDecision(decision: FailureDecision): string {
       return 'the beads CLI printed unexpected output';
     case 'frozen':
       return 'the beads workspace is frozen for migration';
+    case 'awaiting-migration':
+      return "bd waits for the shared database's migration ('bd migrate schema' or BD_ALLOW_REMOTE_MIGRATE=1)";
     case 'failed':
       return 'the beads CLI failed';
   }

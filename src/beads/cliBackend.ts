@@ -3,7 +3,7 @@ import { IN_PROGRESS_STATUSES, isWorkInProgress, type Dialect, type Issue, type 
 import { parseCliVersion, parseComment, parseIssueList, parseMemories, parseShow } from '../core/parse';
 import type { BeadsBackend, CloseOptions } from './backend';
 import { CliError } from './errors';
-import { asRefusal, refusalInCloseAnswer, type RefusableWrite } from './refusal';
+import { asRefusal, asWriteHold, refusalInCloseAnswer, type RefusableWrite } from './refusal';
 import { byMostRecentlyUpdated } from './order';
 import { runCliJson } from './runCli';
 
@@ -107,7 +107,9 @@ export function createCliBackend(options: CliBackendOptions): BeadsBackend {
     try {
       answer = await query(argv, signal);
     } catch (error) {
-      throw asRefusal(error, options.dialect, kind, issueId);
+      // bd 1.3 holding every write back (a migration freeze, a shared database awaiting consent) is no refusal.
+      const held = asWriteHold(error);
+      throw held === error ? asRefusal(error, options.dialect, kind, issueId) : held;
     }
     // br prints `{closed, skipped}` (exit 0) when it closed some of several ids and skipped others.
     const refused = kind === 'close' ? refusalInCloseAnswer(answer, issueId) : undefined;

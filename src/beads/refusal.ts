@@ -1,4 +1,5 @@
 import type { Dialect } from '../core/model';
+import { WRITE_HOLD_CODES } from '../core/outboxPolicy';
 import { CliError } from './errors';
 
 /** The writes a CLI can decline. */
@@ -109,9 +110,21 @@ export function writeHoldOf(error: unknown): WriteHold | undefined {
   return undefined;
 }
 
-/** Words for the user: why the writes wait. */
-export function describeWriteHold(hold: WriteHold): string {
-  return hold === 'migration-freeze'
-    ? 'the workspace is frozen for a bd migration (MIGRATION-FREEZE); writes wait until the marker is removed'
-    : "bd is waiting for the operator's consent to migrate the shared database ('bd migrate schema' or BD_ALLOW_REMOTE_MIGRATE=1); writes wait until it is migrated";
+/**
+ * A failed write as the outbox policy must see it: a held write carries its hold's code
+ * (WRITE_HOLD_CODES) so that it waits, uncounted and never parked; anything else is returned as it was.
+ */
+export function asWriteHold(error: unknown): unknown {
+  const hold = writeHoldOf(error);
+  if (hold === undefined || !(error instanceof CliError)) return error;
+  return new CliError({
+    kind: 'exit',
+    command: error.command,
+    args: error.args,
+    exitCode: error.exitCode,
+    stderr: error.stderr,
+    stdout: error.stdout,
+    cliMessage: error.cliMessage,
+    cliCode: hold === 'migration-freeze' ? WRITE_HOLD_CODES.freeze : WRITE_HOLD_CODES.consent,
+  });
 }

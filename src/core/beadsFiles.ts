@@ -9,9 +9,11 @@ const STORE_FOLDER = /(?:^|\/)(?:\.beads|_beads)(?:\/|$)/;
 /**
  * Files beads writes beside its folder, in the folder that holds it: bd 1.3's
  * `.beads.gate.lock`, created on the first run, never deleted, untracked until `bd doctor --fix`
- * adds the `*.gate.lock*` ignore rule (CHANGELOG [1.3.0] Added #5046, #5093).
+ * adds the `*.gate.lock*` ignore rule (CHANGELOG [1.3.0] Added #5046, #5093); and bd 1.3's
+ * `MIGRATION-FREEZE` marker, put in the workspace (or an ancestor) while a migration freezes its
+ * writes (CHANGELOG [1.3.0] Changed, dc-6jaq).
  */
-const BESIDE_STORE = /(?:^|\/)\.beads\.gate\.lock[^/]*$/;
+const BESIDE_STORE = /(?:^|\/)(?:\.beads\.gate\.lock[^/]*|MIGRATION-FREEZE)$/;
 
 /**
  * Inside the store folder, what changes without the issues changing (a read's own files among

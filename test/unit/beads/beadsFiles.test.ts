@@ -70,8 +70,8 @@ describe.each(RUNS)('what $name leaves behind', ({ dialect, env }) => {
 
 describe('the one list of beads files', () => {
   it('names the gate lock beside .beads, the store folders, and nothing that merely resembles them', () => {
-    for (const file of ['.beads.gate.lock', 'pkg/.beads.gate.lock', '.beads/issues.jsonl', 'sub/_beads/beads.db', '.beads/embeddeddolt/x']) expect(isBeadsFile(file)).toBe(true);
-    for (const file of ['src/beads.ts', 'my.beads/x', '.beadsrc', 'docs/.beads.gate.lock/x', 'beads.gate.lock']) expect(isBeadsFile(file)).toBe(false);
+    for (const file of ['.beads.gate.lock', 'pkg/.beads.gate.lock', '.beads/issues.jsonl', 'sub/_beads/beads.db', '.beads/embeddeddolt/x', 'MIGRATION-FREEZE']) expect(isBeadsFile(file)).toBe(true);
+    for (const file of ['src/beads.ts', 'my.beads/x', '.beadsrc', 'docs/.beads.gate.lock/x', 'beads.gate.lock', 'MIGRATION-FREEZE.md']) expect(isBeadsFile(file)).toBe(false);
   });
 
   it('tells the engine files of every version from the data: locks, sidecars and runtime state are volatile, the data is not', () => {

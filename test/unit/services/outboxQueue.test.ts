@@ -1,0 +1,53 @@
+// The outbox's durable queue on its own, without a drainer: what it keeps, in which order it hands
+// writes out, and how a landing frees what waited (src/services/outboxQueue.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OutboxQueue } from '../../../src/services/outboxQueue';
+
+let dir: string;
+let clock = 1_000_000;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'outbox-queue-'));
+  clock = 1_000_000;
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function queue(): OutboxQueue {
+  return new OutboxQueue({ file: join(dir, 'outbox.json'), root: '/project', now: () => clock });
+}
+
+const comment = (key: string, issueId: string) => ({ key, kind: 'comment' as const, issueId, text: `text of ${key}` });
+
+describe('OutboxQueue', () => {
+  it('keeps a key once, and hands out the first due write of each issue in the order queued', async () => {
+    const q = queue();
+    expect(await q.add(comment('a', 'demo-1'))).toBe(true);
+    expect(await q.add(comment('a', 'demo-1'))).toBe(false);
+    await q.add(comment('b', 'demo-1'));
+    await q.add(comment('c', 'demo-2'));
+    await q.recordRetry('a', { attempts: 1, at: clock + 5_000, error: 'exit 1', reason: 'failed', mayHaveLanded: false, everyWriteWaits: false });
+    // demo-1's first write waits, and b waits behind it; demo-2 goes.
+    expect((await q.nextDue())?.write.key).toBe('c');
+    // Another process reading the same file sees the same.
+    expect((await queue().nextDue())?.write.key).toBe('c');
+    clock += 5_000;
+    expect((await q.nextDue())?.write.key).toBe('a');
+  });
+
+  it('a landing frees the writes that waited for the CLI as a whole, never one that failed for its own reasons', async () => {
+    const q = queue();
+    await q.add(comment('locked', 'demo-1'));
+    await q.add(comment('odd', 'demo-2'));
+    await q.add(comment('ok', 'demo-3'));
+    await q.recordRetry('locked', { attempts: 1, at: clock + 60_000, error: 'database is locked', reason: 'locked', mayHaveLanded: false, everyWriteWaits: false });
+    await q.recordRetry('odd', { attempts: 3, at: clock + 60_000, error: 'exit 1', reason: 'failed', mayHaveLanded: false, everyWriteWaits: false });
+    await q.markDone(comment('ok', 'demo-3'), 'sent');
+    const byKey = new Map(q.pending.map((entry) => [entry.write.key, entry.nextAttemptAt]));
+    expect(byKey.get('locked')).toBe(clock);
+    expect(byKey.get('odd')).toBe(clock + 60_000);
+    expect(q.status('ok')).toBe('done');
+  });
+});

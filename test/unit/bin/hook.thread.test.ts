@@ -1,0 +1,66 @@
+// The session's thread through the hook entry point, in process, without a real agent: the
+// PreCompact hook writes it into the checkpoint from the transcript the agent names, and the
+// SessionStart hook after the compaction shows it (the real agents do the same in test/agents/thread.test.ts).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runHook } from '../../../src/bin/hook';
+import type { HookInput } from '../../../src/core/hookProtocol';
+import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'beads-hook-thread-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' };
+const recorded = readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'transcripts', 'claude', 'nested-keys.jsonl'), 'utf8').split('\n').filter(Boolean);
+/** The recorded session up to its compaction (as PreCompact reads it), and through it (as the start after it does). */
+const boundary = recorded.findIndex((line) => line.includes('"subtype":"compact_boundary"'));
+const resume = recorded.findIndex((line) => line.includes('"content":"RESUME go on"'));
+
+function comments(dir: string): string[] {
+  const lines = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter((line) => line.trim());
+  return (lines.map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] }).find((record) => record.id === SCENARIO.inProgress)?.comments ?? []).map((comment) => comment.text);
+}
+
+describe("the session's thread through the Claude Code hooks", { timeout: 60_000 }, () => {
+  it('PreCompact writes it into the checkpoint; SessionStart (compact) shows it under its own heading', async () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'project'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const transcript = path.join(scratch, 'session.jsonl');
+    const hook = (event: string, input: HookInput) => runHook('claude', event, { env, note: () => undefined, readInput: () => Promise.resolve({ event, cwd: dir, session: 'thread-1', transcript, ...input }) });
+
+    writeFileSync(transcript, `${recorded.slice(0, boundary).join('\n')}\n`);
+    expect(await hook('PreCompact', { trigger: 'manual' })).toBe('{}');
+    const checkpoint = [...comments(dir)].reverse().find((text) => text.startsWith('Auto-checkpoint (pre-compaction)'));
+    expect(checkpoint).toContain('- Request: NESTED Make the parser accept nested keys');
+    expect(checkpoint).toContain("- Failing: test_parser.py::test_nested_keys — KeyError: 'a' (`python3 test_parser.py`: 1 failed, 9 passed)");
+    expect(checkpoint).toContain('- Open question (no answer yet): Should deeper keys like a.b.c.d be rejected or flattened?');
+    expect(checkpoint).toContain('- Files the session changed: parser.py (edited)');
+
+    writeFileSync(transcript, `${recorded.slice(0, resume).join('\n')}\n`);
+    const answer = JSON.parse(await hook('SessionStart', { source: 'compact' })) as { hookSpecificOutput: { additionalContext: string } };
+    const context = answer.hookSpecificOutput.additionalContext;
+    expect(context).toContain("### This Session's Thread");
+    expect(context).toContain('- **Open question (no answer yet):** Should deeper keys like a.b.c.d be rejected or flattened?');
+    expect(Buffer.byteLength(context)).toBeLessThanOrEqual(9000);
+  });
+
+  it('a new session or a resumed one holds its own thread: the start hook leaves it out', async () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'resumed'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const transcript = path.join(scratch, 'resumed.jsonl');
+    writeFileSync(transcript, `${recorded.slice(0, boundary).join('\n')}\n`);
+    const answer = await runHook('claude', 'SessionStart', { env, note: () => undefined, readInput: () => Promise.resolve({ event: 'SessionStart', source: 'resume', cwd: dir, session: 'thread-2', transcript }) });
+    expect(answer).toContain('## Resuming: ');
+    expect(answer).not.toContain("This Session's Thread");
+  });
+
+  it('a transcript that is missing or garbage changes nothing but the note', async () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'garbage'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const garbage = path.join(scratch, 'garbage.jsonl');
+    writeFileSync(garbage, '\u0000\u0001not json\n{"type":');
+    for (const transcript of [garbage, path.join(scratch, 'missing.jsonl')]) {
+      const answer = JSON.parse(await runHook('claude', 'SessionStart', { env, note: () => undefined, readInput: () => Promise.resolve({ event: 'SessionStart', source: 'compact', cwd: dir, session: `g-${transcript}`, transcript }) })) as { hookSpecificOutput: { additionalContext: string } };
+      expect(answer.hookSpecificOutput.additionalContext).toContain('## Resuming: ');
+      expect(answer.hookSpecificOutput.additionalContext).not.toContain("This Session's Thread");
+    }
+  });
+});

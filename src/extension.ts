@@ -17,6 +17,7 @@ import { showWalkthroughImage, welcomeOnFirstOpen } from './adapters/welcome';
 import { toLedgerSummary } from './core/ledger';
 import { refuseGit } from './git/runGit';
 import type { CloseOutcome } from './services/closeFlow';
+import type { SessionView } from './shared/protocol';
 import { errorMessage } from './core/errors';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they wish. */
@@ -25,6 +26,8 @@ export interface BeadsRecoveryApi extends ActivityApi {
   backendKind(): Promise<string | undefined>;
   /** Injection, the @beads participant's handler and the agent hook commands (issue 5). */
   agents: AgentsApi;
+  /** The agent sessions working in the active project's folder, as the sidebar lists them. */
+  agentSessions(): Promise<SessionView[]>;
 }
 
 export function activate(context: vscode.ExtensionContext): BeadsRecoveryApi {
@@ -105,6 +108,12 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     recoveryContext: () => recovery.produce(),
     backendKind: async () => (await projects.activeProject())?.backend.kind,
     agents: agents.api,
+    agentSessions: async () => {
+      const project = await projects.activeProject();
+      if (!project) return [];
+      const inProgress = await project.backend.listInProgress().catch(() => []);
+      return sessionViews(project, inProgress, activity.tracker.forProject(project)?.focusedIssue());
+    },
   };
 }
 

@@ -33,6 +33,8 @@ const LEDGER_RELOAD_DEBOUNCE_MS = 100;
 const CREATED_SETTLE_MS = 100;
 /** Files listed from one batch of new folders, at most. */
 const NEW_FOLDER_FILES_LIMIT = 1_000;
+/** A file is read this long after its last event, so that a save's truncate-then-write is over. */
+const CONTENT_SETTLE_MS = 150;
 /** Files changed while nothing is focused wait this long for a claim to attribute them to. */
 const UNFOCUSED_KEEP_MS = 5 * 60_000;
 const UNFOCUSED_LIMIT = 500;
@@ -98,6 +100,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
   private readonly toCompare = new Map<string, number>();
   private comparing: Promise<void> = Promise.resolve();
   private compareQueued = false;
+  private compareTimer: Subscription | undefined;
   private readonly contents: ContentChanges;
   private readonly listeners = new Set<() => void>();
   private readonly rootPrefix: string;
@@ -278,6 +281,8 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       await this.classifyCreated();
     }
     await this.classifying;
+    this.compareTimer = this.cancel(this.compareTimer);
+    this.compareNow();
     await this.comparing;
     if (this.refreshTimer !== undefined || this.refreshing) {
       this.refreshTimer = this.cancel(this.refreshTimer);
@@ -380,6 +385,8 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     this.focusMoves.clear();
     try {
       // Events already noticed are still judged and recorded: the store is open until the flush.
+      this.compareTimer = undefined;
+      this.compareNow();
       await this.comparing;
       await this.store.flush();
     } finally {
@@ -430,7 +437,16 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     if (this.disposed) return;
     this.toCompare.delete(relative);
     this.toCompare.set(relative, now);
-    if (this.compareQueued) return;
+    // A save truncates, then writes: read once the burst is over, never a half-written file.
+    this.compareTimer ??= this.setTimeout(() => {
+      this.compareTimer = undefined;
+      this.compareNow();
+    }, CONTENT_SETTLE_MS);
+  }
+
+  /** Compares the paths gathered so far (see recordPath); one batch at a time. */
+  private compareNow(): void {
+    if (this.compareQueued || this.toCompare.size === 0) return;
     this.compareQueued = true;
     this.comparing = this.comparing
       .then(async () => {

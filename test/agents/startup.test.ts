@@ -14,7 +14,7 @@ const PAIRS: [AgentKind, number][] = [
   ['copilot', 3],
 ];
 
-it.each(PAIRS)('%s: the SessionStart hook adds at most 25 %% to the time to the first model request', async (agent, pairs) => {
+it.each(PAIRS)('%s: the SessionStart hook adds at most 25 percent to the time to the first model request', async (agent, pairs) => {
   const cost = await measureStartupCost(agent, pairs);
   console.log(`${STARTUP_COST_HEADER}\n${describeStartupCost(cost)}`);
   expect(cost.pairedRatio).toBeLessThanOrEqual(1.25);

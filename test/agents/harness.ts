@@ -304,7 +304,7 @@ const copilot: AgentDriver = {
     const events = path.join(home, '.copilot', 'session-state', session, 'events.jsonl');
     return fs.existsSync(events) ? events : undefined;
   },
-  installHooks: 'copilot',
+  installHooks: 'copilot-cli',
 };
 
 // opencode with its Anthropic provider pointed at the stand-in; XDG folders in the temp home.

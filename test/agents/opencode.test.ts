@@ -1,6 +1,6 @@
 // opencode, for real, with its Anthropic provider pointed at the Anthropic Messages stand-in (see
-// ./harness.ts, ./scenario.ts). It compacts by its own measure: an answer that reports more than
-// the model's context.
+// ./harness.ts, ./scenario.ts), with our plugin (.opencode/plugins). No way to make it compact was
+// found here, so the compaction scenarios are pending.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,5 +21,13 @@ describe('opencode', () => {
     }
   });
 
-  describeAgentScenarios('opencode', { concurrentSessions: true });
+  describeAgentScenarios('opencode', {
+    // A second `opencode run` beside the first, on the same data folder, exits 1 ("Unexpected error").
+    concurrentSessions: false,
+    pending: {
+      'bd-prime': 'bd sets up no prime hook for opencode, so there is nothing to double',
+      compaction: 'opencode 1.18.33 does not compact here: `run --command compact` fails and an answer over its context starts no compaction (test/agents/README.md)',
+      'second-compaction': 'opencode 1.18.33 does not compact here (see compaction)',
+    },
+  });
 });

@@ -81,7 +81,6 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
       expect(fs.readFileSync(path.join(harness.dir, 'ran.txt'), 'utf8')).toBe('ran\n');
       expect(start.transcriptPath && fs.existsSync(start.transcriptPath), 'the agent wrote its transcript').toBe(true);
       expect(checkpoints(harness)).toEqual([]);
-      expect(harness.hookRuns().filter((run) => run.event === 'SessionStart').length).toBe(1);
       expectHooksAnsweredInTime(harness);
       expectNoEgress(harness);
     });

@@ -2,8 +2,8 @@
 // Beads: Focus Issue…, its recovery context asks the same resolver as the agents' hooks, the idle
 // setting is written beside each folder's sessions for the command line, and the sidebar lists
 // the agent sessions working in the folder.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { storeFolderOf } from '../beads/backend';
 import { bindIssue, bindingsOf, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import type { Dialect } from '../core/model';
 import type { Actor } from '../core/sessionIssue';
@@ -49,7 +49,7 @@ export async function vscodeSessionFacts(project: Project, signal?: AbortSignal)
   const [state, actor] = await Promise.all([
     storeOf(folder, cliTimeoutMs).then((store) => store?.read()).catch(() => undefined),
     // Restricted Mode runs no git: the actor then comes from the environment and the config alone.
-    actorFor({ dialect: project.cli as Dialect, beadsDir: path.join(project.backend.root, '.beads'), folder, env: process.env, timeoutMs: cliTimeoutMs, signal }).catch(() => undefined),
+    actorFor({ dialect: project.cli as Dialect, beadsDir: storeFolderOf(project.backend), folder, env: process.env, timeoutMs: cliTimeoutMs, signal }).catch(() => undefined),
   ]);
   return { bindings: bindingsOf(state?.sessions[sessionKey(vscodeSession())]), actor };
 }

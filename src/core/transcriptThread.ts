@@ -11,6 +11,7 @@ import {
   type ToolCall,
   type ToolResult,
 } from './agentEvents';
+import { commentCommandIssueIds } from './checkpoint';
 import { oneLine } from './markdown';
 
 /** Test counts as a runner printed them, normalized: "1 failed, 9 passed". */
@@ -72,11 +73,6 @@ export interface SessionThread {
 }
 
 export interface ThreadOptions {
-  /**
-   * Epoch ms of the last checkpoint: the commands, files and commits before it are already in
-   * beads. The request, the plan and the open question are kept whatever their age.
-   */
-  since?: number;
   /** A summary handed over outside the transcript (Claude Code's PostCompact `compact_summary`). */
   compactionSummary?: string;
 }
@@ -86,7 +82,9 @@ const SHELL_NAMES = /^(?:Bash|bash|shell|shell_command|exec_command|local_shell|
 /**
  * The thread of the stretch of the session since its last compaction. Right after a compaction
  * that stretch holds nothing yet but the summary: the thread is then the stretch the compaction
- * ended, which is what the agent just forgot.
+ * ended, which is what the agent just forgot. A checkpoint the agent wrote itself in that stretch
+ * (`br|bd comments add …` that succeeded) put the work before it into beads already: the commands,
+ * files and commits are taken from after it; the request, the plan and the question whatever their age.
  */
 export function sessionThread(events: readonly AgentEvent[], options: ThreadOptions = {}): SessionThread {
   const boundaries = events.flatMap((event, index) => (event.type === 'compaction' ? [index] : []));
@@ -99,21 +97,19 @@ export function sessionThread(events: readonly AgentEvent[], options: ThreadOpti
   }
   const stretch = events.slice(start, end);
   const summaryEvents = events.slice(last === undefined ? 0 : last + 1).filter((event) => event.type === 'compaction-summary');
-  const since = options.since;
-  const after = (event: AgentEvent) => since === undefined || event.at === undefined || event.at > since;
-
   const results = new Map<string, ToolResult>();
   for (const event of stretch) if (event.type === 'tool-result') results.set(event.id, mergeResult(results.get(event.id), event));
+  const checkpointed = findLast(stretch, (event) => event.type === 'tool-call' && event.command !== undefined && commentCommandIssueIds(event.command).length > 0 && results.get(event.id)?.isError === false);
 
   const commands: CommandRun[] = [];
   const files = new Map<string, FileChange | undefined>();
   const commits: CommitMade[] = [];
   const unanswered: SessionThread['unanswered'] = [];
-  for (const event of stretch) {
+  for (const [index, event] of stretch.entries()) {
     if (event.type !== 'tool-call') continue;
     const result = results.get(event.id);
     if (!result) unanswered.push({ name: event.name, command: event.command });
-    if (!after(event)) continue;
+    if (index <= checkpointed) continue;
     if (event.command !== undefined || SHELL_NAMES.test(event.name)) {
       const run = commandRun(event, result);
       commands.push(run);

@@ -95,12 +95,24 @@ describe('sessionThread', () => {
     expect(thread.commands).toHaveLength(1);
   });
 
-  it('since the last checkpoint: earlier commands and files are left out, the request stays', () => {
-    const list = events(claude.user('req'), claude.tool('a', 'Edit', { file_path: 'early.ts' }), claude.result('a', 'ok'), claude.tool('b', 'Edit', { file_path: 'late.ts' }), claude.result('b', 'ok'));
-    const cut = (list[3]?.at ?? 0) - 1;
-    const thread = sessionThread(list, { since: cut });
+  it("since the agent's own checkpoint: earlier commands and files are in beads already, the request stays", () => {
+    const ok = { stdout: '', stderr: '', interrupted: false };
+    const list = events(
+      claude.user('req'),
+      claude.tool('a', 'Edit', { file_path: 'early.ts' }),
+      claude.result('a', 'ok'),
+      claude.tool('c', 'Bash', { command: 'br comments add demo-1 "Done: early.ts; Next: late.ts"' }),
+      claude.result('c', 'Comment added', false, ok),
+      claude.tool('b', 'Edit', { file_path: 'late.ts' }),
+      claude.result('b', 'ok'),
+    );
+    const thread = sessionThread(list);
     expect(thread.files).toEqual([{ path: 'late.ts', change: 'edited' }]);
+    expect(thread.commands).toEqual([]);
     expect(thread.requests).toEqual(['req']);
+    // A checkpoint command that failed put nothing into beads.
+    const failed = sessionThread(list.map((event) => (event.type === 'tool-result' && event.id === 'c' ? { ...event, isError: true, exitCode: 1 } : event)));
+    expect(failed.files.map((file) => file.path)).toEqual(['early.ts', 'late.ts']);
   });
 
   it('a summary handed over by the hook wins over none', () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointCommand, retryCommand } from '../../../src/bin/checkpoint';
 import { recoveryContextFor } from '../../../src/bin/context';
+import { makeWorkspace } from '../../fixtures/make-workspace.mjs';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 
 const repoRoot = path.resolve(__dirname, '../../..');
@@ -321,6 +322,37 @@ describe('the retry policy (issue 18)', () => {
     expect(comments('demo-1').map((text) => text.split('\n')[0])).toContain('Checkpoint: refused once');
     expect(outboxState().failed).toEqual([]);
   });
+});
+
+describe('a bd 1.3 workspace frozen for migration', () => {
+  it('keeps the checkpoint queued through the freeze without spending attempts, never parks it, and lands it once after', async () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'frozen'), dialect: 'bd', data: 'scenario', git: true }).dir;
+    const bdEnv = { ...env, BEADS_RECOVERY_CLI: 'bd', BEADS_STANDIN_BD_VERSION: '1.3.1', BEADS_RECOVERY_TIMEOUT_MS: '2000' };
+    const runIn = async (args: string[]) => {
+      const lines: string[] = [];
+      const code = await checkpointCommand(['--cwd', dir, ...args], { out: (line) => lines.push(line), env: bdEnv, readHook: async () => undefined });
+      return { code, output: lines.join('\n') };
+    };
+    writeFileSync(path.join(dir, 'MIGRATION-FREEZE'), '');
+    for (const attempt of [1, 2, 3]) {
+      const frozen = await runIn(['--message', 'written after the thaw']);
+      expect(frozen.code, `run ${attempt}: ${frozen.output}`).toBe(0);
+      expect(frozen.output).toMatch(/queued .*frozen for migration/);
+    }
+    const outbox = JSON.parse(readFileSync(path.join(dir, '.git', 'beads-recovery', 'outbox.json'), 'utf8'));
+    expect(outbox.failed).toEqual([]);
+    expect(outbox.pending).toHaveLength(1);
+    // Waited out at a steady pace: no attempt counted, the next one a minute away.
+    expect(outbox.pending[0].attempts).toBe(0);
+    expect(outbox.pending[0].nextAttemptAt).toBeGreaterThan(Date.now() + 30_000);
+
+    rmSync(path.join(dir, 'MIGRATION-FREEZE'));
+    const lines: string[] = [];
+    expect(await retryCommand(['--cwd', dir], { out: (line) => lines.push(line), env: bdEnv })).toBe(0);
+    const issues = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] });
+    const landed = issues.flatMap((issue) => issue.comments ?? []).filter((comment) => comment.text.startsWith('Checkpoint: written after the thaw'));
+    expect(landed).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('an unwritable ledger folder (issue 18, item 4)', () => {

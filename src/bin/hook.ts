@@ -5,11 +5,11 @@
 // .beads/issues.jsonl, and anything else to `{}`, which every agent takes as "go on".
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { findBeadsDir } from '../beads/detect';
-import { BLOCK_MARK_BYTES, blockDigest, holdsBlock, withBlockMark } from '../core/blockMark';
+import { BLOCK_MARK_BYTES, blockDigest, holdsAnyBlock, holdsBlock, withBlockMark } from '../core/blockMark';
+import { markerDir, markerFile } from './hookMarker';
 import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
@@ -52,8 +52,9 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const input = await (io.readInput ?? readHookInput)();
   const cwd = hookFolder(input, env);
   // Outside a beads project a hook says nothing at all: no context, no checkpoint, no note.
-  const root = (await findBeadsDir(cwd).catch(() => undefined))?.root;
-  if (root === undefined) return hookResponse(agent, event, undefined);
+  const found = await findBeadsDir(cwd).catch(() => undefined);
+  if (found === undefined) return hookResponse(agent, event, undefined);
+  const { root, holder } = found;
   // What this session was doing, from its own transcript: read once, for the checkpoint and the context.
   let thread: Promise<SessionThread | undefined> | undefined;
   const threadOf = () =>
@@ -67,7 +68,7 @@ export async function runHook(agentArg: string | undefined, event: string | unde
     const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session: sessionOfHook(agent, input), thread: afterCompaction ? await threadOf() : undefined });
     return result.markdown;
   };
-  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, input, env, note, runId, thread: threadOf };
+  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, holder, input, env, note, runId, thread: threadOf };
   const deadlineMs = Math.max(0, hookDeadlineMs(env) - (Date.now() - started));
   return guardHook(
     {
@@ -82,8 +83,10 @@ export async function runHook(agentArg: string | undefined, event: string | unde
 
 interface HookRun {
   cwd: string;
-  /** The beads project's root (the folder holding `.beads`). */
+  /** The beads project's root (the folder holding the store, `.beads` after any redirect). */
   root: string;
+  /** The folder where `.beads` was found, which names the one-shot marker (hookMarker.ts). */
+  holder: string;
   input: HookInput | undefined;
   env: NodeJS.ProcessEnv;
   note: (line: string) => void;
@@ -97,19 +100,14 @@ interface HookRun {
 }
 
 async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: () => Promise<string>): Promise<string> {
-  const marker = markerFile(agent, run.root);
+  const marker = markerFile(agent, run.holder);
   await mkdir(path.dirname(marker), { recursive: true });
   if (plan.disarm) await rm(marker, { force: true });
   if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, armedAt: new Date().toISOString() }), 'utf8');
-  if (plan.checkpoint) {
-    // The checkpoint flow itself, under this hook's signal and deadline (no second guard, no argv).
-    const result = await runCheckpoint(
-      { ask: { trigger: 'pre-compaction', thread: threadLinesOf(await run.thread()) }, session: sessionOfHook(agent, run.input), place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
-      { signal: run.signal, deadline: run.deadline },
-    );
-    run.note(checkpointLine(result));
-    // The compaction drops what the conversation held: the start that follows it is a delivery of its own.
-    await forgetDeliveries(run);
+  if (plan.checkpoint) await checkpointForCompaction(agent, run);
+  if (plan.confirm) {
+    await confirmCompaction(agent, marker, run);
+    return hookResponse(agent, event, undefined);
   }
   const conversation = run.input?.session ?? run.input?.transcript;
   if (plan.keepSummary && conversation && run.input?.compactSummary) await keepCompactSummary(conversation, run.input.compactSummary);
@@ -167,20 +165,50 @@ function sessionRecordFile(run: HookRun): string | undefined {
   return session === undefined ? undefined : path.join(markerDir(), `${fnv1a(`${run.root}\0${session}`)}.holds`);
 }
 
+async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<void> {
+  // The checkpoint flow itself, under this hook's signal and deadline (no second guard, no argv).
+  const result = await runCheckpoint(
+    { ask: { trigger: 'pre-compaction', thread: threadLinesOf(await run.thread()) }, session: sessionOfHook(agent, run.input), place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
+    { signal: run.signal, deadline: run.deadline },
+  );
+  run.note(checkpointLine(result));
+  // The compaction drops what the conversation held: the start that follows it is a delivery of its own.
+  await forgetDeliveries(run);
+}
+
 /**
- * Where the one-shot marker of an agent in a project lives: a file in the temporary folder named
- * by a hash of the agent and the project root, so PreCompact and the next PostToolUse find the
- * same one whatever subfolder each ran in.
+ * Gemini CLI fires PreCompress before every model request of a turn, compressing or not: the
+ * marker it arms says only "maybe". The model request that follows (BeforeModel) tells: while the
+ * history it sends still holds a block of ours, nothing was compressed and the marker goes; when
+ * it holds none, the compression (or a start that gave nothing) dropped it: the checkpoint is
+ * written then, once per armed marker (the chat file Gemini CLI keeps is not compressed, so the
+ * checkpoint reads what it would have before), and the next AfterTool or BeforeAgent hands the
+ * block over.
  */
+async function confirmCompaction(agent: AgentId, marker: string, run: HookRun): Promise<void> {
+  const text = await readTextFile(marker, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
+  if (text === undefined || !(await armedFor(marker, run.input?.session))) return;
+  if (run.input?.requestText === undefined || holdsAnyBlock(run.input.requestText)) {
+    await rm(marker, { force: true });
+    return;
+  }
+  let armed: { checkpointed?: boolean } = {};
+  try {
+    armed = JSON.parse(text) as { checkpointed?: boolean };
+  } catch {
+    // A damaged marker is still armed; it is rewritten below.
+  }
+  if (armed.checkpointed) return;
+  await checkpointForCompaction(agent, run);
+  await writeFile(marker, JSON.stringify({ ...armed, session: run.input.session, checkpointed: true }), 'utf8');
+}
+
 /** The thread's lines for the pre-compaction checkpoint; none without a thread. */
 function threadLinesOf(thread: SessionThread | undefined): string[] | undefined {
   const lines = thread ? threadFactLines(thread) : [];
   return lines.length > 0 ? lines : undefined;
 }
 
-function markerFile(agent: AgentId, root: string): string {
-  return path.join(markerDir(), `${fnv1a(`${agent}\0${root}`)}.marker`);
-}
 
 /**
  * VS Code runs Claude Code's hook files too (`chat.useClaudeHooks`), and Cursor may (third-party
@@ -234,9 +262,6 @@ async function claimDelivery(delivery: Delivery, runId: string): Promise<boolean
   }
 }
 
-function markerDir(): string {
-  return path.join(tmpdir(), 'beads-recovery-hooks');
-}
 
 /** Armed for this conversation: a marker from another conversation (when both are known) is not ours to consume. */
 async function armedFor(marker: string, session: string | undefined): Promise<boolean> {

@@ -5,24 +5,36 @@
 // recovery context, the checkpoint, the beads CLIs), which finds the project exactly.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { hookPlan, isHookAgent } from '../core/hookProtocol';
 import { runHookProcess } from './hookGuard';
 import { hookFolder, readHookInput } from './hookInput';
+import { markerFile } from './hookMarker';
 import type * as HookWork from './hookWork';
 
 const [agent, event] = process.argv.slice(3);
 
 void runHookProcess(async () => {
   const input = await readHookInput();
-  if (!(await beadsFolderAbove(hookFolder(input, process.env)))) return '{}';
+  const holder = await beadsFolderAbove(hookFolder(input, process.env));
+  if (holder === undefined) return '{}';
+  // A tool call (or model request) that only hands over after a compaction: nothing to do while no marker is armed.
+  if (isHookAgent(agent) && event) {
+    const plan = hookPlan(agent, event);
+    if ((plan.inject === 'if-armed' || plan.confirm) && !plan.arm && !plan.checkpoint && !(await exists(markerFile(agent, holder)))) return '{}';
+  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file of the build, loaded only where a beads project may be
   const work = require('./hookWork.js') as typeof HookWork;
   return work.answerHook(agent, event, input);
 });
 
-/** Whether `.beads` (or br's `_beads`) is a folder here or above: without one there is no project; with one, hookWork decides. */
-async function beadsFolderAbove(start: string): Promise<boolean> {
+/** The nearest folder here or above that holds a `.beads` (or br's `_beads`) folder: without one there is no project; with one, hookWork decides. */
+async function beadsFolderAbove(start: string): Promise<string | undefined> {
   for (let dir = start; ; dir = path.dirname(dir)) {
-    for (const name of ['.beads', '_beads']) if (await stat(path.join(dir, name)).then((info) => info.isDirectory(), () => false)) return true;
-    if (path.dirname(dir) === dir) return false;
+    for (const name of ['.beads', '_beads']) if (await stat(path.join(dir, name)).then((info) => info.isDirectory(), () => false)) return dir;
+    if (path.dirname(dir) === dir) return undefined;
   }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(() => true, () => false);
 }

@@ -144,10 +144,12 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // docs/hooks/reference.md): Claude's nested layout in `.gemini/settings.json`; lifecycle
   // matchers are exact strings, `*` matches all; `timeout` is in milliseconds (default 60000);
   // the command runs with `sh -c`, or PowerShell on Windows (hookRunner.ts). SessionStart comes
-  // at startup, resume and /clear, never after a compression: PreCompress (awaited before the
-  // compression, chatCompressionService.ts) checkpoints and arms the marker, and the next
-  // AfterTool (its additionalContext is appended to the tool result, coreToolHookTriggers.ts) or
-  // BeforeAgent (appended to the prompt, client.ts) hands the context over once.
+  // at startup, resume and /clear, never after a compression. PreCompress fires before every
+  // model request of a turn, compressing or not (the real-agent suite saw it in 0.61): it arms
+  // the marker; BeforeModel sees the history the request carries and confirms a compression (the
+  // checkpoint is written then) or disarms; the next AfterTool (its additionalContext is appended
+  // to the tool result, coreToolHookTriggers.ts) or BeforeAgent (appended to the prompt,
+  // client.ts) hands the context over once.
   gemini: {
     id: 'gemini',
     label: 'Gemini CLI',
@@ -157,6 +159,7 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     hooks: [
       { event: 'SessionStart', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'PreCompress', matcher: '*', timeout: TIMEOUT_MS },
+      { event: 'BeforeModel', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'BeforeAgent', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'AfterTool', matcher: '*', timeout: TIMEOUT_MS },
     ],

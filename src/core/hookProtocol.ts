@@ -22,6 +22,8 @@ export interface HookInput {
   session?: string;
   /** The conversation's transcript file, which names it as well when no session id comes. */
   transcript?: string;
+  /** Gemini CLI's BeforeModel: the text of the request's messages, as the model will get them. */
+  requestText?: string;
   /** Claude Code's PostCompact: the agent's own summary of what it compacted. */
   compactSummary?: string;
 }
@@ -50,7 +52,15 @@ export function parseHookInput(text: string): HookInput | undefined {
     session: field('conversation_id', 'session_id', 'sessionId'),
     transcript: field('transcript_path', 'transcriptPath'),
     compactSummary: field('compact_summary'),
+    requestText: requestTextOf(record.llm_request),
   };
+}
+
+function requestTextOf(request: unknown): string | undefined {
+  if (typeof request !== 'object' || request === null) return undefined;
+  const messages = (request as { messages?: unknown }).messages;
+  if (!Array.isArray(messages)) return undefined;
+  return messages.map((message: unknown) => (typeof message === 'object' && message !== null && typeof (message as { content?: unknown }).content === 'string' ? (message as { content: string }).content : '')).join('\n');
 }
 
 /** What one hook does. */
@@ -63,6 +73,8 @@ export interface HookPlan {
   arm: boolean;
   /** Clear a stale marker (a new session already gets the context). */
   disarm: boolean;
+  /** Tell from the request about to be sent whether an armed marker means a compaction (Gemini CLI's BeforeModel). */
+  confirm?: boolean;
   /** Keep the agent's compaction summary for the session's next recovery context (after a compaction). */
   keepSummary: boolean;
 }
@@ -91,9 +103,12 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     preCompact: { ...NOTHING, checkpoint: true, arm: true },
     postToolUse: { ...NOTHING, inject: 'if-armed' },
   },
+  // PreCompress comes before every model request, compressing or not: it only arms; BeforeModel
+  // confirms a compression (and checkpoints) or disarms (hook.ts, confirmCompaction).
   gemini: {
     SessionStart: { ...NOTHING, inject: 'always', disarm: true },
-    PreCompress: { ...NOTHING, checkpoint: true, arm: true },
+    PreCompress: { ...NOTHING, arm: true },
+    BeforeModel: { ...NOTHING, confirm: true },
     AfterTool: { ...NOTHING, inject: 'if-armed' },
     BeforeAgent: { ...NOTHING, inject: 'if-armed' },
   },
@@ -104,6 +119,11 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     'session.compacted': { ...NOTHING, inject: 'always' },
   },
 };
+
+/** Whether a name is one of ours (the same list as hookConfig's AGENTS, without loading it: dist/hook.js asks this first). */
+export function isHookAgent(value: string | undefined): value is AgentId {
+  return value !== undefined && Object.hasOwn(PLANS, value);
+}
 
 /** The plan for an agent's event; an event we do not handle does nothing and answers `{}`. */
 export function hookPlan(agent: AgentId, event: string): HookPlan {

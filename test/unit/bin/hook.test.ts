@@ -256,7 +256,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(gemini.stdout).toContain('Gemini CLI asks before it runs project hooks');
     const written = JSON.parse(readFileSync(settings, 'utf8')) as { ui: unknown; hooks: Record<string, unknown[]>; mcpServers: Record<string, { args: string[] }> };
     expect(written.ui).toEqual({ theme: 'GitHub' });
-    expect(Object.keys(written.hooks)).toEqual(['SessionStart', 'PreCompress', 'BeforeAgent', 'AfterTool']);
+    expect(Object.keys(written.hooks)).toEqual(['SessionStart', 'PreCompress', 'BeforeModel', 'BeforeAgent', 'AfterTool']);
     expect(written.mcpServers['beads-recovery']!.args).toEqual([cli, 'mcp']);
     expect(runCli(['hooks', 'uninstall', '--agent', 'gemini', '--mcp', '--dir', dir], { cwd: dir }).status).toBe(0);
     expect(readFileSync(settings, 'utf8')).toBe(`${JSON.stringify({ ui: { theme: 'GitHub' } }, null, 2)}\n`);
@@ -427,6 +427,12 @@ describe.each(AGENTS)('%s hooks on a beads project that already has bd\'s (stand
     // opencode's plugin also gives the compaction prompt the context, so the summary keeps the work.
     if (agent === 'opencode') expect(contextIn(agent, compact.stdout, compactEvent)).toMatch(/^## Resuming: /m);
     else expect(JSON.parse(compact.stdout)).toEqual({});
+    // Gemini CLI's PreCompress only arms: the model request after it, whose history lost the block, confirms the compression.
+    if (agent === 'gemini') {
+      const compressed = { ...stdin.preCompact, hook_event_name: 'BeforeModel', llm_request: { model: 'gemini', messages: [{ role: 'user', content: '<state_snapshot>the work so far</state_snapshot>' }] } };
+      const confirmed = runHook(commands.get('BeforeModel')!, dir, compressed, env);
+      expect(confirmed.stdout, confirmed.stderr).toBe('{}\n');
+    }
     const added = comments(SCENARIO.inProgress).slice(before);
     expect(added).toHaveLength(1);
     expect(added[0]).toMatch(/^Auto-checkpoint \(pre-compaction\): /);
@@ -624,6 +630,27 @@ describe('a hook whose beads CLI hangs', { timeout: 60_000 }, () => {
     const context = contextIn('copilot', result.stdout, 'SessionStart');
     expect(context).toContain('Read-only here');
     expect(context).toContain(SCENARIO.inProgress);
+  });
+});
+
+describe('Gemini CLI, whose PreCompress comes before every model request', { timeout: 90_000 }, () => {
+  it('writes no checkpoint and hands nothing over while the request still holds the block', () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'gemini-turns'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const home = project('home-gemini');
+    const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: home, USERPROFILE: home };
+    const hook = (event: string, input: object) => spawnSync(process.execPath, [cli, 'hook', 'gemini', event], { cwd: dir, input: JSON.stringify({ session_id: 'gem-1', cwd: dir, hook_event_name: event, ...input }), env, encoding: 'utf8', timeout: 30_000 });
+    const start = hook('SessionStart', { source: 'startup' });
+    const block = contextIn('gemini', start.stdout, 'SessionStart')!;
+    const commentsNow = () => readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; comments?: unknown[] }).find((record) => record.id === SCENARIO.inProgress)?.comments?.length ?? 0;
+    const before = commentsNow();
+    writeFileSync(path.join(dir, 'gemini-turn.ts'), 'export const turn = 1;\n');
+    for (let turn = 0; turn < 3; turn++) {
+      expect(hook('PreCompress', { trigger: 'auto' }).stdout).toBe('{}\n');
+      const request = { llm_request: { model: 'gemini', messages: [{ role: 'user', content: `<hook_context>${block}</hook_context>` }, { role: 'user', content: `turn ${turn}` }] } };
+      expect(hook('BeforeModel', request).stdout).toBe('{}\n');
+      expect(hook('AfterTool', { tool_name: 'read_file', tool_input: {}, tool_response: {} }).stdout).toBe('{}\n');
+    }
+    expect(commentsNow()).toBe(before);
   });
 });
 

@@ -119,14 +119,14 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
     run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
     return hookResponse(agent, event, undefined);
   }
-  const markdown = await produce();
-  const digest = blockDigest(markdown);
-  if (run.input?.source === 'resume' && (await alreadyHolds(agent, run, digest))) {
-    run.note('this resumed conversation already holds the current recovery context; not twice.');
+  if (run.input?.source === 'resume' && (await alreadyHolds(agent, run))) {
+    run.note('this resumed conversation already holds the recovery context; not twice.');
     // Nothing went out, so nothing is claimed: a later resume asks the transcript again.
     await rm(delivery.file, { force: true });
     return hookResponse(agent, event, undefined);
   }
+  const markdown = await produce();
+  const digest = blockDigest(markdown);
   // Consumed only once the context is in hand, so a failure leaves it for the next tool call.
   if (plan.inject === 'if-armed') await rm(marker, { force: true });
   await rememberDelivery(run, digest);
@@ -135,16 +135,16 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
 }
 
 /**
- * Whether the conversation already holds the block of `digest`: read from the agent's own
- * transcript when the hook input names it (its mark after the last compaction boundary), else
- * from what the last delivery to this session recorded (cleared by a compaction).
+ * Whether the conversation already holds a block of ours: read from the agent's own transcript
+ * when the hook input names it (a mark after the last compaction boundary), else from what the
+ * last delivery to this session recorded (cleared by a compaction).
  */
-async function alreadyHolds(agent: AgentId, run: HookRun, digest: string): Promise<boolean> {
+async function alreadyHolds(agent: AgentId, run: HookRun): Promise<boolean> {
   const transcript = run.input?.transcript ? await readTranscriptTail(run.input.transcript) : undefined;
-  if (transcript !== undefined) return holdsBlock(transcript, digest, TRANSCRIPT_BOUNDARIES[agent]);
+  if (transcript !== undefined) return holdsBlock(transcript, TRANSCRIPT_BOUNDARIES[agent]);
   const record = sessionRecordFile(run);
   if (!record) return false;
-  return (await readTextFile(record, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined)) === digest;
+  return (await readTextFile(record, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined)) !== undefined;
 }
 
 async function rememberDelivery(run: HookRun, digest: string): Promise<void> {

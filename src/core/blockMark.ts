@@ -33,12 +33,16 @@ export function holdsAnyBlock(text: string): boolean {
 }
 
 /**
- * Whether the conversation, as the end of its transcript shows it, holds the block of `digest`:
- * its mark appears after the last compaction boundary (anything before a boundary was compacted
- * away). `boundaries` are the texts that open a compaction record in that agent's transcript.
+ * Whether the conversation, as the end of its transcript shows it, holds a block of ours: a mark
+ * after the last compaction boundary (anything before a boundary was compacted away). Any block,
+ * not only today's digest: the state moves between two runs of an agent (the work of the last
+ * turn), and a second block beside the first is what exactly once forbids (a Claude Code resume
+ * after a compaction held two). `boundaries` are the texts that open a compaction record in that
+ * agent's transcript.
  */
-export function holdsBlock(transcriptTail: string, digest: string, boundaries: readonly string[]): boolean {
-  const mark = transcriptTail.lastIndexOf(blockMarkLine(digest));
-  if (mark < 0) return false;
+export function holdsBlock(transcriptTail: string, boundaries: readonly string[]): boolean {
+  const marks = [...transcriptTail.matchAll(new RegExp(`${MARK_PREFIX}[0-9a-f]{8}`, 'g'))];
+  const mark = marks.at(-1)?.index;
+  if (mark === undefined) return false;
   return boundaries.every((boundary) => transcriptTail.lastIndexOf(boundary) < mark);
 }

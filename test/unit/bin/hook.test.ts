@@ -700,6 +700,13 @@ describe('exactly once per compaction and per start, resumed sessions included',
     expect(hook('claude', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume' })).toBeUndefined();
   });
 
+  it('gives nothing to a resume of a real Claude Code transcript that holds a block after its compaction, though the state moved since', () => {
+    // Claude Code 2.1's own transcript of start, a resume, /compact (the block after the boundary, digest f087daec).
+    const transcript = path.join(home, 'claude-real.jsonl');
+    writeFileSync(transcript, readFileSync(path.join(__dirname, '../../fixtures/transcripts/claude/nested-keys.jsonl'), 'utf8'));
+    expect(hook('claude', 'SessionStart', { session_id: 'real-1', transcript_path: transcript, hook_event_name: 'SessionStart', source: 'resume' })).toBeUndefined();
+  });
+
   it('falls back to what it gave the session when the agent names no transcript, until a compaction', () => {
     const common = { session_id: 'codex-once', transcript_path: null };
     expect(hook('codex', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'startup' })).toMatch(/^## Resuming: /m);

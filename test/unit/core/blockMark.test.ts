@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockDigest, blockMarkLine, holdsBlock, withBlockMark } from '../../../src/core/blockMark';
+import { blockDigest, blockMarkLine, holdsAnyBlock, holdsBlock, withBlockMark } from '../../../src/core/blockMark';
 
 const block = '## Resuming: demo-1 — Parse\n\n### Latest Checkpoint (3m ago)\n    Checkpoint: done\n';
 const boundary = '"subtype":"compact_boundary"';
@@ -12,13 +12,16 @@ describe('the mark a delivered block ends with', () => {
     expect(withBlockMark(block)).toBe(`${block.trimEnd()}\n\n${blockMarkLine(blockDigest(block))}`);
   });
 
-  it('is held when it stands after the last compaction boundary, not before it', () => {
-    const digest = blockDigest(block);
+  it('is held when a block of ours stands after the last compaction boundary, whatever its digest, not before it', () => {
     const delivered = JSON.stringify({ type: 'attachment', content: [withBlockMark(block)] });
-    expect(holdsBlock(`${delivered}\n`, digest, [boundary])).toBe(true);
-    expect(holdsBlock(`${delivered}\n{${boundary}}\n`, digest, [boundary])).toBe(false);
-    expect(holdsBlock(`{${boundary}}\n${delivered}\n`, digest, [boundary])).toBe(true);
-    expect(holdsBlock(`${delivered}\n`, blockDigest('another block'), [boundary])).toBe(false);
-    expect(holdsBlock('', digest, [])).toBe(false);
+    const later = JSON.stringify({ type: 'attachment', content: [withBlockMark(block.replace('done', 'done and tested'))] });
+    expect(holdsBlock(`${delivered}\n`, [boundary])).toBe(true);
+    expect(holdsBlock(`${delivered}\n{${boundary}}\n`, [boundary])).toBe(false);
+    expect(holdsBlock(`{${boundary}}\n${delivered}\n`, [boundary])).toBe(true);
+    // The state moved since (the last turn's work): still one block in the conversation, and one is enough.
+    expect(holdsBlock(`${delivered}\n{${boundary}}\n${later}\n`, [boundary])).toBe(true);
+    expect(holdsBlock('no block here', [])).toBe(false);
+    expect(holdsAnyBlock(`<hook_context>${withBlockMark(block)}</hook_context>`)).toBe(true);
+    expect(holdsAnyBlock('<state_snapshot>work</state_snapshot>')).toBe(false);
   });
 });

@@ -5,6 +5,8 @@
 // (the session's thread, which issue a session claimed, which files it edited) reads only these.
 // Pure.
 
+import { commandSegments, commandWords } from './commandLine';
+
 /** The agents whose transcripts we read. */
 export const TRANSCRIPT_AGENTS = ['claude', 'codex', 'gemini', 'copilot'] as const;
 export type TranscriptAgent = (typeof TRANSCRIPT_AGENTS)[number];
@@ -164,12 +166,12 @@ export function planStatus(value: unknown): PlanStatus {
 export function filesOfCommand(command: string): FileTouch[] {
   const touched: FileTouch[] = [];
   const script = command.replace(/<<-?\s*(['"]?)(\w+)\1([^\n]*)\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g, '$3');
-  for (const segment of script.split(/&&|\|\||[;|\n]/)) {
+  for (const segment of commandSegments(script)) {
     for (const match of segment.matchAll(/(?:^|[^<>&\d])(?:\d)?>>?\s*('[^']*'|"[^"]*"|[^\s;&|<>()]+)/g)) {
       const target = unquote(match[1] as string);
       if (target && !target.startsWith('&') && !/^\/dev\//.test(target)) touched.push({ path: target, change: 'edited' });
     }
-    const words = shellWords(segment.replace(/\d?>>?\s*('[^']*'|"[^"]*"|[^\s;&|<>()]+)/g, ' '));
+    const words = commandWords(segment.replace(/\d?>>?\s*('[^']*'|"[^"]*"|[^\s;&|<>()]+)/g, ' '));
     let index = 0;
     while (index < words.length && (/^[A-Za-z_]\w*=/.test(words[index] as string) || words[index] === 'sudo')) index++;
     const name = words[index] === 'git' && words[index + 1] === 'rm' ? 'git rm' : words[index];
@@ -200,14 +202,6 @@ function operandsOf(words: readonly string[]): string[] {
 
 function unquote(word: string): string {
   return /^(['"]).*\1$/.test(word) ? word.slice(1, -1) : word;
-}
-
-/** Enough of shell word splitting to read a command's operands: quotes group, nothing expands. */
-export function shellWords(text: string): string[] {
-  const words: string[] = [];
-  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (const match of text.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
-  return words;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

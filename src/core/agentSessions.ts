@@ -12,6 +12,7 @@
 
 import type { IssueRule } from './sessionIssue';
 import { type AgentEvent, type FileTouch, type ToolCall, type ToolResult } from './agentEvents';
+import { issueActionsIn, type IssueAction } from './commandLine';
 
 export interface SessionCommit {
   hash: string;
@@ -83,138 +84,6 @@ export function sessionKey(identity: Pick<SessionIdentity, 'agent' | 'sessionId'
 export function bindingsOf(session: AgentSession | undefined): string[] {
   if (!session) return [];
   return unique([session.claimed, ...session.named, session.handed].filter((id): id is string => id !== undefined));
-}
-
-// ---------------------------------------------------------------------------------------------
-// What a command does to the session's issue
-
-export type IssueAction = { kind: 'claim' | 'release' | 'close' | 'comment'; issueId: string };
-
-const BEADS_CLIS = new Set(['bd', 'br']);
-/** Global and update/close flags that take a value, so their value is never read as an id. */
-const VALUE_FLAGS = new Set([
-  '--actor', '--db', '-C', '--directory', '--lock-timeout', '--dolt-auto-commit', '--format',
-  '--status', '-s', '--assignee', '-a', '--priority', '-p', '--title', '--description', '-d', '--body', '--notes',
-  '--design', '--acceptance', '--type', '-t', '--parent', '--add-label', '--remove-label', '--set-labels', '--due',
-  '--defer', '--estimate', '-e', '--external-ref', '--append-notes', '--reason', '-r', '--message', '-m', '--file',
-  '-f', '--author', '--session', '--metadata', '--spec-id', '--await-id',
-]);
-const IN_PROGRESS = new Set(['in_progress', 'hooked']);
-const NOT_WORKED_ON = new Set(['open', 'blocked', 'deferred']);
-
-/**
- * What a shell command line does to issues, in order: `bd|br update <id> --claim` or
- * `--status in_progress|hooked` claims; `--status open|blocked|deferred` or an empty `--assignee`
- * releases; `close` (or `--status closed`) closes; `comments add <id>` comments. Any segment of a
- * `&&`/`;`/`|` chain; nothing is expanded, an id is never guessed.
- */
-export function issueActionsIn(command: string): IssueAction[] {
-  const actions: IssueAction[] = [];
-  for (const segment of commandSegments(command)) {
-    const words = commandWords(segment);
-    let index = 0;
-    while (index < words.length && /^[A-Za-z_]\w*=/.test(words[index] as string)) index++;
-    const program = (words[index] ?? '').replace(/\\/g, '/').split('/').pop()?.replace(/\.(exe|cmd)$/i, '');
-    if (!program || !BEADS_CLIS.has(program)) continue;
-    const rest = words.slice(index + 1);
-    const { positional, flags } = readArguments(rest);
-    const [verb, ...operands] = positional;
-    if (verb === 'update') {
-      const status = flags.get('--status') ?? flags.get('-s');
-      const assignee = flags.get('--assignee') ?? flags.get('-a');
-      const kind =
-        flags.has('--claim') || (status !== undefined && IN_PROGRESS.has(status))
-          ? 'claim'
-          : status === 'closed'
-            ? 'close'
-            : (status !== undefined && NOT_WORKED_ON.has(status)) || assignee === '' || flags.has('--unassign')
-              ? 'release'
-              : undefined;
-      if (kind) for (const issueId of operands.filter(isIssueId)) actions.push({ kind, issueId });
-    } else if (verb === 'close') {
-      for (const issueId of operands.filter(isIssueId)) actions.push({ kind: 'close', issueId });
-    } else if (verb === 'comments' && operands[0] === 'add' && operands[1] !== undefined && isIssueId(operands[1])) {
-      actions.push({ kind: 'comment', issueId: operands[1] });
-    }
-  }
-  return actions;
-}
-
-/** Splits on `&&`, `||`, `;`, `|` and line breaks outside quotes. */
-function commandSegments(command: string): string[] {
-  const segments: string[] = [];
-  let current = '';
-  let quote: string | undefined;
-  for (let index = 0; index < command.length; index++) {
-    const char = command[index] as string;
-    if (quote) {
-      if (char === '\\' && quote === '"' && index + 1 < command.length) {
-        current += char + (command[++index] as string);
-        continue;
-      }
-      if (char === quote) quote = undefined;
-      current += char;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-      current += char;
-    } else if (char === ';' || char === '|' || char === '&' || char === '\n') {
-      // `&&`, `||`: one separator; a lone `&` (background) separates too.
-      if ((char === '|' || char === '&') && command[index + 1] === char) index++;
-      segments.push(current);
-      current = '';
-    } else current += char;
-  }
-  segments.push(current);
-  return segments.filter((segment) => segment.trim() !== '');
-}
-
-/** Words as a POSIX shell splits them: quotes join into the word around them (`--message="a b"` is one word), nothing expands. */
-function commandWords(segment: string): string[] {
-  const words: string[] = [];
-  let current: string | undefined;
-  let quote: string | undefined;
-  for (let index = 0; index < segment.length; index++) {
-    const char = segment[index] as string;
-    if (quote) {
-      if (char === quote) quote = undefined;
-      else if (char === '\\' && quote === '"' && index + 1 < segment.length) current = (current ?? '') + (segment[++index] as string);
-      else current = (current ?? '') + char;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-      current = current ?? '';
-    } else if (/\s/.test(char)) {
-      if (current !== undefined) words.push(current);
-      current = undefined;
-    } else if (char === '\\' && index + 1 < segment.length) current = (current ?? '') + (segment[++index] as string);
-    else current = (current ?? '') + char;
-  }
-  if (current !== undefined) words.push(current);
-  return words;
-}
-
-/** Positional words and flags (`--flag value`, `--flag=value`, booleans); after `--` all words are positional. */
-function readArguments(words: readonly string[]): { positional: string[]; flags: Map<string, string> } {
-  const positional: string[] = [];
-  const flags = new Map<string, string>();
-  for (let index = 0; index < words.length; index++) {
-    const word = words[index] as string;
-    if (word === '--') {
-      positional.push(...words.slice(index + 1));
-      break;
-    }
-    if (word.startsWith('-') && word.length > 1) {
-      const equals = word.indexOf('=');
-      if (equals > 0) flags.set(word.slice(0, equals), word.slice(equals + 1));
-      else if (VALUE_FLAGS.has(word)) flags.set(word, words[++index] ?? '');
-      else flags.set(word, 'true');
-    } else positional.push(word);
-  }
-  return { positional, flags };
-}
-
-/** An issue id as both CLIs print them (`prefix-hash`, `prefix-1.2`): one word, no shell syntax. */
-function isIssueId(word: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9_.]*-[A-Za-z0-9_.-]+$/.test(word) && word.length <= 100;
 }
 
 /** `[branch abc1234] subject` or `[branch (root-commit) abc1234] subject`, as `git commit` prints it. */

@@ -359,51 +359,6 @@ export function commitHashesFromComments(comments: readonly Comment[]): string[]
   return [...new Set(hashes)];
 }
 
-// Words that run the command after them, so the CLI need not be the first word.
-const COMMAND_WRAPPERS = new Set(['sudo', 'command', 'exec', 'time', 'env', 'nohup', 'npx']);
-// Flags of bd/br that take a value, before or after the subcommand; their value is not an id.
-const FLAGS_WITH_VALUE = new Set(['--actor', '--db', '-C', '--directory', '--lock-timeout', '-a', '--author', '-f', '--file', '-m', '--message', '--content', '--format']);
-
-/**
- * Issue ids that a shell command line adds comments to with `bd|br comments add <id> …` or bd's
- * `comment <id> …`, in any segment of a `&&`/`;`/`|` chain, behind env assignments, a wrapper
- * such as `sudo`, or a path. The CLI must be the segment's command: `echo br comments add` is not.
- */
-export function commentCommandIssueIds(commandLine: string): string[] {
-  const ids: string[] = [];
-  for (const segment of commandLine.split(/&&|\|\||[;|\n]/)) {
-    const words = shellWords(segment);
-    let index = 0;
-    while (index < words.length && (/^[A-Za-z_]\w*=/.test(words[index] as string) || COMMAND_WRAPPERS.has(words[index] as string))) index++;
-    if (!/^(?:.*[\\/])?b[dr](?:\.exe)?$/.test(words[index] ?? '')) continue;
-    index = skipFlags(words, index + 1);
-    const command = words[index];
-    if (command === 'comments' && words[index + 1] === 'add') index += 2;
-    else if (command === 'comment') index += 1;
-    else continue;
-    const id = words[skipFlags(words, index)];
-    if (id && /^[A-Za-z0-9][\w.-]*$/.test(id)) ids.push(id);
-  }
-  return [...new Set(ids)];
-}
-
-function skipFlags(words: readonly string[], start: number): number {
-  let index = start;
-  while (index < words.length && (words[index] as string).startsWith('-')) {
-    const flag = words[index] as string;
-    index += FLAGS_WITH_VALUE.has(flag) ? 2 : 1;
-  }
-  return index;
-}
-
-/** Enough of shell word splitting for command recognition: quotes group, nothing expands. */
-function shellWords(text: string): string[] {
-  const words: string[] = [];
-  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (const match of text.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
-  return words;
-}
-
 function formatCommit(commit: CommitRef): string {
   const subject = truncate(oneLine(commit.subject), SUBJECT_CHARS);
   return subject ? `${commit.hash.slice(0, 7)} ${subject}` : commit.hash.slice(0, 7);

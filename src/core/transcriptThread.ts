@@ -11,7 +11,7 @@ import {
   type ToolCall,
   type ToolResult,
 } from './agentEvents';
-import { commentCommandIssueIds } from './checkpoint';
+import { commentCommandIssueIds } from './commandLine';
 import { oneLine } from './markdown';
 
 /** Test counts as a runner printed them, normalized: "1 failed, 9 passed". */

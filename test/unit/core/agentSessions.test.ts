@@ -11,7 +11,6 @@ import {
   endBindings,
   handedRuleOf,
   handIssue,
-  issueActionsIn,
   normalizeAgentSessions,
   observeSessionEvents,
   othersWork,
@@ -35,34 +34,6 @@ function call(command: string | undefined, files: string[] = [], output = '', is
     { type: 'tool-result', at: clock + 1, id, isError, exitCode: command ? (isError ? 1 : 0) : undefined, output },
   ];
 }
-
-describe('issueActionsIn', () => {
-  it.each([
-    ['br update demo-1 --claim', [{ kind: 'claim', issueId: 'demo-1' }]],
-    ['bd update demo-1 --claim --json', [{ kind: 'claim', issueId: 'demo-1' }]],
-    ['bd --actor alice update --claim --json -- demo-1', [{ kind: 'claim', issueId: 'demo-1' }]],
-    ['br update demo-1 --status in_progress', [{ kind: 'claim', issueId: 'demo-1' }]],
-    ['br update demo-1 -s in_progress', [{ kind: 'claim', issueId: 'demo-1' }]],
-    ['bd update demo-1 --status=hooked', [{ kind: 'claim', issueId: 'demo-1' }]],
-    ['bd update demo-1 --status open', [{ kind: 'release', issueId: 'demo-1' }]],
-    ['br update demo-1 --assignee ""', [{ kind: 'release', issueId: 'demo-1' }]],
-    ['bd close demo-1 --reason "Verified: tests pass; next - none"', [{ kind: 'close', issueId: 'demo-1' }]],
-    ['br close demo-1 demo-2', [{ kind: 'close', issueId: 'demo-1' }, { kind: 'close', issueId: 'demo-2' }]],
-    ['bd comments add demo-1 "Done: parser; Next: errors"', [{ kind: 'comment', issueId: 'demo-1' }]],
-    ['br comments add --message="Done: x" -- demo-1', [{ kind: 'comment', issueId: 'demo-1' }]],
-    ['cd src && BD_ACTOR=x ./node_modules/.bin/br update demo-3 --claim && npm test', [{ kind: 'claim', issueId: 'demo-3' }]],
-  ])('%s', (command, expected) => {
-    expect(issueActionsIn(command)).toEqual(expected);
-  });
-
-  it('names nothing for other programs, reads, titles and values of flags', () => {
-    expect(issueActionsIn('echo br update demo-1 --claim')).toEqual([]);
-    expect(issueActionsIn('br show demo-1')).toEqual([]);
-    expect(issueActionsIn('br list --status in_progress --json')).toEqual([]);
-    expect(issueActionsIn('br update demo-1 --title "new-title" --priority 1')).toEqual([]);
-    expect(issueActionsIn('bd update --claim --parent demo-9 demo-1')).toEqual([{ kind: 'claim', issueId: 'demo-1' }]);
-  });
-});
 
 describe('observeSessionEvents', () => {
   it('records the claim, the files (relative to the work tree) and the commits of its own successful calls', () => {

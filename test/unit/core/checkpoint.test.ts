@@ -3,7 +3,6 @@ import {
   activityFingerprint,
   autoCheckpointComment,
   checkpointComment,
-  commentCommandIssueIds,
   commitHashesFromComments,
   filesFromComments,
   filesModifiedComment,
@@ -184,24 +183,6 @@ describe('reading comments back', () => {
 
   it('collects the files earlier comments listed, without the "+N more" marker', () => {
     expect(filesFromComments(comments)).toEqual(['src/x.ts', 'src/y.ts', 'src/z.ts']);
-  });
-});
-
-describe('commentCommandIssueIds', () => {
-  it.each([
-    ['br comments add demo-1 "Checkpoint: parser done"', ['demo-1']],
-    ["bd comments add bd-5og.1 'done'", ['bd-5og.1']],
-    ['bd comment bd-a1b progress', ['bd-a1b']],
-    ['BD_ACTOR=agent /usr/local/bin/br --actor agent comments add demo-2 -m "x"', ['demo-2']],
-    ['git commit -m "x" && br comments add demo-3 "commit done"; echo ok', ['demo-3']],
-    ['br comments add --author me demo-4 text', ['demo-4']],
-    ['br comments demo-1', []],
-    ['br show demo-1', []],
-    ['echo br comments add demo-1', []],
-    ['sudo br comments add demo-5 x | tee log', ['demo-5']],
-    ['abr comments add demo-1 x', []],
-  ])('%s', (commandLine, expected) => {
-    expect(commentCommandIssueIds(commandLine)).toEqual(expected);
   });
 });
 

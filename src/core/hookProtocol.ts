@@ -157,5 +157,8 @@ export const AFTER_COMPACTION_PREFIX = 'The conversation was compacted; this is 
 export function hookResponse(agent: AgentId, event: string, context: string | undefined): string {
   if (context === undefined) return '{}';
   if (agent === 'cursor') return JSON.stringify({ additional_context: context });
+  // The same file serves Copilot CLI, which takes a top-level `additionalContext` and not VS Code's
+  // `hookSpecificOutput` one (the real-agent suite, @github/copilot 1.0.102); each reads its own.
+  if (agent === 'copilot') return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context }, additionalContext: context });
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } });
 }

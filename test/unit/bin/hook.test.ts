@@ -379,7 +379,13 @@ function contextIn(agent: AgentId, stdout: string, event: string): string | unde
     expect(Object.keys(output)).toEqual(['additional_context']);
     return output.additional_context as string;
   }
-  expect(output).toEqual({ hookSpecificOutput: { hookEventName: event, additionalContext: expect.any(String) } });
+  if (agent === 'copilot') {
+    // VS Code reads hookSpecificOutput, Copilot CLI the top-level additionalContext: the same block for each.
+    expect(output).toEqual({ hookSpecificOutput: { hookEventName: event, additionalContext: expect.any(String) }, additionalContext: expect.any(String) });
+    expect(output.additionalContext).toBe((output.hookSpecificOutput as { additionalContext: string }).additionalContext);
+  } else {
+    expect(output).toEqual({ hookSpecificOutput: { hookEventName: event, additionalContext: expect.any(String) } });
+  }
   return (output.hookSpecificOutput as { additionalContext: string }).additionalContext;
 }
 

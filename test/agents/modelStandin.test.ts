@@ -51,6 +51,13 @@ describe('Anthropic Messages', () => {
     expect(standin.requests.map((request) => request.kind)).toEqual(['turn', 'turn', 'turn']);
   });
 
+  it('a step answers the prompt that starts with its word, not a later hook context that quotes it', async () => {
+    standin = await startModelStandin('anthropic', SCRIPT);
+    const quoted = { role: 'user', content: [{ type: 'text', text: '# Beads Workflow Context\n- Request: STEP1 go' }, { type: 'text', text: 'COMPACT-NOW fill' }] };
+    const answer = JSON.parse(await post('/v1/messages', { tools: ANTHROPIC_TOOLS, messages: [{ role: 'user', content: 'STEP1 go' }, { role: 'assistant', content: 'Done one.' }, quoted] })) as { content: { name?: string; input?: unknown }[] };
+    expect(answer.content[0]).toMatchObject({ name: 'Bash', input: { command: 'true' } });
+  });
+
   it('a compaction is the summary prompt in the last user message; the same words earlier are history', async () => {
     standin = await startModelStandin('anthropic', SCRIPT);
     const ask = { role: 'user', content: 'Your task is to create a detailed summary of the conversation so far.' };

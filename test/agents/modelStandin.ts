@@ -2,9 +2,11 @@
 // OpenAI Responses, Gemini generateContent) on 127.0.0.1, answering in that API's streaming shape
 // from a script, and recording every request (method, path, headers, body) for assertions.
 //
-// A script is a list of steps, each keyed by a word of the user's prompt: when the newest user
-// prompt of a request contains `when`, the stand-in answers with `turns[n]`, n being how many model
-// turns the conversation already holds after that prompt. So the answer is a function of the
+// A script is a list of steps, each keyed by the word the user's prompt starts with: when the
+// newest user prompt of a request has a line that starts with `when`, the stand-in answers with
+// `turns[n]`, n being how many model turns the conversation already holds after that prompt. (A
+// line, not anywhere: the recovery context the hooks add quotes the session's own request, and a
+// quote must not count as the prompt.) So the answer is a function of the
 // request alone (a retried request gets the same answer), and one stand-in serves several sessions.
 // A request that asks for a compaction summary (found by the agent's own compaction prompt) gets
 // `summary`; any other request (a title, a quota probe, a prompt no step names) gets a short text.
@@ -26,7 +28,7 @@ export type ModelTurn = (
 };
 
 export interface ScriptStep {
-  /** A word of the user prompt this step answers. */
+  /** The word a line of the user prompt this step answers starts with. */
   when: string;
   turns: ModelTurn[];
   /**
@@ -196,7 +198,8 @@ function nextTurn(script: ScriptStep[], conversation: { role: 'user' | 'model'; 
   for (let index = conversation.length - 1; index >= 0; index--) {
     const entry = conversation[index];
     if (entry?.role !== 'user') continue;
-    const step = script.find((candidate) => entry.text.includes(candidate.when));
+    const lines = entry.text.split('\n').map((line) => line.trimStart());
+    const step = script.find((candidate) => lines.some((line) => line.startsWith(candidate.when)));
     if (!step) continue;
     if (compacted && step.afterCompaction) {
       let summaryAt = conversation.length - 1;

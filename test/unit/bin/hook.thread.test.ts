@@ -47,7 +47,8 @@ describe("the session's thread through the Claude Code hooks", { timeout: 60_000
   it('a new session or a resumed one holds its own thread: the start hook leaves it out', async () => {
     const dir = makeWorkspace({ dir: path.join(scratch, 'resumed'), dialect: 'br', data: 'scenario', git: true }).dir;
     const transcript = path.join(scratch, 'resumed.jsonl');
-    writeFileSync(transcript, `${recorded.slice(0, boundary).join('\n')}\n`);
+    // Without the block the recorded session got at its start: a resume that holds one gets nothing (exactly once).
+    writeFileSync(transcript, `${recorded.slice(0, boundary).filter((line) => !line.includes('beads-recovery block ')).join('\n')}\n`);
     const answer = await runHook('claude', 'SessionStart', { env, note: () => undefined, readInput: () => Promise.resolve({ event: 'SessionStart', source: 'resume', cwd: dir, session: 'thread-2', transcript }) });
     expect(answer).toContain('## Resuming: ');
     expect(answer).not.toContain("This Session's Thread");

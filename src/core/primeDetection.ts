@@ -11,7 +11,8 @@
 //            `[plugins."beads@…"] enabled = true`, ships the same hooks (bd setup codex then
 //            writes no hooks.json)
 //   cursor   .cursor/hooks.json: sessionStart `bd cursor-hook sessionStart`
-//   copilot  .github/hooks/*.json: sessionStart `{"bash": "bd prime", "powershell": "bd prime"}`
+//   copilot  .github/hooks/*.json: sessionStart `{"bash": "bd prime", "powershell": "bd prime"}`, plain
+//            text that neither VS Code nor Copilot CLI hands the model: it does not count
 //   gemini   .gemini/settings.json (or the user's ~/.gemini/settings.json): SessionStart `bd prime --hook-json`
 //
 // Pure: the caller reads the files (src/services/primeDetection.ts) and passes their text.
@@ -55,7 +56,10 @@ export const PRIME_CONFIG_LOCATIONS: Readonly<Record<PrimeAgent, readonly PrimeC
     { scope: 'project', path: '.cursor/hooks.json' },
     { scope: 'user', path: '.cursor/hooks.json' },
   ],
-  copilot: [{ scope: 'project', path: '.github/hooks/*.json' }],
+  // bd's copilot hook prints `bd prime` as plain text, which reaches neither reader of the file:
+  // VS Code parses a hook's stdout as JSON, and Copilot CLI took only a top-level
+  // `additionalContext` in the real-agent suite. Our block keeps the rules there.
+  copilot: [],
   gemini: [
     { scope: 'project', path: '.gemini/settings.json' },
     { scope: 'user', path: '.gemini/settings.json' },

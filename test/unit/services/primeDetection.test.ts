@@ -36,7 +36,8 @@ describe('bdPrimeReachesAgent', () => {
     const cursor = JSON.stringify({ version: 1, hooks: { sessionStart: [{ command: 'bd cursor-hook sessionStart' }] } });
     expect(bdPrimeReachesAgent('cursor', [file('.cursor/hooks.json', cursor)]).present).toBe(true);
     const copilot = JSON.stringify({ version: 1, hooks: { sessionStart: [{ type: 'command', bash: 'bd prime', powershell: 'bd prime', timeoutSec: 10 }] } });
-    expect(bdPrimeReachesAgent('copilot', [file('.github/hooks/beads.json', copilot)])).toEqual({ present: true, reason: 'a bd prime SessionStart hook in .github/hooks/beads.json' });
+    // Plain text from a hook reaches neither VS Code (stdout is JSON) nor Copilot CLI (a top-level additionalContext only).
+    expect(bdPrimeReachesAgent('copilot', [file('.github/hooks/beads.json', copilot)])).toEqual({ present: false });
   });
 
   it("sees beads' Codex plugin enabled in config.toml, the project's layer over the user's, while plugins and hooks are on", () => {
@@ -96,7 +97,7 @@ describe('detectBdPrime reads the agent files of the project and the home folder
     const home = folder('home', { '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'beads@x': true } }) });
     expect((await detectBdPrime('claude', { projectFolders: [project], home: folder('other-home') })).present).toBe(true);
     expect((await detectBdPrime('claude', { projectFolders: [folder('empty')], home })).present).toBe(true);
-    expect((await detectBdPrime('copilot', { projectFolders: [project], home })).present).toBe(true);
+    expect((await detectBdPrime('copilot', { projectFolders: [project], home })).present).toBe(false);
     const codexHome = folder('codex-home', { 'hooks.json': sessionStart('bd codex-hook SessionStart') });
     expect((await detectBdPrime('codex', { projectFolders: [project], home, codexHome })).present).toBe(true);
     expect((await detectBdPrime('codex', { projectFolders: [project], home: folder('empty-home') })).present).toBe(false);

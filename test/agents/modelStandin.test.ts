@@ -35,7 +35,8 @@ const ANTHROPIC_TOOLS = [
 describe('Anthropic Messages', () => {
   it('answers each step of a prompt in turn, with the tools the agent offered, named by their schema', async () => {
     standin = await startModelStandin('anthropic', SCRIPT);
-    const user = { role: 'user', content: [{ type: 'text', text: 'STEP1 go' }] };
+    // In quotes, as opencode sends its `run` message.
+    const user = { role: 'user', content: [{ type: 'text', text: '"STEP1 go"' }] };
     const toolUse = (id: string) => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: {} }] });
     const toolResult = (id: string) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] });
 

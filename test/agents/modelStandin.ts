@@ -198,7 +198,8 @@ function nextTurn(script: ScriptStep[], conversation: { role: 'user' | 'model'; 
   for (let index = conversation.length - 1; index >= 0; index--) {
     const entry = conversation[index];
     if (entry?.role !== 'user') continue;
-    const lines = entry.text.split('\n').map((line) => line.trimStart());
+    // opencode sends `run`'s message in quotes.
+    const lines = entry.text.split('\n').map((line) => line.replace(/^[\s"']+/, ''));
     const step = script.find((candidate) => lines.some((line) => line.startsWith(candidate.when)));
     if (!step) continue;
     if (compacted && step.afterCompaction) {

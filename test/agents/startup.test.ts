@@ -11,7 +11,7 @@ const PAIRS: [AgentKind, number][] = [
   ['claude', 5],
   ['codex', 5],
   ['gemini', 3],
-  ['copilot', 3],
+  ['copilot', 5],
 ];
 
 it.each(PAIRS)('%s: the SessionStart hook adds at most 25 percent to the time to the first model request', async (agent, pairs) => {

@@ -5,11 +5,11 @@ import { CliError } from '../beads/errors';
 import { errorMessage } from '../core/errors';
 import { lastNextStep, type AutoCheckpointTrigger } from '../core/checkpoint';
 import { commentCommandIssueIds } from '../core/commandLine';
-import { Checkpoints, markCheckpointsOnLanding, type AutoCheckpointOutcome, type CheckpointLedger } from '../services/checkpoints';
+import { Checkpoints, markCheckpointsOnLanding, type CheckpointLedger } from '../services/checkpoints';
 import { describeDamage } from '../services/durableJson';
 import type { CloseOutcome } from '../services/closeFlow';
 import { locateLedger } from '../services/ledgerStore';
-import { runCheckpoint } from '../services/checkpointFlow';
+import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import { ledgerFallbackDir, type ActivityTracker, type FolderActivity } from './activity';
 import { reportErrors, reportFailure } from './commandErrors';
@@ -215,9 +215,13 @@ export class AutoCheckpoints extends Disposable {
       const found = await checkpointsFor(this.deps, project);
       if (!found || project.backend.readOnly) return;
       await found.folder.flush();
+      const issueId = found.folder.focusedIssue();
+      if (issueId === undefined) return;
+      const result = await autoCheckpoint(project, found.outbox, found.folder, 'before-recovery', issueId, RECOVERY_FLUSH_MS, signal);
+      this.logOutcome(project, 'before-recovery', result);
+      // The context is read from beads: what else waits in the queue lands first, within the same bound.
       const bound = AbortSignal.timeout(RECOVERY_FLUSH_MS);
-      const outcome = await found.checkpoints.flushBeforeRecovery(signal ? AbortSignal.any([signal, bound]) : bound);
-      this.logOutcome(project, 'before-recovery', outcome);
+      await found.outbox.drain(signal ? AbortSignal.any([signal, bound]) : bound);
     } catch (error) {
       if (!(error instanceof CliError && error.kind === 'canceled')) this.deps.log.warn(`${project.folder.name}: automatic checkpoint before recovery failed: ${errorMessage(error)}`);
     }
@@ -234,8 +238,7 @@ export class AutoCheckpoints extends Disposable {
         const issueId = folder.focusedIssue();
         if (!outbox || issueId === undefined || folder.project.backend.readOnly) return;
         await folder.store.flush();
-        const outcome = await new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('shutdown', issueId);
-        this.logOutcome(folder.project, 'shutdown', outcome);
+        this.logOutcome(folder.project, 'shutdown', await autoCheckpoint(folder.project, outbox, folder, 'shutdown', issueId, 0));
         // A moment to send it (and whatever else waits) now; if the process is gone first, it is on disk for the next start.
         if (outbox.pendingCount > 0) await outbox.drain(AbortSignal.timeout(SHUTDOWN_SEND_MS));
       }),
@@ -253,8 +256,7 @@ export class AutoCheckpoints extends Disposable {
       const outbox = this.deps.outboxes.get(folder.project);
       if (!outbox) continue;
       try {
-        const outcome = await new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('issue-switch', before);
-        this.logOutcome(folder.project, 'issue-switch', outcome);
+        this.logOutcome(folder.project, 'issue-switch', await autoCheckpoint(folder.project, outbox, folder, 'issue-switch', before, 0));
       } catch (error) {
         this.deps.log.warn(`${folder.name}: automatic checkpoint of ${before} failed: ${errorMessage(error)}`);
       }
@@ -288,12 +290,33 @@ export class AutoCheckpoints extends Disposable {
     }
   }
 
-  private logOutcome(project: Project, trigger: AutoCheckpointTrigger, outcome: AutoCheckpointOutcome): void {
-    if (outcome.written) this.deps.log.info(`${project.folder.name}: automatic checkpoint (${trigger}) on ${outcome.issueId} queued as ${outcome.key}`);
-    else if (outcome.reason === 'nothing-new' && outcome.pending > 0) {
-      this.deps.log.info(`${project.folder.name}: nothing new on ${outcome.issueId} (${trigger}); ${outcome.pending} earlier write(s) still queued, sent now`);
-    }
+  private logOutcome(project: Project, trigger: AutoCheckpointTrigger, result: CheckpointFlowResult): void {
+    const name = project.folder.name;
+    if (result.outcome === 'failed') this.deps.log.warn(`${name}: automatic checkpoint (${trigger}): ${result.reason}`);
+    else if (result.outcome !== 'nothing-new') this.deps.log.info(`${name}: automatic checkpoint (${trigger}) ${result.outcome} as ${result.key}: ${result.reason}`);
+    for (const note of result.notes) this.deps.log.info(`${name}: ${note}`);
   }
+}
+
+/**
+ * An automatic checkpoint of `issueId` through the one checkpoint flow, on the project this window
+ * keeps open (its outbox and ledger): written only when there is something new, keyed by the
+ * activity so one state is never written twice. `waitMs`: how long it may wait for beads to land
+ * it before it answers "queued" (the outbox sends it later either way).
+ */
+export function autoCheckpoint(
+  project: Project,
+  outbox: Outbox,
+  folder: FolderActivity,
+  trigger: AutoCheckpointTrigger,
+  issueId: string,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<CheckpointFlowResult> {
+  return runCheckpoint(
+    { ask: { trigger }, issueId, place: { kind: 'open', backend: project.backend, outbox, ledger: folder.store } },
+    { signal, deadline: Date.now() + waitMs },
+  );
 }
 
 export function registerCheckpointCommands(deps: WorkDeps): vscode.Disposable[] {

@@ -5,9 +5,8 @@ import { isTerminal, type Issue, type IssueSummary } from '../core/model';
 import { unlinked } from '../core/markdown';
 import { isContainer } from '../core/next';
 import { closeObstaclesFor, closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
-import { Checkpoints } from '../services/checkpoints';
 import { loadSnapshot } from '../services/snapshot';
-import type { WorkDeps } from './checkpointCommands';
+import { autoCheckpoint, type WorkDeps } from './checkpointCommands';
 import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
@@ -191,7 +190,7 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
       ledgerFiles: folder?.state.ledgers[issueId]?.files ?? [],
       ledgerMoreFiles: folder?.state.ledgers[issueId]?.moreFiles ?? 0,
       ledgerCommits: folder?.state.ledgers[issueId]?.commits.map((commit) => commit.hash) ?? [],
-      checkpointCommits: folder ? () => new Checkpoints({ queue: outbox, ledger: folder.store }).autoCheckpoint('before-close', issueId) : undefined,
+      checkpointCommits: folder ? () => autoCheckpoint(project, outbox, folder, 'before-close', issueId, 0) : undefined,
       commitFiles: (hashes) => filesOfCommits(project.folder.uri.fsPath, hashes, { timeoutMs: settings.cliTimeoutMs }),
       flushTimeoutMs: CLOSE_FLUSH_MS,
       now,

@@ -17,8 +17,7 @@ import {
 import { filesByEdits, type Ledger, type LedgerState } from '../core/ledger';
 import { oneLine } from '../core/markdown';
 import { isWorkInProgress, type IssueDetails } from '../core/model';
-import type { LandListener, Subscription, WriteStatus } from './outbox';
-import type { BeadsWrite } from './writeQueue';
+import type { LandListener, Subscription } from './outbox';
 
 /** What checkpoints need of the ledger store (src/services/ledgerStore.ts). */
 export interface CheckpointLedger {
@@ -30,25 +29,10 @@ export interface CheckpointLedger {
 
 /** What checkpoints need of the outbox (src/services/outbox.ts). */
 export interface CheckpointQueue {
-  enqueue(write: BeadsWrite): Promise<void>;
-  drain(signal?: AbortSignal): Promise<void>;
-  sendDue(): Promise<void>;
-  status(key: string): WriteStatus;
-  readonly pending: readonly { write: BeadsWrite }[];
   isOwnComment(issueId: string, text: string): boolean;
   /** The CLI's clock minus ours, once measured on a comment it stamped for us. */
   readonly cliClockOffsetMs?: number;
 }
-
-/**
- * `written`: queued durably (it may have landed already; the ledger counts it once it has).
- * `nothing-new` says how many writes of the issue are still queued: nothing new to record does
- * not mean everything asked for is in beads.
- */
-export type AutoCheckpointOutcome =
-  | { written: true; issueId: string; key: string; comment: string }
-  | { written: false; reason: 'no-issue' }
-  | { written: false; reason: 'nothing-new'; issueId: string; pending: number };
 
 /**
  * What a checkpoint is asked for: the user's or agent's own words, an automatic checkpoint at a
@@ -134,58 +118,6 @@ export class Checkpoints {
   suggestion(issueId = this.focusedId, lastNext?: string): string {
     const activity = this.activity(issueId);
     return activity ? summarizeActivity(activity, this.now(), lastNext) : '';
-  }
-
-  /**
-   * `Checkpoint: <text>` on the issue, queued durably. The counters start again once it has landed
-   * (markCheckpointsOnLanding): until then its work still counts, so nothing queued looks done.
-   */
-  async checkpoint(issueId: string, text: string): Promise<{ key: string; comment: string }> {
-    const now = this.now();
-    const { key, comment, sameWithinMs } = checkpointWrite(this.activityOf(issueId), { message: text }, now);
-    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now, sameWithinMs });
-    await this.markIfLandedBefore(key, issueId, now);
-    return { key, comment };
-  }
-
-  /**
-   * `Auto-checkpoint (<trigger>): …` when there is activity since the last checkpoint. The write's
-   * key is the activity's fingerprint, so one state is never written twice, even by a process that
-   * died between queueing it and the ledger noting that it landed.
-   */
-  async autoCheckpoint(trigger: AutoCheckpointTrigger, issueId = this.focusedId): Promise<AutoCheckpointOutcome> {
-    if (issueId === undefined) return { written: false, reason: 'no-issue' };
-    const now = this.now();
-    const write = checkpointWrite(this.activityOf(issueId), { trigger }, now);
-    if (!write) {
-      const pending = this.queue.pending.filter((entry) => entry.write.issueId === issueId).length;
-      // What is due goes now; what waits out a backoff keeps waiting (its spacing is shared by every process).
-      if (pending > 0) await this.queue.sendDue();
-      return { written: false, reason: 'nothing-new', issueId, pending };
-    }
-    const { key, comment } = write;
-    await this.queue.enqueue({ key, kind: 'comment', issueId, text: comment, checkpointAt: now, cumulative: true });
-    await this.markIfLandedBefore(key, issueId, now);
-    return { written: true, issueId, key, comment };
-  }
-
-  /**
-   * The key had landed before this request (a process queued it, saw it land and died before the
-   * ledger noted it): the outbox ignored the enqueue and will not report a landing, so it is noted here.
-   */
-  private async markIfLandedBefore(key: string, issueId: string, at: number): Promise<void> {
-    // Marking twice at one time changes nothing, should this process's own drain have landed it meanwhile.
-    if (this.queue.status(key) === 'done') await this.ledger.markCheckpoint(issueId, at);
-  }
-
-  /**
-   * Before a recovery context is produced: checkpoint what is new and wait (bounded by `signal`)
-   * for the queue to land, so that the context, read from beads, includes it.
-   */
-  async flushBeforeRecovery(signal: AbortSignal): Promise<AutoCheckpointOutcome> {
-    const outcome = await this.autoCheckpoint('before-recovery');
-    await this.queue.drain(signal);
-    return outcome;
   }
 
   /** See `noticeExternalCheckpoint`; our own comments are told apart through the queue. */

@@ -8,7 +8,9 @@ import { formatAge } from '../../../src/core/time';
 import { buildSidebarModel } from '../../../src/core/viewModel';
 import type { IssueDetails } from '../../../src/core/model';
 import { activityOf, checkpointWrite, Checkpoints, SAME_WORDS_WINDOW_MS, markCheckpointsOnLanding, noticeExternalCheckpoint, type CheckpointLedger } from '../../../src/services/checkpoints';
+import { runCheckpoint, type CheckpointFlowResult } from '../../../src/services/checkpointFlow';
 import { Outbox } from '../../../src/services/outbox';
+import type { AutoCheckpointTrigger } from '../../../src/core/checkpoint';
 import { FakeBackend } from '../support/fakeBackend';
 import { comments as numbered, issueDetails } from '../support/fakeIssues';
 
@@ -32,6 +34,22 @@ class MemoryLedger implements CheckpointLedger {
 /** What the fake beads holds as demo-1's comments, oldest first. */
 function commentsOnDemo1(): string[] {
   return beads.issues.get('demo-1')?.comments.map((comment) => comment.text) ?? [];
+}
+
+/**
+ * A checkpoint through the one checkpoint flow, on a project kept open (as VS Code keeps it): the
+ * outbox and ledger given, or the test's own. Its checkpoint time is the test's `now`.
+ */
+function checkpointOpen(
+  ask: { message: string } | { trigger: AutoCheckpointTrigger },
+  on: { queue?: Outbox; ledger?: MemoryLedger; issueId?: string; at?: number } = {},
+): Promise<CheckpointFlowResult> {
+  const onLedger = on.ledger ?? ledger;
+  const at = on.at ?? now;
+  return runCheckpoint(
+    { ask, issueId: on.issueId ?? onLedger.state.focusedId, place: { kind: 'open', backend: beads, outbox: on.queue ?? outbox, ledger: onLedger } },
+    { deadline: Date.now() + 2_000, now: () => at },
+  );
 }
 
 let dir: string;
@@ -78,7 +96,7 @@ describe('Checkpoints', () => {
   });
 
   it('writes Checkpoint: <text> through the outbox and starts the counters again', async () => {
-    const { comment } = await checkpoints.checkpoint('demo-1', checkpoints.suggestion());
+    const { comment } = await checkpointOpen({ message: checkpoints.suggestion() });
     await outbox.drain(AbortSignal.timeout(2_000));
     expect(commentsOnDemo1()).toEqual([comment]);
     // The commit linked since the last checkpoint is written here, in its Commits line, and nowhere else.
@@ -89,18 +107,17 @@ describe('Checkpoints', () => {
   });
 
   it('writes an automatic checkpoint only when something is new, and never twice for one state', async () => {
-    const first = await checkpoints.autoCheckpoint('issue-switch');
-    expect(first).toMatchObject({ written: true, issueId: 'demo-1' });
+    const first = await checkpointOpen({ trigger: 'issue-switch' });
+    expect(first).toMatchObject({ outcome: 'written', issueId: 'demo-1' });
     await outbox.drain(AbortSignal.timeout(2_000));
-    expect(await checkpoints.autoCheckpoint('issue-switch')).toEqual({ written: false, reason: 'nothing-new', issueId: 'demo-1', pending: 0 });
+    expect(await checkpointOpen({ trigger: 'issue-switch' })).toMatchObject({ outcome: 'nothing-new', issueId: 'demo-1', notes: [] });
 
     // A process that saw it land but died before the ledger noted it comes back with the same
     // state: the same key, found landed, so nothing is sent and the ledger notes it now.
     const restarted = new MemoryLedger();
     restarted.state = ledgerBefore();
-    const again = new Checkpoints({ queue: outbox, ledger: restarted, now: () => now + 5_000 });
-    const second = await again.autoCheckpoint('issue-switch');
-    expect(second.written && second.key).toBe(first.written && first.key);
+    const second = await checkpointOpen({ trigger: 'issue-switch' }, { ledger: restarted, at: now + 5_000 });
+    expect(second).toMatchObject({ outcome: 'written', key: first.key });
     expect(restarted.state.ledgers['demo-1']).toMatchObject({ files: [], commits: [], lastCheckpointAt: now + 5_000 });
     await outbox.drain(AbortSignal.timeout(2_000));
     expect(commentsOnDemo1()).toHaveLength(1);
@@ -113,25 +130,23 @@ describe('Checkpoints', () => {
     // No CLI yet: the checkpoint is only queued, and its work still counts.
     const waiting = new Outbox({ file: join(dir, 'waiting.json'), root: '/p' });
     markCheckpointsOnLanding(waiting, () => ledger);
-    const queued = new Checkpoints({ queue: waiting, ledger, now: () => now });
     const takenAt = now;
-    const { key } = await queued.checkpoint('demo-1', 'parser and lexer');
+    const key = (await checkpointOpen({ message: 'parser and lexer' }, { queue: waiting })).key as string;
     expect(waiting.status(key)).toBe('pending');
     expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: ['src/lexer.ts', 'src/parser.ts'], commits: [{ hash: 'a1b2c3d4' }] });
     expect(ledger.state.ledgers['demo-1']?.lastCheckpointAt).toBe(T0);
 
     // Asked again before it lands (a retry, a re-queue after a crash): the same key, queued once.
-    expect((await queued.checkpoint('demo-1', 'parser and lexer')).key).toBe(key);
+    expect((await checkpointOpen({ message: 'parser and lexer' }, { queue: waiting })).key).toBe(key);
     expect(waiting.pendingCount).toBe(1);
 
     // Nothing new to record would not hide it either: with no activity, the pending write is reported.
     const idle = new MemoryLedger();
     idle.state = setFocus(markCheckpoint(emptyLedgerState(), 'demo-1', T0), 'demo-1', T0);
-    expect(await new Checkpoints({ queue: waiting, ledger: idle, now: () => now }).autoCheckpoint('shutdown')).toEqual({
-      written: false,
-      reason: 'nothing-new',
+    expect(await checkpointOpen({ trigger: 'shutdown' }, { queue: waiting, ledger: idle })).toMatchObject({
+      outcome: 'nothing-new',
       issueId: 'demo-1',
-      pending: 1,
+      notes: ['1 write(s) still queued.'],
     });
 
     now += 60_000;
@@ -145,7 +160,7 @@ describe('Checkpoints', () => {
 
   it('lets whichever process lands the checkpoint count it in the ledger', async () => {
     const offline = new Outbox({ file: join(dir, 'shared.json'), root: '/p' });
-    const { key } = await new Checkpoints({ queue: offline, ledger, now: () => now }).checkpoint('demo-1', 'handed over');
+    const key = (await checkpointOpen({ message: 'handed over' }, { queue: offline })).key as string;
     offline.dispose();
     // Another process (a window, the command line) on the same file, with the same ledger beside it.
     const other = new Outbox({ file: join(dir, 'shared.json'), root: '/p', backend: beads });
@@ -156,14 +171,15 @@ describe('Checkpoints', () => {
     expect(ledger.state.ledgers['demo-1']).toMatchObject({ files: [], commits: [], lastCheckpointAt: now });
   });
 
-  it('says when there is no issue to checkpoint', async () => {
+  it('says when nothing is in progress to checkpoint', async () => {
     ledger.state = setFocus(ledger.state, undefined, now);
-    expect(await checkpoints.autoCheckpoint('shutdown')).toEqual({ written: false, reason: 'no-issue' });
+    beads = new FakeBackend([issueDetails('demo-1', { status: 'open' })], { root: '/p', clock: () => T0 });
+    expect(await checkpointOpen({ trigger: 'shutdown' })).toMatchObject({ outcome: 'failed', failure: 'no-issue' });
   });
 
   it('flushes before recovery: the checkpoint has landed when it returns', async () => {
-    const outcome = await checkpoints.flushBeforeRecovery(AbortSignal.timeout(2_000));
-    expect(outcome.written).toBe(true);
+    const outcome = await checkpointOpen({ trigger: 'before-recovery' });
+    expect(outcome.outcome).toBe('written');
     expect(commentsOnDemo1()?.[0]).toMatch(/^Auto-checkpoint \(before recovery\)/);
   });
 });
@@ -177,7 +193,7 @@ describe('noticeExternalCheckpoint', () => {
   });
 
   it('ignores comments older than the last checkpoint and comments the outbox wrote', async () => {
-    const { comment } = await checkpoints.checkpoint('demo-1', 'mine');
+    const comment = (await checkpointOpen({ message: 'mine' })).comment as string;
     await outbox.drain(AbortSignal.timeout(2_000));
     ledger.state = recordFileChange(ledger.state, 'demo-1', 'src/after.ts', now + 1_000);
     const seen = details('demo-1', [
@@ -293,18 +309,11 @@ describe('checkpointWrite: one definition of a checkpoint for VS Code, the comma
   it('is what the extension queues', async () => {
     const ledger = new MemoryLedger();
     ledger.state = recordFileChange(setFocus(ledger.state, 'wf-7', T0), 'wf-7', 'src/parse.ts', T0 + 1000);
-    const queued: { key: string; text: string }[] = [];
-    const queue = {
-      enqueue: async (write: { key: string; text?: string }) => void queued.push({ key: write.key, text: write.text ?? '' }),
-      drain: async () => undefined,
-      sendDue: async () => undefined,
-      status: () => 'pending' as const,
-      pending: [],
-      isOwnComment: () => false,
-    };
-    const checkpoints = new Checkpoints({ queue, ledger, now: () => now });
-    await checkpoints.autoCheckpoint('pre-compaction', 'wf-7');
+    // No CLI: the write stays in the queue, as it was planned.
+    const offline = new Outbox({ file: join(dir, 'planned.json'), root: '/p' });
+    await checkpointOpen({ trigger: 'pre-compaction' }, { queue: offline, ledger, issueId: 'wf-7', at: now });
     const expected = checkpointWrite(activityOf(ledger.state.ledgers['wf-7']!), { trigger: 'pre-compaction' }, now);
-    expect(queued).toEqual([{ key: expected?.key, text: expected?.comment }]);
+    expect(offline.pending.map((entry) => ({ key: entry.write.key, text: 'text' in entry.write ? entry.write.text : undefined }))).toEqual([{ key: expected?.key, text: expected?.comment }]);
+    offline.dispose();
   });
 });

@@ -62,7 +62,7 @@ export async function sessionViews(project: Project, inProgress: readonly { id: 
   const state = await store?.read().catch(() => undefined);
   const idleMs = state ? sessionIdleMs(withIdleSetting(state, project.folder.uri)) : readSettings(project.folder.uri).sessionIdleMinutes * 60_000;
   const onDisk = await sessionsOnDisk(folder, { now, idleMs }).catch(() => []);
-  return sessionRows({ recorded: Object.values(state?.sessions ?? {}), onDisk, inProgress, focusedId, now, idleMs });
+  return sessionRows({ recorded: Object.values(state?.sessions ?? {}), onDisk, inProgress, focusedId, now, idleMs, ownSession: vscodeSession() });
 }
 
 /** Keeps the idle setting beside every folder's sessions, for the hooks and the command line. */

@@ -30,6 +30,8 @@ export interface SessionRowsInput {
   idleMs: number;
   /** Rows listed at most (the most recently active). */
   limit?: number;
+  /** The session of the window that shows the rows: named "this window", not by an id nobody sees elsewhere. */
+  ownSession?: { agent: string; sessionId: string };
 }
 
 const DEFAULT_LIMIT = 8;
@@ -59,7 +61,7 @@ export function sessionRows(input: SessionRowsInput): SessionView[] {
   const followed = live.find((row) => row.issueId !== undefined && row.issueId === input.focusedId);
   return live.slice(0, input.limit ?? DEFAULT_LIMIT).map((row) => ({
     agent: AGENT_NAMES[row.agent] ?? row.agent,
-    session: shortId(row.sessionId),
+    session: row.agent === input.ownSession?.agent && row.sessionId === input.ownSession.sessionId ? 'this window' : shortId(row.sessionId),
     sessionId: row.sessionId,
     ...(row.issueId ? { issue: { id: row.issueId, title: titles.get(row.issueId) ?? '' } } : {}),
     lastActivityAge: formatAge(row.lastActivityAt, input.now),

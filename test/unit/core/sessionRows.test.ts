@@ -48,4 +48,10 @@ describe('sessionRows', () => {
     expect(rows[0]?.issue).toBeUndefined();
     expect(rows[0]?.session).toBe('rollout-');
   });
+
+  it("names the window's own session 'this window', another window's by its id", () => {
+    const recorded = Object.values(handIssue(handIssue(emptyAgentSessions(), { agent: 'vscode', sessionId: 'someValue.sessionId' }, 'demo-1', minutes(1)), { agent: 'vscode', sessionId: 'b7c1d2e3-f4' }, 'demo-2', minutes(2)).sessions);
+    const rows = sessionRows({ recorded, onDisk: [], inProgress, now, idleMs: 60 * 60_000, ownSession: { agent: 'vscode', sessionId: 'someValue.sessionId' } });
+    expect(rows.map((row) => row.session)).toEqual(['this window', 'b7c1d2e3']);
+  });
 });

@@ -136,15 +136,19 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
   });
 
   it('@beads /recover also references the files touched since the last checkpoint, committed or not', async () => {
-    // README.md is committed: rewritten unchanged, git sees nothing, the ledger sees a touched file.
+    // README.md is changed, then committed: git status shows nothing, the ledger keeps the touched file.
+    // (A rewrite with the same bytes is no edit at all, so the content changes.)
     const readme = path.join(run.workspace, 'README.md');
-    const content = fs.readFileSync(readme);
+    const content = fs.readFileSync(readme, 'utf8');
+    let round = 0;
     await waitFor(async () => {
-      fs.writeFileSync(readme, content);
+      fs.writeFileSync(readme, `${content}\nTouched for the participant test (${dialect}, ${++round}).\n`);
       await new Promise((resolve) => setTimeout(resolve, 500));
       await api.flushActivity();
       return api.ledger()?.files.includes('README.md');
     }, 'README.md in the ledger', 30_000);
+    const committed = spawnSync('git', ['commit', '-q', '-m', 'docs: touch README', '--', 'README.md'], { cwd: run.workspace, encoding: 'utf8' });
+    assert.equal(committed.status, 0, committed.stderr);
     const stream = recordingStream();
     await api.agents.chatHandler({ command: 'recover', prompt: '' }, {}, stream, never);
     const referenced = stream.parts.references.map((uri) => uri.fsPath);

@@ -382,47 +382,56 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `agent-${options.agent}-`));
   const home = path.join(root, 'home');
   const dir = path.join(root, 'project');
-  fs.mkdirSync(home, { recursive: true });
-  if (options.beads === false) {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'README.md'), '# A plain folder\n');
-  } else {
-    makeWorkspace({ dir, dialect: options.dialect ?? 'br', data: 'scenario', git: true });
-  }
-  const standin = await startModelStandin(driver.family, [...(options.script ?? []), ...(driver.script ?? [])]);
   const hookLog = path.join(root, 'hook-runs.jsonl');
-  const env: Record<string, string> = {
-    PATH: [primeBinDir, STANDIN_BIN_DIR, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
-    HOME: home,
-    USERPROFILE: home,
-    TMPDIR: process.env.TMPDIR ?? os.tmpdir(),
-    LANG: 'C.UTF-8',
-    TERM: 'dumb',
-    ...QUIET_ENV,
-    HTTP_PROXY: standin.url,
-    HTTPS_PROXY: standin.url,
-    http_proxy: standin.url,
-    https_proxy: standin.url,
-    NO_PROXY: '127.0.0.1,localhost',
-    no_proxy: '127.0.0.1,localhost',
-    NODE_OPTIONS: `--require ${hookRecorder}`,
-    BEADS_AGENT_HOOK_LOG: hookLog,
-    ...driver.configure(home, standin, dir),
-    ...options.env,
-  };
-  if (options.bdPrime) installBdPrime(dir, options.agent);
-  if (options.hooks !== false) {
-    await runProcess(process.execPath, [cli, 'hooks', 'install', '--agent', driver.installHooks, '--dir', dir], { cwd: dir, env }).then((result) => {
+  // A setup that fails (a workspace not made, a hook install refused) leaves no folder and no server behind.
+  let standin: ModelStandin | undefined;
+  let env: Record<string, string>;
+  try {
+    fs.mkdirSync(home, { recursive: true });
+    if (options.beads === false) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'README.md'), '# A plain folder\n');
+    } else {
+      makeWorkspace({ dir, dialect: options.dialect ?? 'br', data: 'scenario', git: true });
+    }
+    standin = await startModelStandin(driver.family, [...(options.script ?? []), ...(driver.script ?? [])]);
+    env = {
+      PATH: [primeBinDir, STANDIN_BIN_DIR, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
+      HOME: home,
+      USERPROFILE: home,
+      TMPDIR: process.env.TMPDIR ?? os.tmpdir(),
+      LANG: 'C.UTF-8',
+      TERM: 'dumb',
+      ...QUIET_ENV,
+      HTTP_PROXY: standin.url,
+      HTTPS_PROXY: standin.url,
+      http_proxy: standin.url,
+      https_proxy: standin.url,
+      NO_PROXY: '127.0.0.1,localhost',
+      no_proxy: '127.0.0.1,localhost',
+      NODE_OPTIONS: `--require ${hookRecorder}`,
+      BEADS_AGENT_HOOK_LOG: hookLog,
+      ...driver.configure(home, standin, dir),
+      ...options.env,
+    };
+    if (options.bdPrime) installBdPrime(dir, options.agent);
+    if (options.hooks !== false) {
+      const result = await runProcess(process.execPath, [cli, 'hooks', 'install', '--agent', driver.installHooks, '--dir', dir], { cwd: dir, env });
       if (result.exitCode !== 0) throw new Error(`hooks install failed (${result.exitCode}): ${result.stderr}${result.stdout}`);
-    });
+    }
+  } catch (error) {
+    await standin?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+    throw error;
   }
+  const server = standin;
 
   const run = async (args: string[], session: string): Promise<AgentTurn> => {
     const started = Date.now();
     const result = await runProcess(bin, args, { cwd: dir, env });
     const ended = Date.now();
     const id = session || driver.sessionFrom(result.stdout, home) || '';
-    const requests = standin.conversationRequests().filter((request) => request.at >= started && request.at <= ended && driver.belongsTo(request, id));
+    const requests = server.conversationRequests().filter((request) => request.at >= started && request.at <= ended && driver.belongsTo(request, id));
     const firstRequestMs = requests[0] ? requests[0].at - started : undefined;
     return { session: id, ...result, durationMs: ended - started, firstRequestMs, requests, transcriptPath: id ? driver.transcriptPath(home, id) : undefined };
   };
@@ -431,7 +440,7 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
     agent: options.agent,
     dir,
     home,
-    standin,
+    standin: server,
     env,
     start: (prompt) => {
       const planned = driver.newSession(prompt, randomUUID(), options);
@@ -443,7 +452,7 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
     hookRuns: () => (fs.existsSync(hookLog) ? fs.readFileSync(hookLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookRun) : []),
     comments: (issueId) => readComments(dir, issueId),
     close: async () => {
-      await standin.close();
+      await server.close();
       fs.rmSync(root, { recursive: true, force: true });
     },
   };

@@ -9,6 +9,7 @@
 import { type AgentEvent, type TranscriptAgent, type TranscriptEvents } from '../../core/agentEvents';
 import { errorMessage } from '../../core/errors';
 import { transcriptEvents, detectTranscriptAgent } from '../../core/transcript';
+import { stat } from 'node:fs/promises';
 import { openRegularFile, UnreadableFileError } from '../safeRead';
 
 /** How much of a transcript's end is read: the work since the last compaction fits in it many times over. */
@@ -24,11 +25,31 @@ export interface ReadTranscriptOptions {
  * Never throws: an unusable file gives no events and a `problem`.
  */
 export async function readTranscript(path: string | undefined, agent: TranscriptAgent | 'auto', options: ReadTranscriptOptions = {}): Promise<TranscriptEvents> {
+  if (!path) return empty(agent === 'auto' ? 'claude' : agent, 'no transcript path');
+  const maxBytes = Math.max(1024, Math.floor(options.maxBytes ?? TRANSCRIPT_TAIL_BYTES));
+  const key = `${path}\0${agent}\0${maxBytes}`;
+  const stamp = await stat(path).then(
+    (info) => (info.isFile() ? `${info.size}:${info.mtimeMs}` : undefined),
+    () => undefined,
+  );
+  if (stamp !== undefined && lastRead?.key === key && lastRead.stamp === stamp) return lastRead.events;
+  const events = readTranscriptNow(path, agent, maxBytes);
+  if (stamp !== undefined) lastRead = { key, stamp, events };
+  return events;
+}
+
+/**
+ * The last read, kept while its file has the same size and time: one hook asks for its session's
+ * events from more than one place (the session's thread, its bindings and attributed work), at
+ * the same moment, and the transcript is read and parsed once. Callers never change the events.
+ */
+let lastRead: { key: string; stamp: string; events: Promise<TranscriptEvents> } | undefined;
+
+async function readTranscriptNow(path: string, agent: TranscriptAgent | 'auto', maxBytes: number): Promise<TranscriptEvents> {
   const fallbackAgent: TranscriptAgent = agent === 'auto' ? 'claude' : agent;
-  if (!path) return empty(fallbackAgent, 'no transcript path');
   let tail: Tail;
   try {
-    tail = await readTail(path, Math.max(1024, Math.floor(options.maxBytes ?? TRANSCRIPT_TAIL_BYTES)));
+    tail = await readTail(path, maxBytes);
   } catch (error) {
     return empty(fallbackAgent, `transcript unreadable: ${errorMessage(error)}`);
   }

@@ -42,6 +42,16 @@ describe('readTranscript never fails its caller', () => {
     expect(read.fromStart).toBe(true);
   });
 
+  it('is read once for every caller while the file is unchanged, and again once it grows', async () => {
+    const path = file('shared.jsonl', jsonl([claude.user('first request')]));
+    const [thread, bindings] = await Promise.all([readTranscript(path, 'claude'), readTranscript(path, 'claude')]);
+    expect(bindings).toBe(thread);
+    writeFileSync(path, jsonl([claude.user('first request'), claude.text('working on it')]));
+    const grown = await readTranscript(path, 'claude');
+    expect(grown).not.toBe(thread);
+    expect(grown.events.map((event) => event.type)).toEqual(['user', 'assistant']);
+  });
+
   it('damaged lines and unknown entry types are skipped', async () => {
     const text = ['{"type":"user"', 'garbage', '\u0000\u0000', JSON.stringify({ type: 'brand-new-entry', data: 1 }), JSON.stringify(claude.user('still read'))].join('\n');
     const read = await readTranscript(file('damaged.jsonl', text), 'claude');

@@ -12,7 +12,7 @@ import { BLOCK_MARK_BYTES, blockDigest, holdsAnyBlock, holdsBlock, withBlockMark
 import { markerDir, markerFile } from './hookMarker';
 import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
-import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, RESUME_KEEPS_HOOK_TEXT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
+import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { runCheckpoint } from '../services/checkpointFlow';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
@@ -119,7 +119,7 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
     run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
     return hookResponse(agent, event, undefined);
   }
-  if (run.input?.source === 'resume' && RESUME_KEEPS_HOOK_TEXT[agent] && (await alreadyHolds(agent, run))) {
+  if (run.input?.source === 'resume' && (await alreadyHolds(agent, run))) {
     run.note('this resumed conversation already holds the recovery context; not twice.');
     // Nothing went out, so nothing is claimed: a later resume asks the transcript again.
     await rm(delivery.file, { force: true });

@@ -137,14 +137,6 @@ export function hookPlan(agent: AgentId, event: string): HookPlan {
  * rollout item. Gemini CLI records no compression in its chat file: a resumed session is
  * given the whole recorded conversation back. VS Code and Cursor start no resumed session.
  */
-/**
- * Agents whose resumed session gets back the hook text of its earlier starts, so that the
- * transcript (or the per-session record) tells whether the block is held. Copilot CLI logs a
- * hook's answer in its events file but sent none of it again on `--resume` in the real-agent
- * suite: a resume there always gets the block.
- */
-export const RESUME_KEEPS_HOOK_TEXT: Record<AgentId, boolean> = { claude: true, codex: true, copilot: false, cursor: true, gemini: true, opencode: true };
-
 export const TRANSCRIPT_BOUNDARIES: Record<AgentId, readonly string[]> = {
   claude: ['"subtype":"compact_boundary"'],
   codex: ['"type":"compacted"'],

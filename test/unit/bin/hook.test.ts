@@ -713,13 +713,6 @@ describe('exactly once per compaction and per start, resumed sessions included',
     expect(hook('claude', 'SessionStart', { session_id: 'real-1', transcript_path: transcript, hook_event_name: 'SessionStart', source: 'resume' })).toBeUndefined();
   });
 
-  it('gives a Copilot CLI resume the block again: it does not send earlier hook text on --resume', () => {
-    const common = { sessionId: 'copilot-resume', transcript_path: path.join(home, 'copilot-events.jsonl') };
-    const first = hook('copilot', 'SessionStart', { ...common, hookEventName: 'SessionStart', source: 'startup' })!;
-    writeFileSync(common.transcript_path, `${JSON.stringify({ type: 'hook.end', data: { output: first } })}\n`);
-    expect(hook('copilot', 'SessionStart', { ...common, hookEventName: 'SessionStart', source: 'resume' })).toMatch(/^## Resuming: /m);
-  });
-
   it('falls back to what it gave the session when the agent names no transcript, until a compaction', () => {
     const common = { session_id: 'codex-once', transcript_path: null };
     expect(hook('codex', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'startup' })).toMatch(/^## Resuming: /m);

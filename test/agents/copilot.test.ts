@@ -12,6 +12,5 @@ describe('Copilot CLI', () =>
       compaction: 'after a compaction the next turn, with no tool call, may get no block (0 in one run of two): the hand-over waits for a PostToolUse; not fixed by 15:15',
       resume: 'after a compaction the next turn, with no tool call, gets no block (0): the hand-over waits for a PostToolUse; not fixed by 15:15',
       'second-compaction': 'after a second compaction the next turn gets no block (0), as in resume; not fixed by 15:15',
-      'bd-prime': "the rules reach the model 0 times: bd's Copilot hook prints plain text, which Copilot CLI 1.0.102 does not pass on, yet our block leaves the rules out for it; not fixed by 15:15",
     },
   }));

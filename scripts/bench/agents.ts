@@ -1,7 +1,8 @@
 // The start-up cost of our SessionStart hook in the real agents (test/agents/startupCost.ts): the
 // agent's launch to its first model request, with our hooks and without, median of interleaved
 // pairs, side by side with their ratio. Agents not installed (scripts/setup-agents.sh) are named
-// and skipped. Asserts nothing; test/agents/startup.test.ts holds the 25 % bound.
+// and skipped. The bound (at most 25 % added) is read here, not asserted by a test: a timed test
+// on a shared machine fails by the machine's load, not by the product's cost.
 import fs from 'node:fs';
 import path from 'node:path';
 import { agentsDir, type AgentKind } from '../../test/agents/harness';

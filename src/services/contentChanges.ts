@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import * as path from 'node:path';
 import { CliError } from '../beads/errors';
 import { runGit } from '../git/runGit';
@@ -17,11 +18,18 @@ import { errorMessage } from '../core/errors';
 const MAX_HASHED_BYTES = 8 * 1024 * 1024;
 /** Paths named on one `git ls-files` command line, at most (command lines are bounded on Windows). */
 const LS_FILES_BATCH = 200;
+/**
+ * A read is trusted once the file keeps its size and time this long after it: a save truncates,
+ * then writes, and a loaded machine can leave a writer between the two for longer than the events'
+ * quiet time. A file still moving is read again, a few times at most.
+ */
+const STABLE_AFTER_MS = 100;
+const STABLE_ROUNDS = 5;
 /** Paths remembered, at most: the oldest are forgotten first (a forgotten file is compared with git again). */
 const REMEMBERED_LIMIT = 20_000;
 
 /** What a path holds now, as far as telling a change goes. */
-type Content = { kind: 'absent' } | { kind: 'other' } | { kind: 'file'; id: string; modifiedMs: number };
+type Content = { kind: 'absent' } | { kind: 'other' } | { kind: 'file'; id: string; modifiedMs: number; size: number };
 
 export interface ContentChangesOptions {
   /** The workspace folder: paths are relative to it. */
@@ -47,8 +55,7 @@ export class ContentChanges {
    * changed, as its event always did.
    */
   async changed(paths: readonly string[]): Promise<Set<string>> {
-    const contents = new Map<string, Content>();
-    for (const relative of new Set(paths)) contents.set(relative, await this.read(relative));
+    const contents = await this.readSettled([...new Set(paths)]);
     const unseen = [...contents].filter(([relative, content]) => content.kind === 'file' && !this.seen.has(relative)).map(([relative]) => relative);
     const indexed = unseen.length > 0 && this.options.inGit ? await this.indexIds(unseen) : new Map<string, string>();
     const changed = new Set<string>();
@@ -82,6 +89,27 @@ export class ContentChanges {
     if (this.unchangedSaves.size > REMEMBERED_LIMIT) this.unchangedSaves.delete(this.unchangedSaves.keys().next().value as string);
   }
 
+  /** What each path holds once it has stopped moving (see STABLE_AFTER_MS), or after the last round. */
+  private async readSettled(paths: readonly string[]): Promise<Map<string, Content>> {
+    const contents = new Map<string, Content>();
+    let toRead = paths;
+    for (let round = 0; round < STABLE_ROUNDS && toRead.length > 0; round++) {
+      for (const relative of toRead) contents.set(relative, await this.read(relative));
+      await delay(STABLE_AFTER_MS);
+      const moved: string[] = [];
+      for (const relative of toRead) if (await this.movedSince(relative, contents.get(relative) as Content)) moved.push(relative);
+      toRead = moved;
+    }
+    return contents;
+  }
+
+  /** Whether a file read as `content` has since changed size or time (a stat: no read, no open). */
+  private async movedSince(relative: string, content: Content): Promise<boolean> {
+    if (content.kind !== 'file') return false;
+    const info = await stat(path.join(this.options.root, ...relative.split('/'))).catch(() => undefined);
+    return !info || Math.round(info.mtimeMs) !== content.modifiedMs || info.size !== content.size;
+  }
+
   /** The path's content id, read without ever waiting on a pipe or reading more than the cap. */
   private async read(relative: string): Promise<Content> {
     const file = path.join(this.options.root, ...relative.split('/'));
@@ -97,9 +125,9 @@ export class ContentChanges {
       const info = await handle.stat();
       if (!info.isFile()) return { kind: 'other' };
       const modifiedMs = Math.round(info.mtimeMs);
-      if (info.size > MAX_HASHED_BYTES) return { kind: 'file', id: `large:${info.size}:${modifiedMs}`, modifiedMs };
+      if (info.size > MAX_HASHED_BYTES) return { kind: 'file', id: `large:${info.size}:${modifiedMs}`, modifiedMs, size: info.size };
       const bytes = await handle.readFile();
-      return { kind: 'file', id: `blob:${gitBlobId(bytes)}`, modifiedMs };
+      return { kind: 'file', id: `blob:${gitBlobId(bytes)}`, modifiedMs, size: bytes.byteLength };
     } catch {
       return { kind: 'other' };
     } finally {

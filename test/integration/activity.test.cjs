@@ -163,8 +163,12 @@ describeIn(['br'], 'activity tracking', () => {
     for (const name of names) fs.writeFileSync(path.join(run.workspace, name), `${name} as committed\n`);
     git('add', 'saved');
     git('commit', '-q', '-m', 'chore: files to save unchanged');
+    // Their creation may reach the file watcher late on a loaded machine, and is work until the
+    // commit: it settles before the checkpoint that starts the count the saves are held to.
+    await sleep(1_500);
+    await api.flushActivity();
     await vscode.commands.executeCommand('beadsRecovery.checkpoint', { issueId: ISSUE, message: 'before the saves' });
-    await waitFor(afterFlush(api, () => (api.ledger()?.edits ?? 0) === 0), 'the ledger to start again after the checkpoint');
+    await waitFor(afterFlush(api, () => (api.ledger()?.edits ?? 0) === 0 && (api.ledger()?.files.length ?? 0) === 0), 'the ledger to start again after the checkpoint');
     // User settings: workspace settings would be a file in the folder, itself a change.
     const files = vscode.workspace.getConfiguration('files');
     await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);

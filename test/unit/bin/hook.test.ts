@@ -2,7 +2,7 @@
 // by `beads-recovery hooks install --agent …` next to bd's own entries, then run through a shell
 // exactly as the agent's file says, with the JSON that agent writes to a hook's stdin.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,11 +209,20 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     const settings = path.join(dir, '.claude', 'settings.local.json');
     writeFileSync(settings, '{}\n');
     chmodSync(settings, 0o444);
-    // Root may write any file, so as root the command runs as nobody, to whom the file is read-only.
+    // Root may write any file, so as root the command runs as nobody, to whom the file is read-only;
+    // it runs a copy of the built CLI in the scratch folder, since the clone may sit in a folder
+    // nobody may enter (a `mktemp -d` one is private).
     const asRoot = process.getuid?.() === 0;
-    if (asRoot) for (const entry of [scratch, dir, path.join(dir, '.claude')]) chmodSync(entry, 0o755);
+    let script = cli;
+    if (asRoot) {
+      for (const entry of [scratch, dir, path.join(dir, '.claude')]) chmodSync(entry, 0o755);
+      const copy = path.join(scratch, 'dist-for-nobody');
+      cpSync(path.dirname(cli), copy, { recursive: true });
+      chmodSync(copy, 0o755);
+      script = path.join(copy, path.basename(cli));
+    }
     const command = asRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath] : [process.execPath];
-    const result = spawnSync(command[0]!, [...command.slice(1), cli, 'hooks', 'install', '--dir', dir], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(command[0]!, [...command.slice(1), script, 'hooks', 'install', '--dir', dir], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
     expect(result.status, result.stderr).toBe(1);
     expect(result.stderr).toMatch(/cannot be written \(EACCES\); nothing was changed/);
     expect(readFileSync(settings, 'utf8')).toBe('{}\n');

@@ -21,7 +21,7 @@ import {
   workTreePath,
 } from '../../../src/core/agentSessions';
 
-const ROOT = '/work/tree';
+const ROOT = '/home/dev/tree';
 const one = { agent: 'claude', sessionId: 's-1', transcript: '/t/s-1.jsonl' };
 const two = { agent: 'claude', sessionId: 's-2' };
 

@@ -56,7 +56,7 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
     append(transcripts[which], transcript.tool(`${which}-edit`, 'Write', { file_path: path.join(dir, file), content: `${which}'s work\n` }), transcript.result(`${which}-edit`, 'File created'));
   }
 
-  beforeAll(() => {
+  beforeAll(async () => {
     makeWorkspace({ dir, dialect, data: 'empty' });
     for (const which of ['first', 'second'] as const) {
       const created = JSON.parse(beads('create', `The ${which} session's issue`, '--json')) as { id: string } | { id: string }[];
@@ -67,7 +67,9 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
     work('first', 'first.txt');
     // The second session starts once the first issue is claimed: its start-up context hands it that one…
     expect(hook('second', 'SessionStart', { source: 'startup' })).toContain(`## Resuming: ${ids.first}`);
-    // …until it claims its own, which is then the newest.
+    // …until it claims its own, which is then the newest: bd stamps a claim to the second, so the
+    // second claim is made in a later second than the first (in the same one the two tie).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     work('second', 'second.txt');
   });
 

@@ -7,12 +7,7 @@ import { createAgentHarness } from './harness';
 import { describeAgentScenarios, ok, SCRIPT } from './scenario';
 
 describe('Codex', () => {
-  describeAgentScenarios('codex', {
-    concurrentSessions: true,
-    pending: {
-      'second-compaction': 'in Codex a second compaction within 60 s still writes no checkpoint (1, not 2; the fix reached Claude Code only by 15:15)',
-    },
-  });
+  describeAgentScenarios('codex', { concurrentSessions: true });
 
   it('without --dangerously-bypass-hook-trust, hooks nobody trusted in /hooks do not run', async () => {
     const harness = await createAgentHarness({ agent: 'codex', script: SCRIPT, untrustedHooks: true });

@@ -89,6 +89,12 @@ describe('OpenAI Responses', () => {
     const compacted = [prompt, { type: 'message', role: 'user', content: [{ type: 'input_text', text: COMPACTION_SUMMARY }] }];
     const after = JSON.parse(await post('/v1/responses', { tools, input: compacted })) as { output: { content: { text: string }[] }[] };
     expect(after.output[0]?.content[0]?.text).toBe('After.');
+
+    // The same prompt again after the summary is a new turn (a second compaction): it starts over.
+    const again = [...compacted, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'After.' }] }, prompt];
+    const second = events(await post('/v1/responses', { stream: true, tools, input: again }));
+    expect(second[2]?.item).toMatchObject({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'true' }) });
+    expect((second[3]?.response as { usage: { input_tokens: number } }).usage.input_tokens).toBe(900_000);
   });
 });
 

@@ -32,8 +32,9 @@ export interface ScriptStep {
   when: string;
   turns: ModelTurn[];
   /**
-   * Once the conversation carries the compaction summary, the step goes on with these turns
+   * Once the compaction summary follows this step's prompt, the step goes on with these turns
    * (counted from the summary) instead: the agent drops the earlier tool calls when it compacts.
+   * The same prompt sent again after a summary is a new turn, and starts from `turns` again.
    */
   afterCompaction?: ModelTurn[];
 }
@@ -202,9 +203,10 @@ function nextTurn(script: ScriptStep[], conversation: { role: 'user' | 'model'; 
     const lines = entry.text.split('\n').map((line) => line.replace(/^[\s"']+/, ''));
     const step = script.find((candidate) => lines.some((line) => line.startsWith(candidate.when)));
     if (!step) continue;
-    if (compacted && step.afterCompaction) {
-      let summaryAt = conversation.length - 1;
-      while (summaryAt >= 0 && !conversation[summaryAt]?.text.includes(COMPACTION_SUMMARY)) summaryAt--;
+    // The step's own turn was compacted (the summary came after its prompt): it goes on from the
+    // summary. A prompt after the summary is a new turn, a second compaction's included.
+    const summaryAt = compacted ? conversation.map((earlier) => earlier.text.includes(COMPACTION_SUMMARY)).lastIndexOf(true) : -1;
+    if (step.afterCompaction && summaryAt > index) {
       const taken = conversation.slice(summaryAt + 1).filter((later) => later.role === 'model').length;
       return step.afterCompaction[taken] ?? { text: 'Done.' };
     }

@@ -112,10 +112,11 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     AfterTool: { ...NOTHING, inject: 'if-armed' },
     BeforeAgent: { ...NOTHING, inject: 'if-armed' },
   },
-  // The events our opencode plugin (core/opencodePlugin.ts) passes on.
+  // The events our opencode plugin (core/opencodePlugin.ts) passes on. Before a compaction it only
+  // checkpoints: the block goes in after it, once (session.compacted), not into the summary request too.
   opencode: {
     'session.resumed': { ...NOTHING, inject: 'always' },
-    'session.compacting': { ...NOTHING, inject: 'always', checkpoint: true },
+    'session.compacting': { ...NOTHING, checkpoint: true },
     'session.compacted': { ...NOTHING, inject: 'always' },
   },
 };

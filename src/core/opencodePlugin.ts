@@ -2,15 +2,23 @@
 // (opencode-ai 1.18: `{plugin,plugins}/*.{ts,js}` under each config folder; a file plugin default
 // exports `{ id, server }`). Ours is a small file this module writes whole; it runs
 // `beads-recovery hook opencode <event>` with the hook JSON every other agent sends, and hands the
-// answer over the way @opencode-ai/plugin 1.18 allows (packages/plugin/src/index.ts, `Hooks`):
+// answer over the way @opencode-ai/plugin 1.18 allows (packages/plugin/src/index.ts, `Hooks`).
+// How opencode 1.18.33 compacts (SessionCompaction.process in its bundle): it triggers
+// `experimental.session.compacting`, asks the model for the summary, then, after an automatic
+// compaction, `experimental.compaction.autocontinue` just before it writes the synthetic user
+// message that continues the turn, and only then publishes `session.compacted` (while the loop
+// already sends that next request). So:
 //
-//   chat.message (the first one this opencode process sees in a session): the block is added to
-//     that user message's text (a part of our own would need an id in opencode's format), so a
-//     new or continued session gets it once; `hook` decides from what it gave the session before;
-//   experimental.session.compacting: checkpoints, and adds the block to the compaction prompt's
-//     context, so the summary keeps the work;
-//   event session.compacted: the block goes into the compacted session as a message with
-//     `noReply` (client.session.prompt), once per compaction.
+//   experimental.session.compacting: checkpoints (the work the summary replaces), and notes that
+//     the session is owed the block;
+//   experimental.compaction.autocontinue (an automatic compaction, awaited by opencode): the block
+//     goes in as a message with `noReply` (client.session.prompt), stored in the session just
+//     before opencode's "Continue…" message, so the very next model request carries it, and every
+//     later one, once;
+//   chat.message: a session owed the block (a manual compaction, which continues on the user's next
+//     message) gets it added to that message's text (a part of our own would need an id in
+//     opencode's format); otherwise the first message this opencode process sees in a session gets
+//     it, when `hook` says the session does not hold it yet (a new or continued session).
 //
 // The file is ours alone: its first line marks it, the launcher sits on one line as JSON, and an
 // install rewrites it whole (an uninstall deletes it). Pure: the caller reads and writes it.
@@ -74,27 +82,37 @@ function hook(event, input) {
 }
 
 async function server({ client, directory }) {
+  // Sessions whose first message in this process was seen; sessions compacted here whose block has not gone out.
   const seen = new Set();
+  const owed = new Set();
   const ask = (event, sessionID, source) => hook(event, { session_id: sessionID, cwd: directory, source });
+  const afterCompaction = (sessionID) => {
+    owed.delete(sessionID);
+    seen.add(sessionID);
+    return ask('session.compacted', sessionID, 'compact');
+  };
   return {
     'chat.message': async (input, output) => {
-      if (seen.has(input.sessionID)) return;
-      seen.add(input.sessionID);
-      const context = await ask('session.resumed', input.sessionID, 'resume');
+      const sessionID = input.sessionID;
+      let context;
+      if (owed.has(sessionID)) context = await afterCompaction(sessionID);
+      else if (!seen.has(sessionID)) {
+        seen.add(sessionID);
+        context = await ask('session.resumed', sessionID, 'resume');
+      }
       if (!context) return;
       const text = output.parts.find((part) => part.type === 'text');
       if (text) text.text = \`\${text.text}\\n\\n\${context}\`;
-      else await client.session.prompt({ path: { id: input.sessionID }, body: { noReply: true, parts: [{ type: 'text', text: context }] } }).catch(() => undefined);
+      else await client.session.prompt({ path: { id: sessionID }, body: { noReply: true, parts: [{ type: 'text', text: context }] } }).catch(() => undefined);
     },
-    'experimental.session.compacting': async (input, output) => {
-      const context = await ask('session.compacting', input.sessionID, 'compacting');
-      if (context) output.context.push(context);
+    'experimental.session.compacting': async (input) => {
+      await ask('session.compacting', input.sessionID, 'compacting');
+      owed.add(input.sessionID);
     },
-    event: async ({ event }) => {
-      if (event.type !== 'session.compacted') return;
-      const sessionID = event.properties.sessionID;
-      const context = await ask('session.compacted', sessionID, 'compact');
-      if (context) await client.session.prompt({ path: { id: sessionID }, body: { noReply: true, parts: [{ type: 'text', text: context }] } }).catch(() => undefined);
+    'experimental.compaction.autocontinue': async (input) => {
+      if (!owed.has(input.sessionID)) return;
+      const context = await afterCompaction(input.sessionID);
+      if (context) await client.session.prompt({ path: { id: input.sessionID }, body: { noReply: true, parts: [{ type: 'text', text: context }] } }).catch(() => undefined);
     },
   };
 }

@@ -98,6 +98,28 @@ describe('OpenAI Responses', () => {
   });
 });
 
+describe('a compaction and the one after it (opencode\'s prompts, Anthropic Messages)', () => {
+  it("tells opencode's summary requests, first and combining, and starts a step anew when its prompt comes after the summary", async () => {
+    standin = await startModelStandin('anthropic', SCRIPT);
+    const text = (value: string) => [{ type: 'text', text: value }];
+    const answer = async (messages: unknown[]) => {
+      const body = JSON.parse(await post('/v1/messages', { tools: ANTHROPIC_TOOLS, messages })) as { content: { type: string; text?: string; name?: string }[]; usage: { input_tokens: number } };
+      return { block: body.content[0], tokens: body.usage.input_tokens };
+    };
+    const first = 'Here is the conversation so far:\n\n<conversation>\n[User]: COMPACT-NOW fill\n</conversation>\n\nCreate a new anchored summary from the conversation history in the <conversation> tags above so another coding agent can continue the work.';
+    const combining = 'Here is the summary of the conversation before the <conversation> above:\n\n<prior-summary>\nold\n</prior-summary>\n\nThe <prior-summary> summarizes everything that happened before the <conversation>. Construct a new summary that combines both.';
+    for (const prompt of [first, combining]) expect((await answer([{ role: 'user', content: text(prompt) }])).block?.text).toContain(COMPACTION_SUMMARY);
+    expect(standin.requests.map((request) => request.kind)).toEqual(['compaction', 'compaction']);
+
+    const summary = [{ role: 'user', content: text('What did we do so far?') }, { role: 'assistant', content: text(COMPACTION_SUMMARY) }];
+    // The prompt the compaction interrupted, before the summary: its step goes on from afterCompaction.
+    expect((await answer([{ role: 'user', content: text('COMPACT-NOW fill') }, ...summary, { role: 'user', content: text('Continue') }])).block?.text).toBe('After.');
+    // The same prompt in a later turn, after the summary: the step anew, so a second compaction comes.
+    const again = await answer([...summary, { role: 'user', content: text('COMPACT-NOW fill') }]);
+    expect(again).toMatchObject({ block: { type: 'tool_use', name: 'Bash' }, tokens: 900_000 });
+  });
+});
+
 describe('Gemini', () => {
   it('answers a request with a response schema by the schema (a side request), and a turn with the function the agent declared', async () => {
     standin = await startModelStandin('gemini', SCRIPT);

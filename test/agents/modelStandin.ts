@@ -83,7 +83,10 @@ const COMPACTION_PROMPTS = [
   /create a detailed summary of the conversation/i, // Claude Code's /compact and auto-compact
   /CONTEXT CHECKPOINT COMPACTION/, // Codex's compact prompt
   /<state_snapshot>/, // Gemini CLI's compression prompt (and the check of the snapshot it wrote)
-  /summarize the conversation|summary of our conversation|conversation summary/i, // Copilot CLI, opencode
+  /summarize the conversation|summary of our conversation|conversation summary/i, // Copilot CLI
+  // opencode 1.18: "Create a new anchored summary from the conversation history…", or, with an
+  // earlier summary, "<prior-summary>…Construct a new summary that combines both".
+  /anchored summary from the conversation history|Construct a new summary that combines both/,
 ];
 
 /** One family's reading of a request and writing of a turn. */

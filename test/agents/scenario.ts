@@ -48,6 +48,11 @@ export interface AgentScenarioOptions {
   /** The agent's requests name their session, so two sessions in one folder can be told apart. */
   concurrentSessions: boolean;
   /**
+   * The agent goes on with the turn right after its compaction (opencode's "Continue…" message):
+   * the first request after the summary request must already carry the block, once.
+   */
+  continuesAfterCompaction?: boolean;
+  /**
    * Scenarios the product does not pass yet, each with the reason: reported as pending (todo),
    * not run. Each entry names what has to land for it to go.
    */
@@ -92,6 +97,10 @@ export function describeAgentScenarios(agent: AgentKind, options: AgentScenarioO
       const compact = ok(await harness.compact(session));
       expect(compact.requests.some((request) => request.kind === 'compaction'), 'the agent asked for a summary').toBe(true);
       expect(checkpoints(harness).length).toBe(before + 1);
+      if (options.continuesAfterCompaction) {
+        const summaryAt = compact.requests.findIndex((request) => request.kind === 'compaction');
+        expect(blocks({ ...compact, requests: compact.requests.slice(summaryAt + 1) }), 'the requests after the summary').toEqual([1]);
+      }
       const next = ok(await harness.resume(session, 'STEP2 go on'));
       expect(blocks(next)).toEqual([1]);
       expectHooksAnsweredInTime(harness);

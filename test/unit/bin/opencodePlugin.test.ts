@@ -14,8 +14,8 @@ const savedEnv = { ...process.env };
 
 interface Plugin {
   'chat.message': (input: { sessionID: string }, output: { message: object; parts: { type: string; text?: string }[] }) => Promise<void>;
-  'experimental.session.compacting': (input: { sessionID: string }, output: { context: string[] }) => Promise<void>;
-  event: (input: { event: { type: string; properties: Record<string, unknown> } }) => Promise<void>;
+  'experimental.session.compacting': (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
+  'experimental.compaction.autocontinue': (input: { sessionID: string; overflow: boolean }, output: { enabled: boolean }) => Promise<void>;
 }
 
 describe('the opencode plugin, loaded as opencode loads it', { timeout: 90_000 }, () => {
@@ -53,16 +53,61 @@ describe('the opencode plugin, loaded as opencode loads it', { timeout: 90_000 }
     expect(second.parts[0]!.text).toBe('and then?');
   });
 
-  it('checkpoints and gives the compaction prompt the context, then hands the block over once after the compaction', async () => {
-    writeFileSync(path.join(dir, 'opencode-work.ts'), 'export const done = true;\n');
-    const compacting = { context: [] as string[] };
-    await plugin['experimental.session.compacting']({ sessionID: 'ses_1' }, compacting);
-    expect(compacting.context).toHaveLength(1);
-    const issue = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] }).find((record) => record.id === SCENARIO.inProgress);
-    expect(issue?.comments?.at(-1)?.text).toMatch(/^Auto-checkpoint \(pre-compaction\): .*opencode-work\.ts/s);
-    await plugin.event({ event: { type: 'session.compacted', properties: { sessionID: 'ses_1' } } });
+  const checkpoints = () =>
+    (readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] }).find((record) => record.id === SCENARIO.inProgress)?.comments ?? [])
+      .map((comment) => comment.text)
+      .filter((text) => text.startsWith('Auto-checkpoint (pre-compaction): '));
+  const compacting = async (sessionID: string, work: string) => {
+    writeFileSync(path.join(dir, work), `export const ${work.replace(/\W/g, '_')} = true;\n`);
+    const before = checkpoints().length;
+    const output = { context: [] as string[] };
+    await plugin['experimental.session.compacting']({ sessionID }, output);
+    // The summary request gets nothing of ours: the block goes in after the compaction, once.
+    expect(output).toEqual({ context: [] });
+    expect(checkpoints().slice(before)).toEqual([expect.stringContaining(work)]);
+  };
+
+  it('an automatic compaction: one checkpoint, then the block as a message of its own before opencode continues, once', async () => {
+    await compacting('ses_1', 'opencode-work.ts');
+    const output = { enabled: true };
+    await plugin['experimental.compaction.autocontinue']({ sessionID: 'ses_1', overflow: false }, output);
+    // opencode goes on with its own "Continue…" message, after ours.
+    expect(output).toEqual({ enabled: true });
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toMatchObject({ path: { id: 'ses_1' }, body: { noReply: true } });
-    expect(prompts[0]!.body.parts[0]!.text).toMatch(/^## Resuming: /m);
+    expect(prompts[0]!.body.parts[0]!.text).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — `, 'm'));
+    // Given: neither a second continue nor the user's next message brings it again.
+    await plugin['experimental.compaction.autocontinue']({ sessionID: 'ses_1', overflow: false }, { enabled: true });
+    const next = { message: {}, parts: [{ type: 'text', text: 'next' }] };
+    await plugin['chat.message']({ sessionID: 'ses_1' }, next);
+    expect(next.parts[0]!.text).toBe('next');
+    expect(prompts).toHaveLength(1);
+  });
+
+  it('a manual compaction (no continue): the next message of the session carries the block, once; a second compaction gets its own', async () => {
+    await compacting('ses_1', 'manual-work.ts');
+    const next = { message: {}, parts: [{ type: 'text', text: 'carry on' }] };
+    await plugin['chat.message']({ sessionID: 'ses_1' }, next);
+    expect(next.parts[0]!.text).toMatch(new RegExp(`^carry on\\n\\n[\\s\\S]*## Resuming: ${SCENARIO.inProgress} — `, 'm'));
+    const later = { message: {}, parts: [{ type: 'text', text: 'later' }] };
+    await plugin['chat.message']({ sessionID: 'ses_1' }, later);
+    expect(later.parts[0]!.text).toBe('later');
+    await compacting('ses_1', 'second-work.ts');
+    const again = { message: {}, parts: [{ type: 'text', text: 'again' }] };
+    await plugin['chat.message']({ sessionID: 'ses_1' }, again);
+    expect(again.parts[0]!.text).toMatch(/^## Resuming: /m);
+    expect(prompts).toHaveLength(1);
+  });
+
+  it('a compaction of one session owes nothing to another', async () => {
+    const other = { message: {}, parts: [{ type: 'text', text: 'first' }] };
+    await plugin['chat.message']({ sessionID: 'ses_2' }, other);
+    expect(other.parts[0]!.text).toMatch(/^## Resuming: /m);
+    await compacting('ses_1', 'third-work.ts');
+    const second = { message: {}, parts: [{ type: 'text', text: 'second' }] };
+    await plugin['chat.message']({ sessionID: 'ses_2' }, second);
+    expect(second.parts[0]!.text).toBe('second');
+    await plugin['experimental.compaction.autocontinue']({ sessionID: 'ses_2', overflow: false }, { enabled: true });
+    expect(prompts).toHaveLength(1);
   });
 });

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { BeadsBackend } from './backend';
 import { isCanceled } from './errors';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
@@ -88,8 +87,9 @@ async function autoFlushDisabled(beadsDir: string): Promise<boolean> {
   let config: unknown;
   try {
     const text = await readTextFile(join(beadsDir, 'config.yaml'), { maxBytes: SMALL_FILE_MAX_BYTES });
-    // No config is br's default (flush on).
-    if (text === undefined) return false;
+    // No config is br's default (flush on); nor is a config that names neither key (most do not: no YAML to parse).
+    if (text === undefined || !/auto[_-]flush/.test(text)) return false;
+    const { parse: parseYaml } = await import('yaml');
     config = parseYaml(text);
   } catch {
     // One br could not read either is not trusted.

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { BLOCKING_TYPES, PARENT_CHILD, isTerminal, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
 import { JsonlReader, type JsonlLoad, type ScheduleFlags } from '../core/parse';
 import { parseTimestamp } from '../core/time';
@@ -125,6 +124,8 @@ export async function readyStatusGroup(beadsDir: string): Promise<readonly strin
   if (text === undefined) return DEFAULT_READY_STATUSES;
   let policy: unknown;
   try {
+    // Loaded here only: most stores have no policy, and a hook process need not load a YAML parser for nothing.
+    const { parse: parseYaml } = await import('yaml');
     policy = parseYaml(text);
   } catch {
     return DEFAULT_READY_STATUSES;

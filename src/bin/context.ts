@@ -3,7 +3,7 @@
 // folder when there is one, and settings from the environment instead of VS Code's.
 import path from 'node:path';
 import { localVersion } from '../beads/bdMigration';
-import { detectProject, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
+import { detectProject, findBeadsDir, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
 import { releaseWarningOnce } from '../beads/releaseWarnings';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
@@ -12,6 +12,7 @@ import type { AgentId } from '../core/hookConfig';
 import { toLedgerSummary } from '../core/ledger';
 import { clampTimeoutMs } from '../core/time';
 import { findRepository, type GitRepository } from '../git/repo';
+import { gitStatus } from '../git/status';
 import { describeDamage } from '../services/durableJson';
 import { lastCloseBesideLedger } from '../services/lastClose';
 import { LEDGER_DIR, ledgerIn, LedgerStore } from '../services/ledgerStore';
@@ -19,6 +20,7 @@ import { parkedNotesBeside } from '../services/checkpointFlow';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
+import { section } from '../services/section';
 import { actorFor } from '../services/actor';
 import { AgentSessionsStore, observeSession } from '../services/agentSessions';
 import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
@@ -58,6 +60,11 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   const trusted = options.trusted ?? true;
   const warn = options.warn ?? (() => undefined);
   const timeoutMs = clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
+  // `git status` depends on nothing else the context reads: in a beads project it runs beside the
+  // rest from the start (the context always shows it), not after the other steps.
+  const uncommitted = findBeadsDir(cwd).catch(() => undefined).then((found) => (found ? section(() => gitStatus(cwd, { timeoutMs, signal: options.signal })) : undefined));
+  // Awaited by the context; a run that fails before it leaves no rejection unhandled.
+  uncommitted.catch(() => undefined);
   // What the last run on this repository learnt (the CLI's `where`, the ids the context needed).
   const repository = await findRepository(cwd, { timeoutMs, signal: options.signal }).catch(() => undefined);
   const cache = repository ? new ProjectCacheFile(path.join(repository.gitDir, LEDGER_DIR, 'project-cache.json')) : undefined;
@@ -138,6 +145,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         // bd's memories, which only its prime would otherwise bring: here when the prime does not.
         withMemories: true,
         thread: options.thread,
+        uncommitted: uncommitted.then((started) => started ?? section(() => gitStatus(cwd, { timeoutMs, signal: options.signal }))),
         now: Date.now(),
         timeoutMs,
         signal: options.signal,

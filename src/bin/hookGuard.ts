@@ -100,8 +100,9 @@ async function withinDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: 
 /**
  * The process side of a hook: prints what `produce` answers and exits 0, whatever happens,
  * without waiting for handles left open (a pipe a grandchild holds, a stdin nobody closes).
+ * `afterAnswer` runs once the answer is out, before the exit (housekeeping the agent need not wait for).
  */
-export async function runHookProcess(produce: () => Promise<string>): Promise<never> {
+export async function runHookProcess(produce: () => Promise<string>, afterAnswer?: () => Promise<void>): Promise<never> {
   // An error thrown from a stray callback must not end the process before the answer is out.
   const report = (error: unknown) => process.stderr.write(`beads-recovery: ${errorMessage(error)}\n`);
   process.on('uncaughtException', report);
@@ -114,6 +115,7 @@ export async function runHookProcess(produce: () => Promise<string>): Promise<ne
   }
   const text = output === '' || output.endsWith('\n') ? output : `${output}\n`;
   await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
+  await afterAnswer?.().catch(report);
   process.exit(0);
 }
 

@@ -6,12 +6,16 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hookPlan, isHookAgent } from '../core/hookProtocol';
+import { requireWithCompileCache, type CachedLoad } from './compileCache';
 import { runHookProcess } from './hookGuard';
 import { hookFolder, readHookInput } from './hookInput';
 import { markerFile } from './hookMarker';
 import type * as HookWork from './hookWork';
 
 const [agent, event] = process.argv.slice(3);
+
+// Loaded with V8's code cache (compileCache.ts), which is written after the answer when there was none.
+let work: CachedLoad<typeof HookWork> | undefined;
 
 void runHookProcess(async () => {
   const input = await readHookInput();
@@ -22,10 +26,10 @@ void runHookProcess(async () => {
     const plan = hookPlan(agent, event);
     if ((plan.inject === 'if-armed' || plan.confirm) && !plan.arm && !plan.checkpoint && !(await exists(markerFile(agent, holder)))) return '{}';
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file of the build, loaded only where a beads project may be
-  const work = require('./hookWork.js') as typeof HookWork;
-  return work.answerHook(agent, event, input);
-});
+  // A file of the build beside this one, loaded only where a beads project may be.
+  work = await requireWithCompileCache<typeof HookWork>(path.join(__dirname, 'hookWork.js'));
+  return work.exports.answerHook(agent, event, input);
+}, () => work?.saveCache() ?? Promise.resolve());
 
 /** The nearest folder here or above that holds a `.beads` (or br's `_beads`) folder: without one there is no project; with one, hookWork decides. */
 async function beadsFolderAbove(start: string): Promise<string | undefined> {

@@ -83,7 +83,7 @@ export function cutBytes(text: string, maxBytes: number): string {
   // boundary depends only on what comes before it and on the next character, so the clusters
   // before the cut are the text's own. Segmenting the whole text instead costs its whole length
   // on every call (seconds for a description of megabytes).
-  for (const { segment } of GRAPHEMES.segment(text.slice(0, room + 2))) {
+  for (const { segment } of graphemes().segment(text.slice(0, room + 2))) {
     const size = utf8Length(segment);
     if (bytes + size > room) break;
     kept += segment;
@@ -92,7 +92,12 @@ export function cutBytes(text: string, maxBytes: number): string {
   return `${kept}${ELLIPSIS}`;
 }
 
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: creating it loads the runtime's text-break data (milliseconds), which a hook
+// process that never cuts a text need not pay.
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(): Intl.Segmenter {
+  return (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
+}
 
 /**
  * A word for a POSIX shell: unchanged when it holds only characters no shell treats specially,

@@ -1,7 +1,8 @@
 import type { BeadsBackend } from '../beads/backend';
-import { buildRecoveryContext, type LedgerSummary, type RecoveryResult } from '../core/recovery';
+import { buildRecoveryContext, type LedgerSummary, type RecoveryResult, type Section } from '../core/recovery';
 import type { Dialect } from '../core/model';
 import type { LastClose } from '../core/next';
+import type { GitChange } from '../core/porcelain';
 import type { SessionThread } from '../core/transcriptThread';
 import { chooseSessionIssue, describeSessionIssueChoice, type Actor, type IssueRule, type SessionIssueChoice } from '../core/sessionIssue';
 import { gitStatus } from '../git/status';
@@ -45,6 +46,8 @@ export interface RecoveryRequest {
   withMemories?: boolean;
   /** What the agent session this context is for was doing, from its transcript (agent hooks only). */
   thread?: SessionThread;
+  /** `git status` of `workingFolder`, when the caller started it already (beside its own first steps). */
+  uncommitted?: Promise<Section<GitChange[]>>;
   now: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -76,7 +79,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
       uncommitted: { ok: true, value: [] },
     });
   }
-  const uncommittedQuery = section(() => gitStatus(request.workingFolder, { timeoutMs: request.timeoutMs, signal }));
+  const uncommittedQuery = request.uncommitted ?? section(() => gitStatus(request.workingFolder, { timeoutMs: request.timeoutMs, signal }));
   // Memories are an extra: a CLI that cannot list them costs the context nothing but them.
   const memoriesQuery = request.withMemories && !request.omitRules && backend.memories ? backend.memories(signal).catch(() => undefined) : undefined;
   const session = request.session;

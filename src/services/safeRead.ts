@@ -82,6 +82,11 @@ export async function openRegularFile(file: string, options: SafeReadOptions): P
 
 /** The text of a regular file (UTF-8), or undefined when it does not exist. */
 export async function readTextFile(file: string, options: SafeReadOptions): Promise<string | undefined> {
+  return (await readBytesFile(file, options))?.toString('utf8');
+}
+
+/** The bytes of a regular file, or undefined when it does not exist. */
+export async function readBytesFile(file: string, options: SafeReadOptions): Promise<Buffer | undefined> {
   const opened = await openRegularFile(file, options);
   if (!opened) return undefined;
   const chunks: Buffer[] = [];
@@ -90,7 +95,7 @@ export async function readTextFile(file: string, options: SafeReadOptions): Prom
   } finally {
     await opened.handle.close().catch(() => undefined);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** One line of a file, without its line end; `complete` is false for a last line with no newline. */

@@ -1,6 +1,7 @@
 // `beads-recovery context` as a process runs it (recoveryContextFor): processes and dependent steps
 // counted from the stand-in's call log, on a first run and when the CLI cannot answer.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -52,4 +53,38 @@ describe('recoveryContextFor', () => {
     // The CLI was tried (and failed) before the file was read.
     expect(readCalls(log).map((call) => call.args[0])).toContain('list');
   });
+
+  // The context always shows `git status`, which needs nothing the rest reads: it starts beside the
+  // repository lookup (`git rev-parse`), not after it and the steps that follow. A git on PATH that
+  // holds rev-parse back until a status has started (at most a few seconds) tells which it was.
+  it.skipIf(process.platform === 'win32')('starts `git status` beside `git rev-parse`, not after it', async () => {
+    const { dir, env } = workspace('git-beside');
+    const bin = path.join(scratch, 'git-beside-bin');
+    mkdirSync(bin);
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const started = path.join(scratch, 'git-beside-status-started');
+    const seen = path.join(scratch, 'git-beside-seen');
+    writeFileSync(
+      path.join(bin, 'git'),
+      `#!${process.execPath}
+const { existsSync, writeFileSync, appendFileSync } = require('node:fs');
+const { spawnSync } = require('node:child_process');
+const args = process.argv.slice(2);
+if (args.includes('status')) writeFileSync(${JSON.stringify(started)}, '');
+if (args.includes('rev-parse')) {
+  const until = Date.now() + 5000;
+  while (!existsSync(${JSON.stringify(started)}) && Date.now() < until) spawnSync('sleep', ['0.02']);
+  appendFileSync(${JSON.stringify(seen)}, existsSync(${JSON.stringify(started)}) ? 'status already running\\n' : 'status not started\\n');
+}
+process.exit(spawnSync(${JSON.stringify(realGit)}, args, { stdio: 'inherit' }).status ?? 1);
+`,
+    );
+    chmodSync(path.join(bin, 'git'), 0o755);
+    env.PATH = `${bin}${path.delimiter}${env.PATH ?? ''}`;
+    const result = await recoveryContextFor(dir, { env });
+    expect(readFileSync(seen, 'utf8')).toBe('status already running\n');
+    // And what it found is the context's, as before.
+    expect(result.markdown).toContain(`## Resuming: ${SCENARIO.inProgress} — `);
+  });
 });
+

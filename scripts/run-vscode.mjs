@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import { runDemo } from './vscode/demo.mjs';
 import { runE2e } from './vscode/e2e.mjs';
 import { runIntegration } from './vscode/integration.mjs';
-import { assertRuntimeInstalled, elapsed, killLiveServers, log, makeRunDir } from './vscode/runtime.mjs';
+import { assertRuntimeInstalled, developerLauncherState, elapsed, killLiveServers, log, makeRunDir } from './vscode/runtime.mjs';
 
 const modes = { '--integration': runIntegration, '--e2e': runE2e, '--demo': runDemo };
 const mode = process.argv[2];
@@ -53,6 +53,7 @@ setTimeout(() => {
 
 const started = Date.now();
 const runDir = makeRunDir(mode.slice(2));
+const launcherBefore = developerLauncherState();
 try {
   assertRuntimeInstalled();
   await modes[mode](runDir, tally);
@@ -63,6 +64,16 @@ try {
 if (tally.passed + tally.failed === 0) {
   tally.failed += 1;
   console.log('No test ran.');
+}
+// Every process of the run has a home of its own (runtime.mjs, isolatedHomeEnv): the extension's
+// launcher, which it rewrites at every start, must not have moved in the real one.
+const launcherAfter = developerLauncherState();
+if (launcherAfter === launcherBefore) {
+  tally.passed += 1;
+  console.log('  ✓ the run left the per-user launcher in the real home as it was');
+} else {
+  tally.failed += 1;
+  console.log(`  ✗ the run changed the per-user launcher in the real home: a process it started used that home\n      before: ${launcherBefore}\n      after:  ${launcherAfter}`);
 }
 log(`${mode.slice(2)} finished in ${elapsed(started)}`);
 if (tally.failed === 0 && !process.env.BEADS_VSCODE_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
-import { loadPlaywright } from './runtime.mjs';
+import { isolatedHomeEnv, loadPlaywright } from './runtime.mjs';
 
 /** Opens a browser on `origin` with clipboard access; browser console lines go to `dir`/browser-console.log. */
 export async function openBrowser(dir, origin) {
@@ -10,6 +10,8 @@ export async function openBrowser(dir, origin) {
   // Playwright refuses --user-data-dir in args; a persistent context takes the profile dir instead.
   const context = await chromium.launchPersistentContext(path.join(dir, 'chromium-profile'), {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    // Chromium writes crash reports and dconf under the home: the run's, as for its server.
+    env: { ...process.env, ...isolatedHomeEnv(dir) },
     headless: true,
     viewport: { width: 1400, height: 900 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

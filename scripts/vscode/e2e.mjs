@@ -90,12 +90,16 @@ function makeHelpers(page, { workspace, userDataDir, BEADS_STANDIN_FAULT_FILE: f
       const input = page.locator('.quick-input-widget input');
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
       const deadline = Date.now() + timeoutMs;
-      for (;;) {
+      // A webview that finishes loading (an image preview just opened, say) takes the focus: the
+      // palette then closes as soon as it opened, or F1 goes to the webview. Every step is short
+      // and the palette is opened again, each time waiting longer for it, until the deadline.
+      for (let attemptMs = 2000; ; attemptMs = Math.min(attemptMs * 2, 10_000)) {
         await page.keyboard.press('Escape');
         await page.keyboard.press('F1');
-        await input.waitFor({ state: 'visible' });
-        await input.fill(`>${title}`);
-        const shown = await row.waitFor({ state: 'visible', timeout: 2000 }).then(() => true, () => false);
+        const shown = await input.waitFor({ state: 'visible', timeout: attemptMs })
+          .then(() => input.fill(`>${title}`, { timeout: attemptMs }))
+          .then(() => row.waitFor({ state: 'visible', timeout: 2000 }))
+          .then(() => true, () => false);
         if (shown) break;
         if (Date.now() > deadline) throw new Error(`"${title}" is not in the command palette after ${timeoutMs} ms`);
       }

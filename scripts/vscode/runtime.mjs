@@ -48,6 +48,52 @@ async function freePort() {
   });
 }
 
+/**
+ * A home of the run's own, for every process the run starts (code-server, the extension host and
+ * what it spawns, Chromium), so nothing reads or writes the developer's per-user state: the
+ * extension rewrites the per-user hook launcher (~/.beads-recovery/bin) at every start and reads
+ * agents' sessions and settings (~/.claude, ~/.codex); code-server keeps a heartbeat and logs under
+ * XDG_DATA_HOME and VS Code a device id under XDG_CACHE_HOME; Chromium writes crash reports under
+ * XDG_CONFIG_HOME and dconf under XDG_CACHE_HOME; git reads its global config. The runtime itself
+ * (Node 24, code-server, Playwright, Chromium) is found by absolute paths resolved before.
+ */
+export function isolatedHomeEnv(dir) {
+  const home = path.join(dir, 'home');
+  const env = {
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local/share'),
+    XDG_STATE_HOME: path.join(home, '.local/state'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    // Set in the developer's shell, these would lead past HOME to their real folders.
+    CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+    CODEX_HOME: path.join(home, '.codex'),
+    GIT_CONFIG_GLOBAL: path.join(home, '.gitconfig'),
+  };
+  if (!fs.existsSync(env.GIT_CONFIG_GLOBAL)) {
+    fs.mkdirSync(home, { recursive: true });
+    // A fixed identity, so what git tells the extension does not depend on who runs the tests.
+    fs.writeFileSync(env.GIT_CONFIG_GLOBAL, '[user]\n\tname = Beads Recovery Tests\n\temail = tests@beads-recovery.invalid\n');
+  }
+  return env;
+}
+
+/**
+ * The per-user launcher of whoever runs the tests, as a string that changes when anything writes
+ * it or its mode (the extension rewrites it, and sets its mode, at every start): a run must leave
+ * it as it found it.
+ */
+export function developerLauncherState() {
+  const file = path.join(os.homedir(), '.beads-recovery', 'bin', 'beads-recovery');
+  try {
+    const { mtimeMs, ctimeMs } = fs.statSync(file);
+    return JSON.stringify({ file, mtimeMs, ctimeMs, text: fs.readFileSync(file, 'utf8') });
+  } catch {
+    return JSON.stringify({ file, absent: true });
+  }
+}
+
 const quietSettings = {
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
@@ -88,7 +134,7 @@ export function installVsix(vsix, extensionsDir, runDir) {
     '--config', writeConfig(runDir, 0),
     '--user-data-dir', path.join(runDir, 'install-user-data'),
     '--extensions-dir', extensionsDir,
-    '--install-extension', vsix], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, TMPDIR: runDir } });
+    '--install-extension', vsix], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...isolatedHomeEnv(runDir), TMPDIR: runDir } });
   if (result.status !== 0) {
     throw new Error(`installing ${vsix} failed (${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
   }
@@ -130,7 +176,7 @@ export async function startServer({ dir, workspace, env = {}, settings = {}, ext
     workspace];
   const child = spawn(node24, args, {
     stdio: ['ignore', out, out],
-    env: { ...process.env, ...env, TMPDIR: tmp },
+    env: { ...process.env, ...isolatedHomeEnv(dir), ...env, TMPDIR: tmp },
     detached: true,
   });
   fs.closeSync(out);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { makeScenarioWorkspace, standInEnv } from './vscode/beads-env.mjs';
 import { scenarios } from './vscode/integration.mjs';
-import { repoRoot } from './vscode/runtime.mjs';
+import { isolatedHomeEnv, repoRoot } from './vscode/runtime.mjs';
 
 const versionFlag = process.argv.indexOf('--version');
 const version = versionFlag > 0 ? process.argv[versionFlag + 1] : 'stable';
@@ -29,7 +29,9 @@ for (const scenario of scenarios) {
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: path.join(repoRoot, 'test/integration/index.cjs'),
       launchArgs: [workspace, '--user-data-dir', userData, '--disable-extensions'],
+      // VS Code and its extension host get the run's own home, as under code-server.
       extensionTestsEnv: {
+        ...isolatedHomeEnv(dir),
         PATH: scenario.searchPath(),
         BEADS_IT_SCENARIO: scenario.name,
         BEADS_IT_WORKSPACE: workspace,

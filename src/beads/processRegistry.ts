@@ -4,11 +4,14 @@
 // holding the database, for as long as it hangs. runCli kills its groups at its own timeout and
 // when its process exits normally; this covers the owner that could not.
 //
-// One file per running process, `<owner pid>-<child pid>.json`, in a per-user folder of the temp
+// One file per started process, `<owner pid>-<token>.json`, in a per-user folder of the temp
 // directory: runCli starts processes (detection's `where`) before any project, and so any project
-// state folder, is known. A file is written synchronously right after the spawn, to keep the
-// window in which a kill leaves an unnoted process as short as it can be, and removed when the
-// process ends.
+// state folder, is known. The file is written before the spawn, naming a token the process gets in
+// its environment (SPAWN_TOKEN_VARIABLE, inherited by whatever it starts), then again with the
+// process's pid right after the spawn, and removed when the process ends. An owner killed between
+// the spawn and the second write (a loaded machine can leave it unscheduled right there) has left
+// an entry without a pid: on Linux the next run finds the process by its token in
+// /proc/<pid>/environ; elsewhere that short window stays uncovered.
 //
 // A pid can be reused once its process is gone, so nothing is killed on the pid alone:
 // - the owner counts as gone only when no process has its pid, or (Linux) the one that has it
@@ -16,9 +19,11 @@
 // - the recorded process is ended only while its process group (POSIX; the process leads its own
 //   group, and a pid is not reused while a group of that id has members) or the process (Windows)
 //   is alive, when on Linux its start time is still the recorded one, and only within
-//   ORPHAN_TRUST_MS of its start (macOS and Windows give no cheap start time: age is the guard).
+//   ORPHAN_TRUST_MS of its start (macOS and Windows give no cheap start time: age is the guard);
+// - a process found by its token is ours whatever its pid: the token is random.
 
 import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -29,9 +34,14 @@ export const ORPHAN_TRUST_MS = 60 * 60_000;
 /** An entry that cannot be read (written half by a process killed mid-write) is removed after this long. */
 const UNREADABLE_GRACE_MS = 60_000;
 
+/** Carries a spawn's token into the started process and everything it starts. */
+export const SPAWN_TOKEN_VARIABLE = 'BEADS_RECOVERY_SPAWN';
+
 export interface ProcessEntry {
-  /** The started process; on POSIX also its process group. */
-  pid: number;
+  /** The started process; on POSIX also its process group. Absent while it is being started. */
+  pid?: number;
+  /** What the process has in its environment as SPAWN_TOKEN_VARIABLE. */
+  token?: string;
   /** Linux: its start time in clock ticks since boot, from /proc; elsewhere absent. */
   started?: string;
   /** The process that started it (runCli's), and its start time where known. */
@@ -64,21 +74,49 @@ function ownStartIdentity(): string | undefined {
   return ownStart;
 }
 
+/** A process about to be started: its token, and what notes its pid once it runs. */
+export interface AnnouncedSpawn {
+  /** The environment the process is started with, on top of the caller's. */
+  env: Record<string, string>;
+  /** Notes the started process's pid; returns what removes the note. */
+  started(pid: number): () => void;
+  /** Removes the note of a process that did not start. */
+  cancel(): void;
+}
+
 /**
- * Notes a started process; returns what removes the note. Never throws: a registry that cannot be
- * written (a read-only temp directory) costs only this safety net, not the call.
+ * Notes a process before it is started, so that no moment exists in which it runs unnoted. Never
+ * throws: a registry that cannot be written (a read-only temp directory) costs only this safety
+ * net, not the call.
  */
-export function recordProcess(pid: number, command: string, now = Date.now()): () => void {
+export function announceSpawn(command: string, now = Date.now()): AnnouncedSpawn {
   const dir = processRegistryDir();
-  const file = path.join(dir, `${process.pid}-${pid}.json`);
-  const entry: ProcessEntry = { pid, started: startIdentity(pid), ownerPid: process.pid, ownerStarted: ownStartIdentity(), at: now, command: path.basename(command) };
+  const token = randomBytes(12).toString('hex');
+  const file = path.join(dir, `${process.pid}-${token}.json`);
+  const base: ProcessEntry = { token, ownerPid: process.pid, ownerStarted: ownStartIdentity(), at: now, command: path.basename(command) };
+  const remove = () => rmSync(file, { force: true });
+  let writable = true;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(file, JSON.stringify(entry), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify(base), { mode: 0o600 });
   } catch {
-    return () => undefined;
+    writable = false;
   }
-  return () => rmSync(file, { force: true });
+  return {
+    env: { [SPAWN_TOKEN_VARIABLE]: token },
+    started: (pid) => {
+      if (!writable) return () => undefined;
+      try {
+        writeFileSync(file, JSON.stringify({ ...base, pid, started: startIdentity(pid) }), { mode: 0o600 });
+      } catch {
+        // The announcement stays: the process is still found by its token.
+      }
+      return remove;
+    },
+    cancel: () => {
+      if (writable) remove();
+    },
+  };
 }
 
 /**
@@ -103,10 +141,19 @@ export function endOrphanedProcesses(options: { now?: number; log?: (message: st
       continue;
     }
     if (ownerIsAlive(entry)) continue;
-    if (now - entry.at <= ORPHAN_TRUST_MS && isStillTheRecordedProcess(entry)) {
-      options.log?.(`ending ${entry.command} (pid ${entry.pid}), left running by a process that is gone (pid ${entry.ownerPid})`);
-      killProcessTree(entry.pid, 'SIGKILL', true);
-      ended.push(entry);
+    if (now - entry.at <= ORPHAN_TRUST_MS) {
+      const end = (pid: number) => {
+        options.log?.(`ending ${entry.command} (pid ${pid}), left running by a process that is gone (pid ${entry.ownerPid})`);
+        killProcessTree(pid, 'SIGKILL', true);
+        ended.push({ ...entry, pid });
+      };
+      if (entry.pid === undefined) {
+        for (const pid of processesCarrying(entry.token)) {
+          end(pid);
+          // A process found by its token may be a member of a group rather than its leader.
+          killProcess(pid);
+        }
+      } else if (isStillTheRecordedProcess(entry, entry.pid)) end(entry.pid);
     }
     rmSync(file, { force: true });
   }
@@ -116,7 +163,9 @@ export function endOrphanedProcesses(options: { now?: number; log?: (message: st
 function readEntry(file: string): ProcessEntry | undefined {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<ProcessEntry>;
-    if (!isPid(value.pid) || !isPid(value.ownerPid) || typeof value.at !== 'number' || typeof value.command !== 'string') return undefined;
+    if (!isPid(value.ownerPid) || typeof value.at !== 'number' || typeof value.command !== 'string') return undefined;
+    // A pid, or (announced, not yet started) the token to find the process by.
+    if (value.pid === undefined ? typeof value.token !== 'string' || !/^[0-9a-f]{24}$/.test(value.token) : !isPid(value.pid)) return undefined;
     return value as ProcessEntry;
   } catch {
     return undefined;
@@ -141,12 +190,41 @@ function ownerIsAlive(entry: ProcessEntry): boolean {
   return entry.ownerStarted === undefined || startIdentity(entry.ownerPid) === entry.ownerStarted;
 }
 
-function isStillTheRecordedProcess(entry: ProcessEntry): boolean {
-  if (!processTreeIsAlive(entry.pid)) return false;
+function isStillTheRecordedProcess(entry: ProcessEntry, pid: number): boolean {
+  if (!processTreeIsAlive(pid)) return false;
   if (IS_WINDOWS || entry.started === undefined) return true;
   // The leader gone, its group lives on (a launcher's child): the group's id is not reused meanwhile.
-  const now = startIdentity(entry.pid);
+  const now = startIdentity(pid);
   return now === undefined || now === entry.started;
+}
+
+/**
+ * The processes that have the token in their environment: Linux reads /proc/<pid>/environ (this
+ * user's processes only, which is all the registry is about); elsewhere none are found. Each one
+ * leads its own group or belongs to one that does, and each carries the token, so ending each of
+ * them and its group ends them all.
+ */
+function processesCarrying(token: string | undefined): number[] {
+  if (token === undefined || process.platform !== 'linux') return [];
+  const needle = Buffer.from(`\0${SPAWN_TOKEN_VARIABLE}=${token}\0`);
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      // A leading NUL lets the first variable match like the others.
+      const environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${name}/environ`)]);
+      if (environ.includes(needle)) found.push(Number(name));
+    } catch {
+      // Gone meanwhile, or another user's.
+    }
+  }
+  return found;
 }
 
 /** Whether a process (or, given `-pgid`, a process group) exists; EPERM means it exists but belongs to someone else. */
@@ -170,6 +248,14 @@ function startIdentity(pid: number): string | undefined {
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
+  }
+}
+
+function killProcess(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone already.
   }
 }
 

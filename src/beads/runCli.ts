@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { execa } from 'execa';
 import { CliError, meaningfulLine, parseCliOwnError } from './errors';
-import { killProcessTree, recordProcess } from './processRegistry';
+import { announceSpawn, killProcessTree, type AnnouncedSpawn } from './processRegistry';
 import { errorMessage } from '../core/errors';
 
 export interface RunCliOptions {
@@ -56,9 +56,11 @@ export async function runCli(command: string, args: readonly string[], options: 
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   if (options.signal?.aborted) throw new CliError({ kind: 'canceled', command, args });
 
+  // Noted before it starts: a kill of this process right after the spawn leaves nothing unnoted.
+  const announced = announceSpawn(command);
   const subprocess = execa(command, [...args], {
     cwd: options.cwd,
-    env: options.env,
+    env: { ...options.env, ...announced.env },
     extendEnv: true,
     shell: false,
     reject: false,
@@ -72,7 +74,8 @@ export async function runCli(command: string, args: readonly string[], options: 
     windowsHide: true,
     ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
   });
-  const group = subprocess.pid === undefined ? undefined : liveGroups.add(subprocess.pid, command);
+  const group = subprocess.pid === undefined ? undefined : liveGroups.add(subprocess.pid, announced);
+  if (subprocess.pid === undefined) announced.cancel();
   if (subprocess.pid !== undefined) spawnObservers.getStore()?.(subprocess.pid);
   let stopReason: 'timeout' | 'canceled' | 'output' | undefined;
   let forceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -221,9 +224,9 @@ interface ProcessGroup {
  */
 const liveGroups = {
   unrecord: new Map<number, () => void>(),
-  add(pid: number, command: string): ProcessGroup {
+  add(pid: number, announced: AnnouncedSpawn): ProcessGroup {
     if (this.unrecord.size === 0) process.once('exit', killLiveGroups);
-    this.unrecord.set(pid, recordProcess(pid, command));
+    this.unrecord.set(pid, announced.started(pid));
     return { kill: (signal) => killProcessTree(pid, signal), forget: () => this.forget(pid) };
   },
   forget(pid: number): void {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { endOrphanedProcesses, ORPHAN_TRUST_MS, processTreeIsAlive, recordProcess, type ProcessEntry } from '../../../src/beads/processRegistry';
+import { announceSpawn, endOrphanedProcesses, ORPHAN_TRUST_MS, processExists, processTreeIsAlive, SPAWN_TOKEN_VARIABLE, type ProcessEntry } from '../../../src/beads/processRegistry';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 
@@ -37,8 +37,8 @@ function killGroup(pid: number): void {
 }
 
 /** A process that runs until killed, leading its own group, as runCli starts them. */
-function sleeper(): number {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e9)'], { detached: process.platform !== 'win32', stdio: 'ignore' });
+function sleeper(env: NodeJS.ProcessEnv = process.env): number {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e9)'], { detached: process.platform !== 'win32', stdio: 'ignore', env });
   started.push(child);
   return child.pid as number;
 }
@@ -51,7 +51,7 @@ function deadPid(): number {
 
 function writeEntry(entry: ProcessEntry): string {
   mkdirSync(registry, { recursive: true });
-  const file = path.join(registry, `${entry.ownerPid}-${entry.pid}.json`);
+  const file = path.join(registry, `${entry.ownerPid}-${entry.pid ?? entry.token}.json`);
   writeFileSync(file, JSON.stringify(entry));
   return file;
 }
@@ -83,11 +83,11 @@ describe.skipIf(process.platform === 'win32')('the process registry', { timeout:
     // The entry of the hanging `br where` (read whole: it may be caught while being written).
     let entry: ProcessEntry | undefined;
     const entryOfBr = () => {
-      entry = (existsSync(registry) ? readdirSync(registry) : []).map((name) => readEntry(path.join(registry, name))).find((candidate) => candidate?.command === 'br');
+      entry = (existsSync(registry) ? readdirSync(registry) : []).map((name) => readEntry(path.join(registry, name))).find((candidate) => candidate?.command === 'br' && candidate.pid !== undefined);
       return entry !== undefined;
     };
     expect(await until(entryOfBr, 20_000)).toBe(true);
-    const { pid, ownerPid } = entry ?? { pid: 0, ownerPid: 0 };
+    const { pid = 0, ownerPid } = entry ?? { ownerPid: 0 };
     expect(ownerPid).toBe(hook.pid);
     hook.kill('SIGKILL');
     await new Promise((resolve) => hook.once('exit', resolve));
@@ -102,14 +102,37 @@ describe.skipIf(process.platform === 'win32')('the process registry', { timeout:
     expect(readdirSync(registry)).toEqual([]);
   });
 
-  it('notes a process while it runs and forgets it when it ends; a live owner\'s processes are left alone', () => {
-    const pid = sleeper();
-    const forget = recordProcess(pid, '/usr/bin/br');
-    expect(readdirSync(registry)).toEqual([`${process.pid}-${pid}.json`]);
+  it('notes a process before it starts and again with its pid, and forgets it when it ends; a live owner\'s processes are left alone', () => {
+    const announced = announceSpawn('/usr/bin/br');
+    const token = announced.env[SPAWN_TOKEN_VARIABLE];
+    expect(readdirSync(registry)).toEqual([`${process.pid}-${token}.json`]);
+    const pid = sleeper({ ...process.env, ...announced.env });
+    const forget = announced.started(pid);
+    expect(readEntry(path.join(registry, `${process.pid}-${token}.json`))).toMatchObject({ pid, token, ownerPid: process.pid, command: 'br' });
     expect(endOrphanedProcesses()).toEqual([]);
     expect(processTreeIsAlive(pid)).toBe(true);
     forget();
     expect(readdirSync(registry)).toEqual([]);
+    announceSpawn('br').cancel();
+    expect(readdirSync(registry)).toEqual([]);
+  });
+
+  // Seed 21672 of the fault test (test/unit/bin/checkpoint.faults.test.ts), on a loaded machine:
+  // a checkpoint SIGKILLed after it started `br list` behind a launcher, before it noted the pid,
+  // left the launcher and its child running.
+  it.skipIf(process.platform !== 'linux')('ends what an owner killed between the spawn and the note of its pid left running, found by its token', async () => {
+    const token = 'a1b2c3d4e5f60718293a4b5c';
+    const file = writeEntry({ token, ownerPid: deadPid(), at: Date.now(), command: 'br' });
+    // A launcher and the child it waits for, as the stand-in launcher runs br.
+    const launcher = sleeper({ ...process.env, [SPAWN_TOKEN_VARIABLE]: token });
+    const otherToken = sleeper({ ...process.env, [SPAWN_TOKEN_VARIABLE]: 'ffffffffffffffffffffffff' });
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore', env: { ...process.env, [SPAWN_TOKEN_VARIABLE]: token } });
+    started.push(child);
+    const childPid = child.pid as number;
+    expect(endOrphanedProcesses().map((entry) => entry.pid).sort()).toEqual([launcher, childPid].sort());
+    expect(await until(() => !processExists(launcher) && !processExists(childPid))).toBe(true);
+    expect(processTreeIsAlive(otherToken), 'a process with another token is not ours to end').toBe(true);
+    expect(existsSync(file)).toBe(false);
   });
 
   it('ends a process whose owner is gone, with its whole group', async () => {

@@ -192,7 +192,7 @@ describe.each(['bd', 'br'] as const)('%s CLI backend under faults', (dialect) =>
     expect(error).toBeInstanceOf(CliError);
     expect((error as CliError).kind).toBe('timeout');
     expect((error as CliError).message).toContain(`'${dialect} ready'`);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
     // The stand-in logs the SIGTERM it got: it was stopped, not left running.
     expect(calls().at(-1)).toMatchObject({ signal: 'SIGTERM' });
   });

@@ -109,7 +109,9 @@ describe('runCli', () => {
     expect(error.message).toContain('1500 ms');
     // SIGTERM was ignored, so only the SIGKILL after the grace period ended it.
     expect(elapsed).toBeGreaterThanOrEqual(1_750);
-    expect(elapsed).toBeLessThan(6_000);
+    // Bounds on the time tell a kill from a wait for a process that never ends; they are loose
+    // because the suite also runs beside the fault test's busy loops.
+    expect(elapsed).toBeLessThan(15_000);
     expect(existsSync(pidFile)).toBe(true);
     expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   });
@@ -122,7 +124,7 @@ describe('runCli', () => {
     const started = Date.now();
     const error = await failure(runCli(launcher, ['where', '--json'], { ...options, timeoutMs: 1_000, killGraceMs: 300 }));
     expect(error.kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
     await waitUntil(() => !isAlive(Number(readFileSync(pidFile, 'utf8'))));
   });
 
@@ -137,21 +139,21 @@ describe('runCli', () => {
     try {
       const result = await runCli(parent, [], { ...options, timeoutMs: 20_000 });
       expect(result.stdout).toBe('{"ok":true}');
-      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(Date.now() - started).toBeLessThan(12_000);
     } finally {
       if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
     }
   });
 
   it('cancels through an AbortSignal as kind canceled, and never starts when already aborted', async () => {
-    const slow = script('slow', 'setTimeout(() => {}, 10_000);');
+    const slow = script('slow', 'setTimeout(() => {}, 60_000);');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const started = Date.now();
     const error = await failure(runCli(slow, [], { ...options, signal: controller.signal }));
     expect(error.kind).toBe('canceled');
     expect(isCanceled(error)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
 
     const marker = join(dir, 'started.marker');
     const marks = script('marks', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');`);
@@ -219,7 +221,8 @@ describe('runCli', () => {
     expect(error.kind).toBe('exit');
     expect(error.outputLimitExceeded).toBe(true);
     expect(error.message).toBe("'flood list' printed more than 1 MiB of output and was stopped");
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Stopped, not run until the 10 s timeout.
+    expect(Date.now() - started).toBeLessThan(9_000);
   });
 
   it('caps stderr too, and counts bytes rather than characters', async () => {

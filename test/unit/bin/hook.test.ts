@@ -628,7 +628,7 @@ describe('one session start that runs our hook from two files, when the agent se
 describe('a hook whose beads CLI hangs', { timeout: 60_000 }, () => {
   it('answers from .beads/issues.jsonl in its agent\'s shape within its deadline, and exits 0', () => {
     const dir = makeWorkspace({ dir: path.join(scratch, 'hanging'), dialect: 'br', data: 'scenario', git: true }).dir;
-    const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', BEADS_STANDIN_FAULT: 'hang', BEADS_RECOVERY_HOOK_DEADLINE_MS: '2500' };
+    const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', BEADS_STANDIN_FAULT: 'hang', BEADS_RECOVERY_TIMEOUT_MS: '50000', BEADS_RECOVERY_HOOK_DEADLINE_MS: '12000' };
     const started = Date.now();
     const result = spawnSync(process.execPath, [cli, 'hook', 'copilot', 'SessionStart'], {
       cwd: dir,
@@ -638,7 +638,9 @@ describe('a hook whose beads CLI hangs', { timeout: 60_000 }, () => {
       timeout: 30_000,
     });
     expect(result.status).toBe(0);
-    expect(Date.now() - started).toBeLessThan(2500 + 3000);
+    // The fallback gets its full 3 s (see test/unit/bin/hook.faults.test.ts); only the deadline can
+    // have ended the wait for the CLI, whose own timeout is far later.
+    expect(Date.now() - started).toBeLessThan(12_000 + 5_000);
     expect(result.stderr).toContain('ran out of time');
     const context = contextIn('copilot', result.stdout, 'SessionStart');
     expect(context).toContain('Read-only here');

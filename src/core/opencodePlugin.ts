@@ -19,6 +19,8 @@
 //     message) gets it added to that message's text (a part of our own would need an id in
 //     opencode's format); otherwise the first message this opencode process sees in a session gets
 //     it, when `hook` says the session does not hold it yet (a new or continued session).
+//   After a compaction, a block in the turns opencode kept of the older conversation (its tail)
+//   is the session's one: no second beside it.
 //
 // The file is ours alone: its first line marks it, the launcher sits on one line as JSON, and an
 // install rewrites it whole (an uninstall deletes it). Pure: the caller reads and writes it.
@@ -81,15 +83,55 @@ function hook(event, input) {
   });
 }
 
+const BLOCK_MARK = /beads-recovery block [0-9a-f]{8}/;
+
+/**
+ * Whether what opencode still sends of a session after its last compaction holds a block of ours:
+ * the walk of its filterCompacted (1.18.33), newest message first, down to the compaction whose
+ * summary is done, or on to the first turn it kept of the older conversation (its tail_start_id).
+ * No such compaction found: false, so a block is never held back on a guess.
+ */
+function keptHoldsBlock(messages) {
+  if (!Array.isArray(messages)) return false;
+  const summarized = new Set();
+  let held = false;
+  let tailStart;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const { info, parts = [] } = messages[index] ?? {};
+    if (!info) continue;
+    if (tailStart === undefined && info.role === 'user' && summarized.has(info.id)) {
+      const compaction = parts.find((part) => part.type === 'compaction');
+      if (compaction) {
+        if (!compaction.tail_start_id) return held;
+        tailStart = compaction.tail_start_id;
+        continue;
+      }
+    }
+    held ||= parts.some((part) => part.type === 'text' && BLOCK_MARK.test(part.text ?? ''));
+    if (tailStart !== undefined && info.id === tailStart) return held;
+    if (info.role === 'assistant' && info.summary && info.finish && !info.error) summarized.add(info.parentID);
+  }
+  return false;
+}
+
 async function server({ client, directory }) {
   // Sessions whose first message in this process was seen; sessions compacted here whose block has not gone out.
   const seen = new Set();
   const owed = new Set();
   const ask = (event, sessionID, source) => hook(event, { session_id: sessionID, cwd: directory, source });
-  const afterCompaction = (sessionID) => {
+  const kept = (sessionID) =>
+    Promise.resolve()
+      .then(() => client.session.messages({ path: { id: sessionID } }))
+      .then((response) => response?.data ?? response)
+      .catch(() => undefined);
+  // The block after a compaction, unless the turns opencode kept of the older conversation hold
+  // one already. The hook runs either way: it records that the session holds a block, so a later
+  // resume gives none.
+  const afterCompaction = async (sessionID) => {
     owed.delete(sessionID);
     seen.add(sessionID);
-    return ask('session.compacted', sessionID, 'compact');
+    const [context, messages] = await Promise.all([ask('session.compacted', sessionID, 'compact'), kept(sessionID)]);
+    return keptHoldsBlock(messages) ? undefined : context;
   };
   return {
     'chat.message': async (input, output) => {

@@ -22,6 +22,8 @@ describe('the opencode plugin, loaded as opencode loads it', { timeout: 90_000 }
   let dir: string;
   let plugin: Plugin;
   const prompts: { path: { id: string }; body: { noReply: boolean; parts: { text: string }[] } }[] = [];
+  /** The session's messages as opencode stores them (client.session.messages), oldest first. */
+  const stored: Record<string, { info: Record<string, unknown>; parts: Record<string, unknown>[] }[]> = {};
 
   beforeAll(async () => {
     ensureCliBuilt();
@@ -36,7 +38,14 @@ describe('the opencode plugin, loaded as opencode loads it', { timeout: 90_000 }
     writeFileSync(`${file}.mjs`, readFileSync(file, 'utf8'));
     const module = (await import(pathToFileURL(`${file}.mjs`).href)) as { default: { id: string; server: (input: object) => Promise<Plugin> } };
     expect(module.default.id).toBe('beads-recovery');
-    plugin = await module.default.server({ directory: dir, client: { session: { prompt: (request: (typeof prompts)[number]) => (prompts.push(request), Promise.resolve({})) } } });
+    const client = {
+      session: {
+        prompt: (request: (typeof prompts)[number]) => (prompts.push(request), Promise.resolve({})),
+        // As the SDK answers: { data }. A session the test gave no messages has an API that fails.
+        messages: ({ path: { id } }: { path: { id: string } }) => (stored[id] ? Promise.resolve({ data: stored[id] }) : Promise.reject(new Error('no such route'))),
+      },
+    };
+    plugin = await module.default.server({ directory: dir, client });
   }, 60_000);
 
   afterAll(() => {
@@ -109,5 +118,44 @@ describe('the opencode plugin, loaded as opencode loads it', { timeout: 90_000 }
     expect(second.parts[0]!.text).toBe('second');
     await plugin['experimental.compaction.autocontinue']({ sessionID: 'ses_2', overflow: false }, { enabled: true });
     expect(prompts).toHaveLength(1);
+  });
+
+  describe('after a compaction that kept turns of the older conversation (a tail)', () => {
+    const text = (value: string) => [{ type: 'text', text: value }];
+    const user = (id: string, value: string) => ({ info: { id, role: 'user' }, parts: text(value) });
+    const assistant = (id: string, parentID: string, value: string, extra: Record<string, unknown> = {}) => ({ info: { id, role: 'assistant', parentID, finish: 'stop', ...extra }, parts: text(value) });
+    // Oldest first: an early turn, a turn whose message carried a block of ours, a later turn, the
+    // compaction (its tail starting at `tail`) and its summary.
+    const session = (tail: string | undefined, summaryDone = true) => [
+      user('msg_0', 'early work'),
+      assistant('msg_0a', 'msg_0', 'ok'),
+      user('msg_1', 'go on\n\n## Resuming: demo-1 — Parse widget config\n\nbeads-recovery block 0123abcd'),
+      assistant('msg_1a', 'msg_1', 'ok'),
+      user('msg_2', 'more'),
+      assistant('msg_2a', 'msg_2', 'ok'),
+      { info: { id: 'msg_c', role: 'user' }, parts: [{ type: 'compaction', auto: true, ...(tail ? { tail_start_id: tail } : {}) }] },
+      assistant('msg_s', 'msg_c', '## Objective\n- parse the config', { summary: true, ...(summaryDone ? {} : { finish: undefined }) }),
+    ];
+    const promptsTo = (sessionID: string) => prompts.filter((request) => request.path.id === sessionID);
+
+    it('a block in the kept turns is the one: no second beside it', async () => {
+      stored.ses_tail = session('msg_1');
+      await compacting('ses_tail', 'tail-work.ts');
+      await plugin['experimental.compaction.autocontinue']({ sessionID: 'ses_tail', overflow: false }, { enabled: true });
+      expect(promptsTo('ses_tail')).toEqual([]);
+      // Given as far as the hook knows: the next message of the session gets nothing either.
+      const next = { message: {}, parts: [{ type: 'text', text: 'next' }] };
+      await plugin['chat.message']({ sessionID: 'ses_tail' }, next);
+      expect(next.parts[0]!.text).toBe('next');
+    });
+
+    it('kept turns without a block, no tail, or a summary not done: the block goes in', async () => {
+      for (const [sessionID, messages] of [['ses_after', session('msg_2')], ['ses_whole', session(undefined)], ['ses_unsure', session('msg_1', false)]] as const) {
+        stored[sessionID] = messages;
+        await compacting(sessionID, `${sessionID}.ts`);
+        await plugin['experimental.compaction.autocontinue']({ sessionID, overflow: false }, { enabled: true });
+        expect(promptsTo(sessionID).map((request) => request.body.parts[0]!.text), sessionID).toEqual([expect.stringMatching(/^## Resuming: /m)]);
+      }
+    });
   });
 });

@@ -12,7 +12,7 @@ import { BLOCK_MARK_BYTES, blockDigest, holdsAnyBlock, holdsBlock, withBlockMark
 import { markerDir, markerFile } from './hookMarker';
 import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
-import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
+import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { runCheckpoint } from '../services/checkpointFlow';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
@@ -129,7 +129,8 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   const digest = blockDigest(markdown);
   // Consumed only once the context is in hand, so a failure leaves it for the next tool call.
   if (plan.inject === 'if-armed') await rm(marker, { force: true });
-  await rememberDelivery(run, digest);
+  // What stays in the conversation; a start's context that the next run does not get again is no hold.
+  if (plan.inject === 'if-armed' || START_CONTEXT_KEPT[agent]) await rememberDelivery(run, digest);
   const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
   return hookResponse(agent, event, `${prefix}${withBlockMark(markdown)}`);
 }
@@ -156,7 +157,7 @@ async function rememberDelivery(run: HookRun, digest: string): Promise<void> {
 async function forgetDeliveries(run: HookRun): Promise<void> {
   const record = sessionRecordFile(run);
   if (record) await rm(record, { force: true });
-  await rm(deliveryFor({ ...run, input: { ...run.input, source: 'compact' } }).file, { force: true });
+  await rm(deliveryFor({ ...run, input: { ...run.input, source: 'compact', firedAt: undefined } }).file, { force: true });
 }
 
 /** The per-session record of the last block delivered, for agents that name no transcript; undefined without a session. */
@@ -224,6 +225,10 @@ function threadLinesOf(thread: SessionThread | undefined): string[] | undefined 
  * A compaction is announced by its PreCompact hook, which drops the claim of the `compact` start
  * that follows it (forgetDeliveries): a second compaction of the session, however soon, gets the
  * block again.
+ *
+ * When the agent stamps its hook input (`timestamp`: Copilot CLI, VS Code), the stamp names the
+ * start as well: the hook files of one start share it, and two resumes of one session seconds
+ * apart (each a run that needs its block, in Copilot CLI) are two starts.
  */
 interface Delivery {
   file: string;
@@ -235,7 +240,7 @@ const SAME_START_WINDOW_MS = 10_000;
 
 function deliveryFor(run: HookRun): Delivery {
   const conversation = run.input?.session ?? run.input?.transcript;
-  const key = `${run.root}\0${conversation ?? ''}\0${run.input?.source ?? ''}`;
+  const key = `${run.root}\0${conversation ?? ''}\0${run.input?.source ?? ''}${run.input?.firedAt === undefined ? '' : `\0${run.input.firedAt}`}`;
   return {
     file: path.join(markerDir(), `${fnv1a(key)}.delivered`),
     windowMs: conversation ? SAME_CONVERSATION_WINDOW_MS : SAME_START_WINDOW_MS,

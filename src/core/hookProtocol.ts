@@ -26,6 +26,8 @@ export interface HookInput {
   requestText?: string;
   /** Claude Code's PostCompact: the agent's own summary of what it compacted. */
   compactSummary?: string;
+  /** When the agent fired the hook (its `timestamp`, an ISO text or epoch ms): one start's hook files share it. */
+  firedAt?: string;
 }
 
 /** Reads a hook's stdin; anything that is not a JSON object (a terminal, a stray pipe, a cut-off text) gives undefined. */
@@ -53,6 +55,7 @@ export function parseHookInput(text: string): HookInput | undefined {
     transcript: field('transcript_path', 'transcriptPath'),
     compactSummary: field('compact_summary'),
     requestText: requestTextOf(record.llm_request),
+    firedAt: typeof record.timestamp === 'number' && Number.isFinite(record.timestamp) ? String(record.timestamp) : field('timestamp'),
   };
 }
 
@@ -146,6 +149,15 @@ export const TRANSCRIPT_BOUNDARIES: Record<AgentId, readonly string[]> = {
   gemini: [],
   opencode: [],
 };
+
+/**
+ * Whether the context a SessionStart hook gave stays in the conversation, so that a resumed
+ * session holds it. Copilot CLI keeps a SessionStart hook's text for that run only: a `--resume`
+ * (a run of its own) does not send it again, while what PostToolUse and UserPromptSubmit hooks gave
+ * is sent again (the real-agent suite, @github/copilot 1.0.102). There every start needs the block,
+ * and only a hand-over after a compaction is remembered for the session.
+ */
+export const START_CONTEXT_KEPT: Record<AgentId, boolean> = { claude: true, codex: true, copilot: false, cursor: true, gemini: true, opencode: true };
 
 /** Put before the context when it arrives after a compaction on a later tool call, so the model knows why it is there. */
 export const AFTER_COMPACTION_PREFIX = 'The conversation was compacted; this is the beads recovery context.\n\n';

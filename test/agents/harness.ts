@@ -277,6 +277,14 @@ const gemini: AgentDriver = {
 // telemetry, no update), the folder trusted for the run (COPILOT_ALLOW_ALL=true), which loads its
 // .github/hooks files.
 const COPILOT_RUN_ARGS = ['--allow-all-tools', '--no-auto-update', '--disable-client-telemetry'];
+// Copilot CLI compacts in the background, beside the request after its PreCompact, and applies the
+// summary before its next model request; a `-p` run that ends first drops it ("Compaction
+// Cancelled" in its events file). So that request answers, after a model's time, with one more tool
+// call, and the compaction lands before the turn goes on.
+const COPILOT_COMPACT_STEP: ScriptStep = {
+  ...COMPACT_STEP,
+  turns: [{ shell: 'echo filling', tokens: 900_000 }, { shell: 'echo compacting', delayMs: 1_500 }, { text: 'Compacted.' }],
+};
 const copilot: AgentDriver = {
   family: 'anthropic',
   bin: 'copilot',
@@ -294,7 +302,7 @@ const copilot: AgentDriver = {
       COPILOT_AUTO_UPDATE: 'false',
     };
   },
-  script: [COMPACT_STEP],
+  script: [COPILOT_COMPACT_STEP],
   newSession: (prompt, session) => ({ args: ['-p', prompt, '--session-id', session, ...COPILOT_RUN_ARGS], session }),
   resume: (session, prompt) => ['-p', prompt, `--resume=${session}`, ...COPILOT_RUN_ARGS],
   compact: (session) => ['-p', COMPACT_PROMPT, `--resume=${session}`, ...COPILOT_RUN_ARGS],

@@ -25,6 +25,11 @@ export type ModelTurn = (
    * agent that compacts by its own measure (Codex, Gemini CLI) is made to compact.
    */
   tokens?: number;
+  /**
+   * Milliseconds the stand-in waits before it answers, as a model takes its time: Copilot CLI
+   * compacts in the background beside the turn and drops a compaction still running when `-p` ends.
+   */
+  delayMs?: number;
 };
 
 export interface ScriptStep {
@@ -150,7 +155,9 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
           return;
         }
         const turn = kind === 'compaction' ? { text: summaryFor(family) } : nextTurn(script, conversation, text.includes(COMPACTION_SUMMARY));
-        codec.reply(res, turn, codec.streaming(path, object), object);
+        const answer = () => codec.reply(res, turn, codec.streaming(path, object), object);
+        if (turn.delayMs) setTimeout(() => (res.destroyed ? undefined : answer()), turn.delayMs);
+        else answer();
       } catch (error) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: String(error) } }));
@@ -206,10 +213,11 @@ function nextTurn(script: ScriptStep[], conversation: { role: 'user' | 'model'; 
     const lines = entry.text.split('\n').map((line) => line.replace(/^[\s"']+/, ''));
     const step = script.find((candidate) => lines.some((line) => line.startsWith(candidate.when)));
     if (!step) continue;
-    // The step's own turn was compacted (the summary came after its prompt): it goes on from the
-    // summary. A prompt after the summary is a new turn, a second compaction's included.
+    // The step's own turn was compacted (the summary came after its prompt, or quotes it, as Copilot
+    // CLI's does): it goes on from the summary. A prompt after the summary is a new turn, a second
+    // compaction's included.
     const summaryAt = compacted ? conversation.map((earlier) => earlier.text.includes(COMPACTION_SUMMARY)).lastIndexOf(true) : -1;
-    if (step.afterCompaction && summaryAt > index) {
+    if (step.afterCompaction && summaryAt >= index) {
       const taken = conversation.slice(summaryAt + 1).filter((later) => later.role === 'model').length;
       return step.afterCompaction[taken] ?? { text: 'Done.' };
     }

@@ -722,6 +722,27 @@ describe('exactly once per compaction and per start, resumed sessions included',
     expect(hook('claude', 'SessionStart', { session_id: 'real-1', transcript_path: transcript, hook_event_name: 'SessionStart', source: 'resume' })).toBeUndefined();
   });
 
+  it("gives every Copilot CLI run its block, resumes seconds apart included: a run does not get the last run's start context again", () => {
+    // Copilot CLI's VS Code-format input: a stamp per hook, no transcript at a start.
+    const start = (source: string, at: number) => hook('copilot', 'SessionStart', { session_id: 'cli-runs', hook_event_name: 'SessionStart', source, timestamp: new Date(at).toISOString() });
+    const now = Date.now();
+    expect(start('new', now)).toMatch(/^## Resuming: /m);
+    expect(start('resume', now + 2_000)).toMatch(/^## Resuming: /m);
+    expect(start('resume', now + 4_000)).toMatch(/^## Resuming: /m);
+    // The hook files of one start share its stamp: once.
+    expect(start('resume', now + 4_000)).toBeUndefined();
+  });
+
+  it('remembers a Copilot CLI hand-over after a compaction, which a resume gets again: the resume adds none, until the next compaction', () => {
+    const common = { session_id: 'cli-handover' };
+    const at = (offset: number) => new Date(Date.now() + offset).toISOString();
+    hook('copilot', 'PreCompact', { ...common, hook_event_name: 'PreCompact', trigger: 'auto', timestamp: at(0) });
+    expect(hook('copilot', 'PostToolUse', { ...common, hook_event_name: 'PostToolUse', tool_name: 'bash', timestamp: at(1_000) })).toMatch(/^The conversation was compacted/);
+    expect(hook('copilot', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume', timestamp: at(2_000) })).toBeUndefined();
+    hook('copilot', 'PreCompact', { ...common, hook_event_name: 'PreCompact', trigger: 'auto', timestamp: at(3_000) });
+    expect(hook('copilot', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume', timestamp: at(4_000) })).toMatch(/^## Resuming: /m);
+  });
+
   it('falls back to what it gave the session when the agent names no transcript, until a compaction', () => {
     const common = { session_id: 'codex-once', transcript_path: null };
     expect(hook('codex', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'startup' })).toMatch(/^## Resuming: /m);

@@ -60,6 +60,19 @@ describe.each(DIALECTS)('%s fault switches', (dialect) => {
     expect(() => JSON.parse(result.stdout)).toThrow();
   }, TIMEOUT);
 
+  it('after:garbage / after:hang: the write lands, then its answer is garbage or never comes', () => {
+    const ws = storeWith([issue('t-1')]);
+    const comments = () => ((JSON.parse(readIssuesFile(ws)[0] as string) as Json).comments as Json[] | undefined)?.map((comment) => comment.text) ?? [];
+    const garbled = runStandin(dialect, ['comments', 'add', 't-1', 'first', '--json'], { cwd: ws, env: { BEADS_STANDIN_FAULT: 'after:garbage write' } });
+    expect(garbled.code).toBe(0);
+    expect(() => JSON.parse(garbled.stdout)).toThrow();
+    expect(comments()).toEqual(['first']);
+    const hung = runStandin(dialect, ['comments', 'add', 't-1', 'second', '--json'], { cwd: ws, env: { BEADS_STANDIN_FAULT: 'after:hang write' }, timeoutMs: 1500 });
+    expect(hung.signal).toBe('SIGTERM');
+    expect(hung.stdout).toBe('');
+    expect(comments()).toEqual(['first', 'second']);
+  }, TIMEOUT);
+
   it('locked: the dialect database-locked error', () => {
     const result = runStandin(dialect, ['update', 't-1', '--claim', '--json'], { cwd: storeWith([issue('t-1')]), env: { BEADS_STANDIN_FAULT: 'locked' } });
     const err = JSON.parse(result.stderr) as Json;

@@ -153,15 +153,11 @@ export class OutboxDrainer {
   private async attempt(backend: BeadsBackend, entry: PendingWrite): Promise<'next' | 'stop'> {
     const { write } = entry;
     const { owner, log } = this.options;
-    const later = this.queue.supersedingWrite(entry);
-    if (later) {
-      // Queued automatic checkpoints of one issue land as one comment: the latest records it all.
-      log('info', `outbox: ${describeWrite(write)} is merged into the later ${describeWrite(later.write)}, which records the same work and more`);
-      await this.queue.markDone(write, 'moot', { supersededBy: later.write.key });
-      return 'next';
-    }
     // Found in flight at the start of an attempt: its drainer died mid-write (we hold the lease).
     const uncertain = entry.mayHaveLanded === true || entry.inFlight !== undefined;
+    // A write that may have landed is merged only once beads says it did not: merged unseen, beads
+    // would hold a comment the outbox says it never sent.
+    if (!uncertain && (await this.mergedIntoLater(entry))) return 'next';
     // Its CLI may still be running, and could land the write after the check below said it had not.
     if (entry.inFlight?.cliPid !== undefined && entry.inFlight.owner !== owner) await endOrphanedCli(entry.inFlight, this.options.now(), (message) => log('warn', `outbox: ${message}`));
     await this.queue.markInFlight(write.key, owner);
@@ -181,6 +177,7 @@ export class OutboxDrainer {
           return 'next';
         }
         stillUncertain = false;
+        if (await this.mergedIntoLater(entry)) return 'next';
       }
       const sentAt = this.options.now();
       const noteCliPid = (pid: number) =>
@@ -191,6 +188,15 @@ export class OutboxDrainer {
     } catch (error) {
       return this.recordFailure(entry, error, stillUncertain);
     }
+  }
+
+  /** Queued automatic checkpoints of one issue land as one comment: the latest records it all. */
+  private async mergedIntoLater(entry: PendingWrite): Promise<boolean> {
+    const later = this.queue.supersedingWrite(entry);
+    if (!later) return false;
+    this.options.log('info', `outbox: ${describeWrite(entry.write)} is merged into the later ${describeWrite(later.write)}, which records the same work and more`);
+    await this.queue.markDone(entry.write, 'moot', { supersededBy: later.write.key });
+    return true;
   }
 
   private async recordFailure(entry: PendingWrite, error: unknown, uncertain: boolean): Promise<'next' | 'stop'> {

@@ -43,8 +43,12 @@ import { fnv1a } from '../../src/core/hash';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
 import { CLI_SCRIPT, ensureCliBuilt } from '../unit/support/builtCli';
 
-/** Seeds kept as fixed cases: each found a failure once (see the notes beside them). */
-const FIXED_SEEDS: number[] = [];
+/**
+ * Seeds kept as fixed cases, each of which failed once on a loaded machine: 10 and 13 found an
+ * automatic checkpoint that had landed (its answer garbled, or its process killed mid-write)
+ * merged into a later one unseen (test/unit/services/outbox.test.ts "looked for in beads").
+ */
+const FIXED_SEEDS = [10, 13];
 const FRESH_SEEDS = Number(process.env.WRITE_PATH_MODEL_FRESH ?? 1);
 const SEEDS = process.env.WRITE_PATH_MODEL_SEED
   ? [Number(process.env.WRITE_PATH_MODEL_SEED)]
@@ -458,7 +462,7 @@ class World {
       expect(landedHashes.get(key) ?? 0, `the outbox counts ${key} as landed ${count} time(s)`).toBeGreaterThanOrEqual(1);
       expect(landedHashes.get(key) ?? 0, `the outbox counts ${key} as landed ${count} time(s)`).toBeLessThanOrEqual(count);
     }
-    for (const key of landedHashes.keys()) expect(doneHashes.has(key), `in beads but not counted by the outbox: ${key}`).toBe(true);
+    for (const comment of landed) expect(doneHashes.has(`${comment.issueId}\0${textHash(comment.text)}`), `in beads on ${comment.issueId} but not counted by the outbox: ${comment.text}`).toBe(true);
 
     // An automatic checkpoint reported written or queued left one on its issue (queued ones of an issue merge).
     if (model.autos.length > 0) expect(landed.filter((comment) => comment.text.startsWith('Auto-checkpoint')).length).toBeGreaterThanOrEqual(1);

@@ -424,4 +424,31 @@ describe('queued automatic checkpoints after an outage (issue 18, item 9)', () =
     expect(['a1', 'a2', 'a3', 'b1', 'm1', 'b2'].map((key) => outbox.status(key))).toEqual(['done', 'done', 'done', 'done', 'done', 'done']);
     expect(outbox.pendingCount).toBe(0);
   });
+
+  // Found by the model-based write-path test (test/faults), seeds 10 and 13 under load: an
+  // automatic checkpoint whose CLI wrote it and then garbled its answer (or was killed) was merged
+  // into the next one without looking, so beads held a comment the outbox said it never sent.
+  it('one that may have landed is looked for in beads before it is merged into a later one', async () => {
+    const beads = new FakeBackend(['demo-1']);
+    const writeThenGarble = beads.addComment.bind(beads);
+    let garble = true;
+    beads.addComment = async (id, text) => {
+      await writeThenGarble(id, text);
+      if (!garble) return;
+      garble = false;
+      throw new CliError({ kind: 'badJson', command: 'br', args: ['comments', 'add'], stdout: 'stand-in garbage' });
+    };
+    const outbox = makeOutbox(beads);
+    const first = 'Auto-checkpoint (agent hook): 1 file';
+    await outbox.enqueue({ key: 'a1', kind: 'comment', issueId: 'demo-1', text: first, checkpointAt: 1, cumulative: true });
+    await outbox.sendDue();
+    expect(outbox.pending.map((entry) => [entry.write.key, entry.mayHaveLanded])).toEqual([['a1', true]]);
+    await outbox.enqueue({ key: 'a2', kind: 'comment', issueId: 'demo-1', text: 'Auto-checkpoint (pre-compaction): 2 files', checkpointAt: 2, cumulative: true });
+    await outbox.retryNow();
+    await outbox.drain(bounded());
+    expect(beads.comments('demo-1')).toEqual([first, 'Auto-checkpoint (pre-compaction): 2 files']);
+    // The outbox's record says what beads holds: the first comment is its own, landed, not merged away.
+    expect(outbox.isOwnComment('demo-1', first)).toBe(true);
+    expect(outbox.pendingCount).toBe(0);
+  });
 });

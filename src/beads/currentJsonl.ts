@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import type { LinkedIssue } from '../core/model';
 import type { BeadsBackend } from './backend';
 import { isCanceled } from './errors';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
@@ -41,7 +42,8 @@ export async function brJsonlIsCurrent(beadsDir: string, jsonlPath: string): Pro
  * read, a few `stat`s) and from the CLI otherwise; writes (and `version`) always go to the CLI. A read of the
  * file that fails falls back to the CLI too: the file is a shortcut, never the only way.
  */
-export function readingCurrentJsonl(cli: BeadsBackend, jsonl: BeadsBackend, isCurrent: () => Promise<boolean>): BeadsBackend {
+export function readingCurrentJsonl(cli: BeadsBackend, jsonlFile: BeadsBackend, isCurrent: () => Promise<boolean>): BeadsBackend {
+  const jsonl = answeringAsBr(jsonlFile);
   const read =
     <A extends unknown[], T>(method: (backend: BeadsBackend, ...args: A) => Promise<T>) =>
     async (...args: A): Promise<T> => {
@@ -110,3 +112,17 @@ async function mtime(path: string): Promise<number | undefined> {
     return undefined;
   }
 }
+
+/**
+ * The file's answers in the shape br's own give: `br show` names a linked issue by id, title,
+ * status and priority only, so a link read from the file keeps no type either (the context would
+ * otherwise say "(epic)" after a parent only when br did not answer).
+ */
+function answeringAsBr(jsonl: BeadsBackend): BeadsBackend {
+  const untyped = (links: readonly LinkedIssue[]) => links.map((link) => ({ ...link, issueType: '' }));
+  return {
+    ...jsonl,
+    show: async (ids, signal) => (await jsonl.show(ids, signal)).map((issue) => ({ ...issue, dependencies: untyped(issue.dependencies), dependents: untyped(issue.dependents) })),
+  };
+}
+

@@ -1,7 +1,7 @@
 // `beads-recovery context` as a process runs it (recoveryContextFor): processes and dependent steps
 // counted from the stand-in's call log, on a first run and when the CLI cannot answer.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,22 @@ process.exit(spawnSync(${JSON.stringify(realGit)}, args, { stdio: 'inherit' }).s
     expect(readFileSync(seen, 'utf8')).toBe('status already running\n');
     // And what it found is the context's, as before.
     expect(result.markdown).toContain(`## Resuming: ${SCENARIO.inProgress} — `);
+  });
+
+  // br keeps issues.jsonl current after every write, and the context then reads it instead of
+  // starting br: the block must not tell which of the two answered.
+  it('gives the same context from br’s current issues.jsonl as from br itself', async () => {
+    const { dir, log, env } = workspace('same-either-way');
+    const fromCli = await recoveryContextFor(dir, { env });
+    expect(readCalls(log).length).toBeGreaterThan(0);
+    const beadsDir = path.join(dir, '.beads');
+    const exported = statSync(path.join(beadsDir, 'issues.jsonl')).mtime;
+    writeFileSync(path.join(beadsDir, 'beads.db'), '');
+    utimesSync(path.join(beadsDir, 'beads.db'), exported, new Date(exported.getTime() - 1000));
+    const calls = readCalls(log).length;
+    const fromFile = await recoveryContextFor(dir, { env });
+    expect(readCalls(log).length).toBe(calls);
+    expect(fromFile.markdown).toBe(fromCli.markdown);
   });
 });
 

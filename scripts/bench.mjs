@@ -43,7 +43,8 @@ try {
     for (const [name, run] of Object.entries(module)) {
       if (!name.startsWith('bench') || typeof run !== 'function') continue;
       console.log(`\n## ${source} — ${name}`);
-      await run({ repo });
+      // The words after the bench's name choose within it too (`npm run bench agents claude`).
+      await run({ repo, words: only });
     }
   }
 } finally {

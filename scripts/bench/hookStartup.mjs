@@ -1,10 +1,16 @@
-// The hook process's own start-up, side by side with a bare `node -e 0`: paired runs (one of each,
-// alternately, so a busy machine slows both alike), medians and their ratio. Outside a beads
-// project (the hook must answer `{}` and cost little more than node itself) and in a br project
-// whose CLI is the stand-in. The agent's own launch-to-first-request cost is the real-agent
-// suite's figure (scripts/bench/agents.ts). Prints, asserts nothing.
+// The SessionStart hook process's own start-up, side by side with a bare `node -e 0`: paired runs
+// (one of each, alternately, so a busy machine slows both alike), medians and their ratio, and the
+// processes one hook start runs (counted in one more, untimed, run). Outside a beads project (the
+// hook must answer `{}` and cost little more than node itself); in a br project whose issues.jsonl
+// is current (br's database beside it is older: br has written its store last), where the hook
+// reads the export and starts no br; and in the same project with no database yet (a fresh clone),
+// where the hook asks br. The br here is the stand-in, a Node script: its line below shows what one
+// of its processes costs against a bare node start (the real br is a native binary that starts in
+// milliseconds), so the last row's excess over the middle one is mostly the stand-in's own start.
+// The agent's own launch-to-first-request cost is the real-agent bench (scripts/bench/agents.ts).
+// Prints, asserts nothing.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,11 +23,11 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-function timed(args, options) {
+function run(args, options) {
   const started = performance.now();
   const result = spawnSync(process.execPath, args, { ...options, encoding: 'utf8', timeout: 60_000 });
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return performance.now() - started;
+  return { ms: performance.now() - started, stdout: result.stdout };
 }
 
 export async function benchHookStartup({ repo }) {
@@ -30,20 +36,60 @@ export async function benchHookStartup({ repo }) {
     const cli = path.join(repo, 'dist', 'cli.js');
     const plain = path.join(dir, 'plain');
     mkdirSync(plain);
-    const workspace = makeWorkspace({ dir: path.join(dir, 'ws'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const { dir: workspace, beadsDir, issuesPath } = makeWorkspace({ dir: path.join(dir, 'ws'), dialect: 'br', data: 'scenario', git: true });
+    const database = path.join(beadsDir, 'beads.db');
     const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' };
-    console.log(`${'SessionStart hook, new session'.padEnd(44)} ${'pairs'.padStart(5)} ${'node -e 0'.padStart(10)} ${'hook'.padStart(8)} ${'ratio'.padStart(6)}`);
-    for (const [name, folder] of [['outside a beads project', plain], ['br project (stand-in br, git)', workspace]]) {
+    // The stand-in keeps its data in issues.jsonl; an empty beads.db a second older than it is what
+    // the hook looks at: a database the export is as new as.
+    const withDatabase = () => {
+      writeFileSync(database, '');
+      const exported = statSync(issuesPath).mtime;
+      utimesSync(database, exported, new Date(exported.getTime() - 1000));
+    };
+    const withoutDatabase = () => rmSync(database, { force: true });
+    const hookRun = (folder, extraEnv = {}) => {
+      const input = JSON.stringify({ session_id: `bench-${Math.random()}`, cwd: folder, hook_event_name: 'SessionStart', source: 'startup' });
+      return run([cli, 'hook', 'claude', 'SessionStart'], { cwd: folder, env: { ...env, ...extraEnv }, input });
+    };
+    const processesOf = (folder) => {
+      const log = path.join(dir, `spawns-${Math.random()}`);
+      hookRun(folder, { NODE_OPTIONS: `--require ${path.join(repo, 'scripts', 'bench', 'spawnCount.cjs')}`, BENCH_SPAWN_LOG: log });
+      const names = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
+      const count = (name) => names.filter((program) => program === name).length;
+      return `${count('git')} git, ${count('br')} br`;
+    };
+    const scenarios = [
+      ['outside a beads project', plain, () => undefined],
+      ['br project, issues.jsonl current', workspace, withDatabase],
+      ['br project, no database yet (br runs)', workspace, withoutDatabase],
+    ];
+    console.log(`${'SessionStart hook, new session'.padEnd(40)} ${'pairs'.padStart(5)} ${'node -e 0'.padStart(10)} ${'hook'.padStart(8)} ${'ratio'.padStart(6)}  processes`);
+    const blocks = {};
+    for (const [name, folder, prepare] of scenarios) {
+      prepare();
+      // One run first, not counted: the first hook after a build writes its code cache.
+      blocks[name] = hookRun(folder).stdout;
       const bare = [];
       const hook = [];
       for (let pair = 0; pair < PAIRS; pair++) {
-        bare.push(timed(['-e', '0'], { cwd: folder, env }));
-        const input = JSON.stringify({ session_id: `bench-${pair}-${Date.now()}`, cwd: folder, hook_event_name: 'SessionStart', source: 'startup' });
-        hook.push(timed([cli, 'hook', 'claude', 'SessionStart'], { cwd: folder, env, input }));
+        const runBare = () => bare.push(run(['-e', '0'], { cwd: folder, env }).ms);
+        const runHook = () => hook.push(hookRun(folder).ms);
+        for (const step of pair % 2 === 0 ? [runBare, runHook] : [runHook, runBare]) step();
       }
       const [b, h] = [median(bare), median(hook)];
-      console.log(`${name.padEnd(44)} ${String(PAIRS).padStart(5)} ${`${b.toFixed(0)} ms`.padStart(10)} ${`${h.toFixed(0)} ms`.padStart(8)} ${`${(h / b).toFixed(2)}x`.padStart(6)}`);
+      console.log(`${name.padEnd(40)} ${String(PAIRS).padStart(5)} ${`${b.toFixed(0)} ms`.padStart(10)} ${`${h.toFixed(0)} ms`.padStart(8)} ${`${(h / b).toFixed(2)}x`.padStart(6)}  ${processesOf(folder)}`);
     }
+    withoutDatabase();
+    const bare = [];
+    const standin = [];
+    for (let pair = 0; pair < PAIRS; pair++) {
+      bare.push(run(['-e', '0'], { cwd: workspace, env }).ms);
+      standin.push(run([path.join(STANDIN_BIN_DIR, 'br'), 'list', '--json', '--limit', '0'], { cwd: workspace, env }).ms);
+    }
+    const [b, s] = [median(bare), median(standin)];
+    console.log(`${'the stand-in br alone (br list --json)'.padEnd(40)} ${String(PAIRS).padStart(5)} ${`${b.toFixed(0)} ms`.padStart(10)} ${`${s.toFixed(0)} ms`.padStart(8)} ${`${(s / b).toFixed(2)}x`.padStart(6)}  (one of the br processes above)`);
+    const [, current, cliRuns] = scenarios.map(([name]) => blocks[name]);
+    console.log(`the block from the current issues.jsonl is the block br gives: ${current === cliRuns ? 'yes' : 'NO'}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

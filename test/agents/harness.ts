@@ -16,7 +16,8 @@
 //
 // Options: agent ('claude' | 'codex' | 'gemini'); beads (false: a plain folder, no .beads);
 // dialect ('br' | 'bd', the stand-in CLIs of test/fixtures/bin); hooks (false: install none);
-// bdPrime (also install bd's own `bd prime` hook, as `bd setup` writes it); script (the model's
+// bdPrime (also install bd's own `bd prime` hook, as `bd setup` writes it); brDatabase (br's store
+// as br leaves it after a write: our hooks read its current issues.jsonl); script (the model's
 // turns, see ./modelStandin.ts). Two sessions in one folder: call start() twice, concurrently if
 // you like (`Promise.all`); each turn's `requests` are the ones its own session sent.
 //
@@ -76,6 +77,14 @@ export interface HarnessOptions {
   untrustedHooks?: boolean;
   /** The repository whose dist/cli.js and test/agents to use (default: the one holding this module). */
   repo?: string;
+  /**
+   * br's store as br leaves it after a write: its database beside an issues.jsonl at least as new
+   * (br flushes the export after every write), so our hooks read the export and start no br. The
+   * stand-in keeps its data in issues.jsonl only: the file stands for the database's presence and
+   * age, which is all the hooks look at. Without it (the default) the store is a fresh clone's,
+   * with no database yet, and the hooks ask br.
+   */
+  brDatabase?: boolean;
 }
 
 export interface AgentTurn {
@@ -407,7 +416,14 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, 'README.md'), '# A plain folder\n');
     } else {
-      makeWorkspace({ dir, dialect: options.dialect ?? 'br', data: 'scenario', git: true });
+      const { beadsDir, issuesPath } = makeWorkspace({ dir, dialect: options.dialect ?? 'br', data: 'scenario', git: true });
+      if (options.brDatabase) {
+        const database = path.join(beadsDir, 'beads.db');
+        fs.writeFileSync(database, '');
+        // Written before the export it flushed: a second older (git ignores the file, as br's .gitignore says).
+        const exported = fs.statSync(issuesPath).mtime;
+        fs.utimesSync(database, exported, new Date(exported.getTime() - 1000));
+      }
     }
     standin = await startModelStandin(driver.family, [...(options.script ?? []), ...(driver.script ?? [])]);
     env = {

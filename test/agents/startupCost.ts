@@ -1,18 +1,34 @@
 // Start-up cost of our SessionStart hook inside a real agent (issue 23, item 5): the time from the
-// agent's launch to its first model request, with our hooks installed and without, in two beads
-// folders alike in everything else, as paired runs interleaved (with, without, with, without…) so
-// that a machine busy for a moment weighs on both sides. Used by scripts/bench/agents.ts
-// (`npm run bench agents`, which prints the figures beside the 25 % bound).
-import { createAgentHarness, type AgentKind } from './harness';
+// agent's launch to its first model request, with our hooks installed and without, in beads
+// folders alike in everything else, as runs interleaved (without, with, with, without…) so that a
+// machine busy for a moment weighs on every side. Two br stores are measured, each against the
+// same runs without hooks:
+// - `current`: br's database beside an issues.jsonl as new (br flushes it after every write), the
+//   state of a project br has written to: the hook reads the export and starts no br;
+// - `cli`: a fresh clone's store, with no database yet: the hook asks br, here the stand-in, a
+//   Node script whose own start costs about what a bare `node` does (the real br is a native
+//   binary that starts in milliseconds).
+// Used by scripts/bench/agents.ts (`npm run bench agents`, which prints the figures beside the 25 % bound).
+import { createAgentHarness, type AgentHarness, type AgentKind } from './harness';
+
+export interface StartupSide {
+  /** Median launch-to-first-request time, in ms, with our hooks. */
+  withHookMs: number;
+  /** Median over the runs of (with / the run without it was paired with): the figure the 25 % bound is on. */
+  pairedRatio: number;
+  /** Median time of the SessionStart hook process itself, from its start to its exit (the hook recorder's). */
+  hookMs: number;
+}
 
 export interface StartupCost {
   agent: AgentKind;
   pairs: number;
-  /** Median launch-to-first-request time, in ms, with our hooks and without. */
-  withHookMs: number;
+  /** Median launch-to-first-request time, in ms, without our hooks. */
   withoutHookMs: number;
-  /** Median over the pairs of (with / without): the figure the 25 % bound is on. */
-  pairedRatio: number;
+  /** The store whose issues.jsonl is current: no br process. */
+  current: StartupSide;
+  /** The store with no database yet: br answers. */
+  cli: StartupSide;
 }
 
 export function median(values: number[]): number {
@@ -23,46 +39,65 @@ export function median(values: number[]): number {
 
 export async function measureStartupCost(agent: AgentKind, pairs: number, repo?: string): Promise<StartupCost> {
   const script = [{ when: 'STARTUP', turns: [{ text: 'Ready.' }] }];
-  const withHook = await createAgentHarness({ agent, script, repo });
-  const withoutHook = await createAgentHarness({ agent, script, repo, hooks: false });
+  const harnesses: AgentHarness[] = [];
   try {
-    const firstRequest = async (harness: typeof withHook) => {
+    const make = async (options: { hooks?: boolean; brDatabase?: boolean }) => {
+      const harness = await createAgentHarness({ agent, script, repo, ...options });
+      harnesses.push(harness);
+      return harness;
+    };
+    const sides = { without: await make({ hooks: false }), current: await make({ brDatabase: true }), cli: await make({}) };
+    const firstRequest = async (harness: AgentHarness) => {
       const turn = await harness.start('STARTUP check');
       if (turn.exitCode !== 0 || turn.firstRequestMs === undefined) throw new Error(`${agent} start failed (${turn.exitCode}): ${turn.stderr.slice(-1000)}`);
       return turn.firstRequestMs;
     };
-    // One run of each first, not counted: the first launch of an agent fills its caches.
-    await firstRequest(withHook);
-    await firstRequest(withoutHook);
-    const withTimes: number[] = [];
-    const withoutTimes: number[] = [];
+    // One run of each first, not counted: the first launch of an agent fills its caches (and ours).
+    for (const harness of Object.values(sides)) await firstRequest(harness);
+    const times = { without: [] as number[], current: [] as number[], cli: [] as number[] };
+    const order = ['without', 'current', 'cli'] as const;
     for (let pair = 0; pair < pairs; pair++) {
-      // Alternate which side goes first, so neither always runs on a warmer machine.
-      if (pair % 2 === 0) {
-        withTimes.push(await firstRequest(withHook));
-        withoutTimes.push(await firstRequest(withoutHook));
-      } else {
-        withoutTimes.push(await firstRequest(withoutHook));
-        withTimes.push(await firstRequest(withHook));
+      // Each side goes first in turn, so none always runs on a warmer machine.
+      for (let step = 0; step < order.length; step++) {
+        const side = order[(pair + step) % order.length] ?? 'without';
+        times[side].push(await firstRequest(sides[side]));
       }
     }
-    return {
-      agent,
-      pairs,
-      withHookMs: median(withTimes),
-      withoutHookMs: median(withoutTimes),
-      pairedRatio: median(withTimes.map((time, index) => time / (withoutTimes[index] ?? time))),
-    };
+    const side = (name: 'current' | 'cli'): StartupSide => ({
+      withHookMs: median(times[name]),
+      pairedRatio: median(times[name].map((time, index) => time / (times.without[index] ?? time))),
+      hookMs: median(sides[name].hookRuns().filter((run) => run.event === 'SessionStart').map((run) => run.durationMs)),
+    });
+    return { agent, pairs, withoutHookMs: median(times.without), current: side('current'), cli: side('cli') };
   } finally {
-    await Promise.all([withHook.close(), withoutHook.close()]);
+    await Promise.all(harnesses.map((harness) => harness.close()));
   }
-}
-
-export function describeStartupCost(cost: StartupCost): string {
-  return `${cost.agent.padEnd(8)} ${String(cost.pairs).padStart(5)} ${cost.withoutHookMs.toFixed(0).padStart(12)} ${cost.withHookMs.toFixed(0).padStart(12)} ${cost.pairedRatio.toFixed(2).padStart(8)} ${(cost.pairedRatio <= STARTUP_BOUND ? 'yes' : 'no').padStart(9)}`;
 }
 
 /** Issue 23's bound: the hook adds at most 25 % to the time to the first model request. */
 export const STARTUP_BOUND = 1.25;
 
-export const STARTUP_COST_HEADER = `${'agent'.padEnd(8)} ${'pairs'.padStart(5)} ${'without ms'.padStart(12)} ${'with ms'.padStart(12)} ${'ratio'.padStart(8)} ${'≤ 1.25'.padStart(9)}`;
+const COLUMNS: [string, number][] = [
+  ['agent', 8],
+  ['pairs', 5],
+  ['without ms', 10],
+  ['jsonl current: with ms', 22],
+  ['ratio', 6],
+  ['≤ 1.25', 6],
+  ['hook ms', 8],
+  ['br runs: with ms', 16],
+  ['ratio', 6],
+  ['≤ 1.25', 6],
+  ['hook ms', 8],
+];
+
+function row(cells: string[]): string {
+  return cells.map((cell, index) => (index === 0 ? cell.padEnd(COLUMNS[0]?.[1] ?? 0) : cell.padStart(COLUMNS[index]?.[1] ?? 0))).join(' ');
+}
+
+export const STARTUP_COST_HEADER = row(COLUMNS.map(([name]) => name));
+
+export function describeStartupCost(cost: StartupCost): string {
+  const side = (measured: StartupSide) => [measured.withHookMs.toFixed(0), measured.pairedRatio.toFixed(2), measured.pairedRatio <= STARTUP_BOUND ? 'yes' : 'no', measured.hookMs.toFixed(0)];
+  return row([cost.agent, String(cost.pairs), cost.withoutHookMs.toFixed(0), ...side(cost.current), ...side(cost.cli)]);
+}

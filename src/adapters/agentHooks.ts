@@ -187,7 +187,7 @@ function describeChange(change: FileChange): string {
     copilot: 'SessionStart hands the agent (VS Code agent mode or Copilot CLI) the recovery context; PreCompact writes a checkpoint and the next tool call after the compaction hands the context over once.',
     codex: 'SessionStart (including after a compaction) hands Codex the recovery context; PreCompact writes a checkpoint first.',
     cursor: 'sessionStart hands Cursor the recovery context; preCompact writes a checkpoint and the next tool call after the compaction hands the context over once.',
-    gemini: 'SessionStart (startup, resume, /clear) hands Gemini CLI the recovery context; PreCompress writes a checkpoint and the next tool call or prompt after the compression hands the context over once.',
+    gemini: 'BeforeAgent and AfterTool hand Gemini CLI the recovery context with a prompt or tool result whenever the session\'s history holds none (a new session, after a compression); BeforeModel writes one checkpoint per compression the session\'s chat file shows.',
     opencode: 'A plugin: the first message of a session carries the recovery context; before a compaction it writes a checkpoint and gives the summary the context; after one it hands the context over once.',
   };
   const commands = currentHookCommands(change.agent).map(({ event, command }) => `${event}: ${command}`).join('\n');

@@ -8,8 +8,9 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { findBeadsDir } from '../beads/detect';
-import { BLOCK_MARK_BYTES, blockDigest, holdsAnyBlock, holdsBlock, withBlockMark } from '../core/blockMark';
+import { BLOCK_MARK_BYTES, blockDigest, holdsBlock, withBlockMark } from '../core/blockMark';
 import { markerDir, markerFile } from './hookMarker';
+import { claimCompressionCheckpoint, compressionCheckpointFile, readGeminiHistory } from './hookGemini';
 import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
@@ -59,12 +60,13 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   let thread: Promise<SessionThread | undefined> | undefined;
   const threadOf = () =>
     (thread ??= readSessionThread({ transcript: input?.transcript, agent: transcriptAgentOf(agent), conversation: input?.session ?? input?.transcript, note }).catch(() => undefined));
-  const context = async (trusted: boolean, signal: AbortSignal) => {
-    const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
+  // `lateAfterCompaction`: the block comes after a compaction, on a later tool call or prompt.
+  const context = async (trusted: boolean, signal: AbortSignal, lateAfterCompaction: boolean) => {
+    const prefix = lateAfterCompaction ? AFTER_COMPACTION_PREFIX : '';
     // Each agent's hook takes what it accepts (core/budget.ts); room for the line that marks the block.
     const budget = (io.budget ?? hookSurfaceBudget(agent).bytes) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
     // The thread is what a compaction took: a resumed or new conversation holds its own (or has none).
-    const afterCompaction = input?.source === 'compact' || plan.inject === 'if-armed';
+    const afterCompaction = input?.source === 'compact' || lateAfterCompaction;
     const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session: sessionOfHook(agent, input), thread: afterCompaction ? await threadOf() : undefined });
     return result.markdown;
   };
@@ -72,9 +74,10 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const deadlineMs = Math.max(0, hookDeadlineMs(env) - (Date.now() - started));
   return guardHook(
     {
-      answer: (signal, deadline) => handle(agent, event, plan, { ...run, signal, deadline }, () => context(true, signal)),
+      answer: (signal, deadline) => handle(agent, event, plan, { ...run, signal, deadline }, (late) => context(true, signal, late)),
       // No CLI at all: the same hand-over from the read-only reading, when the full one failed or ran late.
-      fallback: (_reason, signal) => handle(agent, event, { ...plan, checkpoint: false, arm: false, disarm: false }, { ...run, signal, deadline: started + hookDeadlineMs(env) }, () => context(false, signal)),
+      fallback: (_reason, signal) =>
+        handle(agent, event, { ...plan, checkpoint: false, checkpointCompression: false, arm: false, disarm: false }, { ...run, signal, deadline: started + hookDeadlineMs(env) }, (late) => context(false, signal, late)),
       last: () => hookResponse(agent, event, undefined),
     },
     { deadlineMs, warn: note },
@@ -99,16 +102,17 @@ interface HookRun {
   deadline: number;
 }
 
-async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: () => Promise<string>): Promise<string> {
+/** Produces the recovery context; `lateAfterCompaction`: it comes after a compaction, on a later tool call or prompt. */
+type Produce = (lateAfterCompaction: boolean) => Promise<string>;
+
+async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: Produce): Promise<string> {
   const marker = markerFile(agent, run.holder);
   await mkdir(path.dirname(marker), { recursive: true });
   if (plan.disarm) await rm(marker, { force: true });
   if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, armedAt: new Date().toISOString() }), 'utf8');
   if (plan.checkpoint) await checkpointForCompaction(agent, run);
-  if (plan.confirm) {
-    await confirmCompaction(agent, marker, run);
-    return hookResponse(agent, event, undefined);
-  }
+  if (plan.checkpointCompression) await checkpointCompression(agent, run);
+  if (plan.inject === 'if-missing') return handOverIfMissing(agent, event, run, produce);
   const conversation = run.input?.session ?? run.input?.transcript;
   if (plan.keepSummary && conversation && run.input?.compactSummary) await keepCompactSummary(conversation, run.input.compactSummary);
   if (plan.inject === 'never') return hookResponse(agent, event, undefined);
@@ -125,7 +129,7 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
     await rm(delivery.file, { force: true });
     return hookResponse(agent, event, undefined);
   }
-  const markdown = await produce();
+  const markdown = await produce(plan.inject === 'if-armed');
   const digest = blockDigest(markdown);
   // Consumed only once the context is in hand, so a failure leaves it for the next tool call.
   if (plan.inject === 'if-armed') await rm(marker, { force: true });
@@ -178,30 +182,36 @@ async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<vo
 }
 
 /**
- * Gemini CLI fires PreCompress before every model request of a turn, compressing or not: the
- * marker it arms says only "maybe". The model request that follows (BeforeModel) tells: while the
- * history it sends still holds a block of ours, nothing was compressed and the marker goes; when
- * it holds none, the compression (or a start that gave nothing) dropped it: the checkpoint is
- * written then, once per armed marker (the chat file Gemini CLI keeps is not compressed, so the
- * checkpoint reads what it would have before), and the next AfterTool or BeforeAgent hands the
- * block over.
+ * Gemini CLI (its PreCompress comes before every model request, compressing or not): the request
+ * about to go out tells. Its session's chat file holds the history it sends; a compression there
+ * that has no checkpoint yet gets its one now. The chat file keeps the turns the compression
+ * replaced, so the checkpoint reads the same thread it would have before.
  */
-async function confirmCompaction(agent: AgentId, marker: string, run: HookRun): Promise<void> {
-  const text = await readTextFile(marker, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
-  if (text === undefined || !(await armedFor(marker, run.input?.session))) return;
-  if (run.input?.requestText === undefined || holdsAnyBlock(run.input.requestText)) {
-    await rm(marker, { force: true });
-    return;
-  }
-  let armed: { checkpointed?: boolean } = {};
-  try {
-    armed = JSON.parse(text) as { checkpointed?: boolean };
-  } catch {
-    // A damaged marker is still armed; it is rewritten below.
-  }
-  if (armed.checkpointed) return;
+async function checkpointCompression(agent: AgentId, run: HookRun): Promise<void> {
+  const { compression } = await readGeminiHistory(run.input?.transcript);
+  if (compression === undefined) return;
+  if (!(await claimCompressionCheckpoint(compressionCheckpointFile(run.holder, run.input?.session, compression)))) return;
   await checkpointForCompaction(agent, run);
-  await writeFile(marker, JSON.stringify({ ...armed, session: run.input.session, checkpointed: true }), 'utf8');
+}
+
+/**
+ * Gemini CLI: the block goes with this prompt (BeforeAgent) or tool result (AfterTool) when the
+ * history the session sends holds none: a new session, a compression that took it. A resume keeps
+ * what these hooks gave (it is part of a prompt or a tool result), so a resumed session that
+ * holds a block gets nothing. Tool calls of one model turn run side by side before any of their
+ * results is in the chat file: the first to claim the history as it stands hands the block over.
+ */
+async function handOverIfMissing(agent: AgentId, event: string, run: HookRun, produce: Produce): Promise<string> {
+  const history = await readGeminiHistory(run.input?.transcript);
+  if (history.holdsBlock) return hookResponse(agent, event, undefined);
+  const key = `${run.root}\0${run.input?.session ?? ''}\0${history.compression ?? ''}\0${history.turns}`;
+  if (!(await claimDelivery({ file: path.join(markerDir(), `${fnv1a(key)}.delivered`), windowMs: SAME_CONVERSATION_WINDOW_MS }, run.runId))) {
+    run.note('the recovery context already went with this turn of the session; not twice.');
+    return hookResponse(agent, event, undefined);
+  }
+  const late = history.compression !== undefined;
+  const markdown = await produce(late);
+  return hookResponse(agent, event, `${late ? AFTER_COMPACTION_PREFIX : ''}${withBlockMark(markdown)}`);
 }
 
 /** The thread's lines for the pre-compaction checkpoint; none without a thread. */

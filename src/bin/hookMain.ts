@@ -9,6 +9,7 @@ import { hookPlan, isHookAgent } from '../core/hookProtocol';
 import { requireWithCompileCache, type CachedLoad } from './compileCache';
 import { runHookProcess } from './hookGuard';
 import { hookFolder, readHookInput } from './hookInput';
+import { compressionCheckpointFile, readGeminiHistory } from './hookGemini';
 import { markerFile } from './hookMarker';
 import type * as HookWork from './hookWork';
 
@@ -21,10 +22,17 @@ void runHookProcess(async () => {
   const input = await readHookInput();
   const holder = await beadsFolderAbove(hookFolder(input, process.env));
   if (holder === undefined) return '{}';
-  // A tool call (or model request) that only hands over after a compaction: nothing to do while no marker is armed.
   if (isHookAgent(agent) && event) {
     const plan = hookPlan(agent, event);
-    if ((plan.inject === 'if-armed' || plan.confirm) && !plan.arm && !plan.checkpoint && !(await exists(markerFile(agent, holder)))) return '{}';
+    // A tool call that only hands over after a compaction: nothing to do while no marker is armed.
+    if (plan.inject === 'if-armed' && !plan.arm && !plan.checkpoint && !(await exists(markerFile(agent, holder)))) return '{}';
+    // Gemini CLI's model requests and tool calls: nothing to do while its chat file shows no new
+    // compression, and the history holds a block of ours (hookGemini.ts).
+    if (plan.checkpointCompression || plan.inject === 'if-missing') {
+      const history = await readGeminiHistory(input?.transcript);
+      const compressed = history.compression !== undefined && !(await exists(compressionCheckpointFile(holder, input?.session, history.compression)));
+      if (!(plan.checkpointCompression && compressed) && !(plan.inject === 'if-missing' && !history.holdsBlock)) return '{}';
+    }
   }
   // A file of the build beside this one, loaded only where a beads project may be.
   work = await requireWithCompileCache<typeof HookWork>(path.join(__dirname, 'hookWork.js'));

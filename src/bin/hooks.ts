@@ -28,7 +28,7 @@ agent the recovery context at a new session and after a compaction, and checkpoi
            (copilot-cli names the same file): SessionStart, PreCompact, PostToolUse
   codex    .codex/hooks.json: SessionStart, PreCompact (trust them in Codex's /hooks afterwards)
   cursor   .cursor/hooks.json: sessionStart, preCompact, postToolUse
-  gemini   .gemini/settings.json: SessionStart, PreCompress, BeforeModel, BeforeAgent, AfterTool
+  gemini   .gemini/settings.json: BeforeModel, BeforeAgent, AfterTool (its chat file tells a compression)
   opencode .opencode/plugins/beads-recovery.js, a plugin: first message of a session, before and
            after a compaction
 --agent defaults to claude. --mcp also registers the MCP server (beads-recovery mcp) in .mcp.json,

@@ -143,13 +143,13 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // Gemini CLI (google-gemini/gemini-cli @5411f113, packages/core/src/hooks/types.ts and
   // docs/hooks/reference.md): Claude's nested layout in `.gemini/settings.json`; lifecycle
   // matchers are exact strings, `*` matches all; `timeout` is in milliseconds (default 60000);
-  // the command runs with `sh -c`, or PowerShell on Windows (hookRunner.ts). SessionStart comes
-  // at startup, resume and /clear, never after a compression. PreCompress fires before every
-  // model request of a turn, compressing or not (the real-agent suite saw it in 0.61): it arms
-  // the marker; BeforeModel sees the history the request carries and confirms a compression (the
-  // checkpoint is written then) or disarms; the next AfterTool (its additionalContext is appended
-  // to the tool result, coreToolHookTriggers.ts) or BeforeAgent (appended to the prompt,
-  // client.ts) hands the context over once.
+  // the command runs with `sh -c`, or PowerShell on Windows (hookRunner.ts). Neither SessionStart
+  // nor PreCompress can serve (the real-agent suite, 0.61): PreCompress fires before every model
+  // request, compressing or not, and a resume drops what SessionStart gave. The session's chat
+  // file tells instead (core/geminiHistory.ts): BeforeModel writes each compression's checkpoint
+  // once; BeforeAgent (its additionalContext is appended to the prompt, client.ts) and AfterTool
+  // (appended to the tool result, coreToolHookTriggers.ts) hand the block over when the history
+  // holds none.
   gemini: {
     id: 'gemini',
     label: 'Gemini CLI',
@@ -157,8 +157,6 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     file: { local: '.gemini/settings.json' },
     commandShellOnWindows: 'powershell',
     hooks: [
-      { event: 'SessionStart', matcher: '*', timeout: TIMEOUT_MS },
-      { event: 'PreCompress', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'BeforeModel', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'BeforeAgent', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'AfterTool', matcher: '*', timeout: TIMEOUT_MS },

@@ -2,10 +2,10 @@
 //
 // Each agent writes a JSON object to the hook's stdin and reads one JSON object back from its
 // stdout. Claude Code and Codex get the context again from SessionStart (source `compact`).
-// VS Code's agent hooks (and Copilot CLI), Cursor and Gemini CLI have no event after a compaction:
-// their PreCompact (PreCompress) arms a one-shot marker, and the next PostToolUse (AfterTool or
-// BeforeAgent) hands the context over once and clears it. A new
-// session clears a marker left over from an earlier one.
+// VS Code's agent hooks (and Copilot CLI) and Cursor have no event after a compaction: their
+// PreCompact arms a one-shot marker, and the next PostToolUse hands the context over once and
+// clears it. A new session clears a marker left over from an earlier one. Gemini CLI's hooks read
+// the session's chat file instead (core/geminiHistory.ts).
 import type { AgentId } from './hookConfig';
 
 /** The fields of an agent's hook input that we use; every agent spells some of them its own way. */
@@ -22,8 +22,6 @@ export interface HookInput {
   session?: string;
   /** The conversation's transcript file, which names it as well when no session id comes. */
   transcript?: string;
-  /** Gemini CLI's BeforeModel: the text of the request's messages, as the model will get them. */
-  requestText?: string;
   /** Claude Code's PostCompact: the agent's own summary of what it compacted. */
   compactSummary?: string;
   /** When the agent fired the hook (its `timestamp`, an ISO text or epoch ms): one start's hook files share it. */
@@ -54,30 +52,25 @@ export function parseHookInput(text: string): HookInput | undefined {
     session: field('conversation_id', 'session_id', 'sessionId'),
     transcript: field('transcript_path', 'transcriptPath'),
     compactSummary: field('compact_summary'),
-    requestText: requestTextOf(record.llm_request),
     firedAt: typeof record.timestamp === 'number' && Number.isFinite(record.timestamp) ? String(record.timestamp) : field('timestamp'),
   };
 }
 
-function requestTextOf(request: unknown): string | undefined {
-  if (typeof request !== 'object' || request === null) return undefined;
-  const messages = (request as { messages?: unknown }).messages;
-  if (!Array.isArray(messages)) return undefined;
-  return messages.map((message: unknown) => (typeof message === 'object' && message !== null && typeof (message as { content?: unknown }).content === 'string' ? (message as { content: string }).content : '')).join('\n');
-}
-
 /** What one hook does. */
 export interface HookPlan {
-  /** Hand the recovery context over: always, only when a compaction armed the marker, or not at all. */
-  inject: 'always' | 'if-armed' | 'never';
+  /**
+   * Hand the recovery context over: always, only when a compaction armed the marker, only when
+   * the history the agent sends holds none (read from its chat file: Gemini CLI), or not at all.
+   */
+  inject: 'always' | 'if-armed' | 'if-missing' | 'never';
   /** Write an automatic checkpoint first (before compaction). */
   checkpoint: boolean;
   /** Arm the one-shot marker (before compaction, on agents without a post-compaction event). */
   arm: boolean;
   /** Clear a stale marker (a new session already gets the context). */
   disarm: boolean;
-  /** Tell from the request about to be sent whether an armed marker means a compaction (Gemini CLI's BeforeModel). */
-  confirm?: boolean;
+  /** Write the checkpoint of a compression the session's chat file shows and no run checkpointed yet (Gemini CLI's BeforeModel). */
+  checkpointCompression?: boolean;
   /** Keep the agent's compaction summary for the session's next recovery context (after a compaction). */
   keepSummary: boolean;
 }
@@ -106,14 +99,14 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     preCompact: { ...NOTHING, checkpoint: true, arm: true },
     postToolUse: { ...NOTHING, inject: 'if-armed' },
   },
-  // PreCompress comes before every model request, compressing or not: it only arms; BeforeModel
-  // confirms a compression (and checkpoints) or disarms (hook.ts, confirmCompaction).
+  // Gemini CLI's PreCompress comes before every model request, compressing or not, and a resume
+  // drops what SessionStart gave: the session's chat file tells instead (core/geminiHistory.ts).
+  // BeforeModel checkpoints each compression once; BeforeAgent and AfterTool hand the block over
+  // whenever the history holds none (a new session, after a compression).
   gemini: {
-    SessionStart: { ...NOTHING, inject: 'always', disarm: true },
-    PreCompress: { ...NOTHING, arm: true },
-    BeforeModel: { ...NOTHING, confirm: true },
-    AfterTool: { ...NOTHING, inject: 'if-armed' },
-    BeforeAgent: { ...NOTHING, inject: 'if-armed' },
+    BeforeModel: { ...NOTHING, checkpointCompression: true },
+    BeforeAgent: { ...NOTHING, inject: 'if-missing' },
+    AfterTool: { ...NOTHING, inject: 'if-missing' },
   },
   // The events our opencode plugin (core/opencodePlugin.ts) passes on. Before a compaction it only
   // checkpoints: the block goes in after it, once (session.compacted), not into the summary request too.
@@ -138,8 +131,8 @@ export function hookPlan(agent: AgentId, event: string): HookPlan {
  * What opens a compaction record in each agent's transcript: a block delivered before it was
  * compacted away. Claude Code writes a `compact_boundary` system record
  * (see the transcript readers in src/services/transcripts/ for the shapes), Codex a `compacted`
- * rollout item. Gemini CLI records no compression in its chat file: a resumed session is
- * given the whole recorded conversation back. VS Code and Cursor start no resumed session.
+ * rollout item. Gemini CLI's hooks read its chat file whole (core/geminiHistory.ts), not for a
+ * boundary. VS Code and Cursor start no resumed session.
  */
 export const TRANSCRIPT_BOUNDARIES: Record<AgentId, readonly string[]> = {
   claude: ['"subtype":"compact_boundary"'],

@@ -2,7 +2,7 @@
 // by `beads-recovery hooks install --agent …` next to bd's own entries, then run through a shell
 // exactly as the agent's file says, with the JSON that agent writes to a hook's stdin.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,27 @@ function runHook(command: string, cwd: string, input: object | string, env: Node
     timeout: 30_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** runHook, without blocking: for hooks an agent runs side by side. */
+function runHookAsync(command: string, cwd: string, input: object, env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', command], { cwd, env: { ...process.env, ...HOME_ENV, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+/** The texts of an issue's comments, as the store holds them. */
+function readComments(dir: string, id: string): string[] {
+  const records = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter((line) => line.trim());
+  const issue = records.map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] }).find((record) => record.id === id);
+  return (issue?.comments ?? []).map((comment) => comment.text);
 }
 
 function project(name: string): string {
@@ -265,7 +286,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(gemini.stdout).toContain('Gemini CLI asks before it runs project hooks');
     const written = JSON.parse(readFileSync(settings, 'utf8')) as { ui: unknown; hooks: Record<string, unknown[]>; mcpServers: Record<string, { args: string[] }> };
     expect(written.ui).toEqual({ theme: 'GitHub' });
-    expect(Object.keys(written.hooks)).toEqual(['SessionStart', 'PreCompress', 'BeforeModel', 'BeforeAgent', 'AfterTool']);
+    expect(Object.keys(written.hooks)).toEqual(['BeforeModel', 'BeforeAgent', 'AfterTool']);
     expect(written.mcpServers['beads-recovery']!.args).toEqual([cli, 'mcp']);
     expect(runCli(['hooks', 'uninstall', '--agent', 'gemini', '--mcp', '--dir', dir], { cwd: dir }).status).toBe(0);
     expect(readFileSync(settings, 'utf8')).toBe(`${JSON.stringify({ ui: { theme: 'GitHub' } }, null, 2)}\n`);
@@ -325,7 +346,7 @@ describe('a hook outside a beads project, or with bad input', { timeout: 60_000 
 });
 
 /** Each agent's stdin for the moments that matter, as that agent writes it. */
-const STDIN: Record<AgentId, (dir: string) => { sessionStart: object; preCompact: object; afterCompaction: object; toolCall?: object }> = {
+const STDIN: Record<Exclude<AgentId, 'gemini'>, (dir: string) => { sessionStart: object; preCompact: object; afterCompaction: object; toolCall?: object }> = {
   claude: (dir) => {
     const common = { session_id: 'c1', transcript_path: '/tmp/t.jsonl', cwd: dir, permission_mode: 'default' };
     return {
@@ -349,15 +370,6 @@ const STDIN: Record<AgentId, (dir: string) => { sessionStart: object; preCompact
       preCompact: { ...common, hookEventName: 'PreCompact', trigger: 'auto' },
       afterCompaction: { ...common, hookEventName: 'PostToolUse', tool_name: 'readFile', tool_input: { path: 'a.ts' }, tool_use_id: 'u1', tool_response: 'text' },
       toolCall: { ...common, hookEventName: 'PostToolUse', tool_name: 'readFile', tool_input: { path: 'b.ts' }, tool_use_id: 'u2', tool_response: 'text' },
-    };
-  },
-  gemini: (dir) => {
-    const common = { session_id: 'g1', transcript_path: path.join(dir, '.gemini-chat.json'), cwd: dir, timestamp: '2026-11-23T10:00:00.000Z' };
-    return {
-      sessionStart: { ...common, hook_event_name: 'SessionStart', source: 'startup' },
-      preCompact: { ...common, hook_event_name: 'PreCompress', trigger: 'auto' },
-      afterCompaction: { ...common, hook_event_name: 'AfterTool', tool_name: 'read_file', tool_input: { path: 'a.ts' }, tool_response: { llmContent: 'text' } },
-      toolCall: { ...common, hook_event_name: 'AfterTool', tool_name: 'read_file', tool_input: { path: 'b.ts' }, tool_response: { llmContent: 'text' } },
     };
   },
   // What our opencode plugin (src/core/opencodePlugin.ts) sends for opencode's events.
@@ -425,8 +437,9 @@ describe.each(AGENTS)('%s hooks on a beads project that already has bd\'s (stand
     commands = new Map(ourCommands(hookFileText).map(({ event, command }) => [event, command]));
   }, 60_000);
 
-  it('hands the context over at a new session, checkpoints before a compaction, and hands it over once after it', () => {
-    const stdin = STDIN[agent](dir);
+  // Gemini CLI's hooks read its chat file: their own test is below ('Gemini CLI, from its chat file').
+  it.skipIf(agent === 'gemini')('hands the context over at a new session, checkpoints before a compaction, and hands it over once after it', () => {
+    const stdin = STDIN[agent as Exclude<AgentId, 'gemini'>](dir);
     const [startEvent, compactEvent] = [format.hooks[0]!.event, format.hooks[1]!.event];
     const afterEvent = stdin.toolCall || agent === 'opencode' ? format.hooks.at(-1)!.event : startEvent;
     const start = runHook(commands.get(startEvent)!, dir, stdin.sessionStart, env);
@@ -440,12 +453,6 @@ describe.each(AGENTS)('%s hooks on a beads project that already has bd\'s (stand
     const compact = runHook(commands.get(compactEvent)!, dir, stdin.preCompact, env);
     expect(compact.status, compact.stderr).toBe(0);
     expect(JSON.parse(compact.stdout)).toEqual({});
-    // Gemini CLI's PreCompress only arms: the model request after it, whose history lost the block, confirms the compression.
-    if (agent === 'gemini') {
-      const compressed = { ...stdin.preCompact, hook_event_name: 'BeforeModel', llm_request: { model: 'gemini', messages: [{ role: 'user', content: '<state_snapshot>the work so far</state_snapshot>' }] } };
-      const confirmed = runHook(commands.get('BeforeModel')!, dir, compressed, env);
-      expect(confirmed.stdout, confirmed.stderr).toBe('{}\n');
-    }
     const added = comments(SCENARIO.inProgress).slice(before);
     expect(added).toHaveLength(1);
     expect(added[0]).toMatch(/^Auto-checkpoint \(pre-compaction\): /);
@@ -648,24 +655,99 @@ describe('a hook whose beads CLI hangs', { timeout: 60_000 }, () => {
   });
 });
 
-describe('Gemini CLI, whose PreCompress comes before every model request', { timeout: 90_000 }, () => {
-  it('writes no checkpoint and hands nothing over while the request still holds the block', () => {
-    const dir = makeWorkspace({ dir: path.join(scratch, 'gemini-turns'), dialect: 'br', data: 'scenario', git: true }).dir;
-    const home = project('home-gemini');
-    const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: home, USERPROFILE: home };
-    const hook = (event: string, input: object) => spawnSync(process.execPath, [cli, 'hook', 'gemini', event], { cwd: dir, input: JSON.stringify({ session_id: 'gem-1', cwd: dir, hook_event_name: event, ...input }), env, encoding: 'utf8', timeout: 30_000 });
-    const start = hook('SessionStart', { source: 'startup' });
-    const block = contextIn('gemini', start.stdout, 'SessionStart')!;
-    const commentsNow = () => readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; comments?: unknown[] }).find((record) => record.id === SCENARIO.inProgress)?.comments?.length ?? 0;
-    const before = commentsNow();
-    writeFileSync(path.join(dir, 'gemini-turn.ts'), 'export const turn = 1;\n');
-    for (let turn = 0; turn < 3; turn++) {
-      expect(hook('PreCompress', { trigger: 'auto' }).stdout).toBe('{}\n');
-      const request = { llm_request: { model: 'gemini', messages: [{ role: 'user', content: `<hook_context>${block}</hook_context>` }, { role: 'user', content: `turn ${turn}` }] } };
-      expect(hook('BeforeModel', request).stdout).toBe('{}\n');
-      expect(hook('AfterTool', { tool_name: 'read_file', tool_input: {}, tool_response: {} }).stdout).toBe('{}\n');
+describe('Gemini CLI, from its chat file: a checkpoint per compression, the block whenever the history holds none', { timeout: 90_000 }, () => {
+  // Records as Gemini CLI 0.61 writes them (test/unit/core/geminiHistory.test.ts has the shapes).
+  const sessionContext = { id: 'ctx', timestamp: '2026-11-26T10:00:00.000Z', type: 'user', content: [{ text: '<session_context>\nThis is the Gemini CLI.\n</session_context>' }] };
+  const user = (id: string, ...texts: string[]) => ({ id, timestamp: '2026-11-26T10:00:01.000Z', type: 'user', content: texts.map((text) => ({ text })) });
+  const model = (id: string, text: string) => ({ id, timestamp: '2026-11-26T10:00:02.000Z', type: 'gemini', content: text });
+  const compression = (summaryId: string, ...kept: object[]) => ({ $set: { messages: [sessionContext, user(summaryId, '<state_snapshot>the work so far</state_snapshot>'), { ...model(`${summaryId}-ack`, ''), content: [{ text: 'Got it. Thanks for the additional context!' }] }, ...kept] } });
+
+  let dir: string;
+  let chat: string;
+  let commands: Map<string, string>;
+  const home = project('home-gemini');
+  const env = { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: home, USERPROFILE: home };
+
+  beforeAll(() => {
+    dir = makeWorkspace({ dir: path.join(scratch, 'gemini-chat'), dialect: 'br', data: 'scenario', git: true }).dir;
+    expect(runCli(['hooks', 'install', '--agent', 'gemini', '--dir', dir], { cwd: dir, env }).status).toBe(0);
+    commands = new Map(ourCommands(readFileSync(path.join(dir, '.gemini', 'settings.json'), 'utf8')).map(({ event, command }) => [event, command]));
+    chat = path.join(project('home-gemini-chats'), 'session-2026-11-26T10-00-g1.jsonl');
+    writeFileSync(chat, `${[{ sessionId: 'g1', projectHash: 'p', startTime: '2026-11-26T10:00:00.000Z', kind: 'main' }, { $set: { messages: [sessionContext] } }].map((record) => JSON.stringify(record)).join('\n')}\n`);
+  }, 60_000);
+
+  const record = (...records: object[]) => appendFileSync(chat, records.map((value) => `${JSON.stringify(value)}\n`).join(''));
+  const input = (event: string, extra: object = {}) => ({ session_id: 'g1', transcript_path: chat, cwd: dir, hook_event_name: event, timestamp: '2026-11-26T10:00:00.000Z', ...extra });
+  const hook = (event: string, extra: object = {}) => {
+    const result = runHook(commands.get(event)!, dir, input(event, extra), env);
+    expect(result.status, result.stderr).toBe(0);
+    return contextIn('gemini', result.stdout, event);
+  };
+  const beforeAgent = (prompt: string) => hook('BeforeAgent', { prompt });
+  const afterTool = () => hook('AfterTool', { tool_name: 'read_file', tool_input: { path: 'a.ts' }, tool_response: { llmContent: 'text' } });
+  const checkpoints = () => readComments(dir, SCENARIO.inProgress).filter((text) => text.startsWith('Auto-checkpoint (pre-compaction)'));
+
+  it('hands the block over with the first prompt, then nothing while the history holds it; no checkpoint over many requests without a compression', () => {
+    const block = beforeAgent('STEP1 write the notes');
+    expect(block).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — Parse widget config$`, 'm'));
+    expect(block).toMatch(/\n\nbeads-recovery block [0-9a-f]{8}$/);
+    expect(block!.startsWith('The conversation was compacted')).toBe(false);
+    // Gemini CLI appends it to the prompt, which its chat file then holds.
+    record(user('u1', 'STEP1 write the notes', `<hook_context>${block}</hook_context>`));
+    writeFileSync(path.join(dir, 'gemini-work.ts'), 'export const work = 1;\n');
+    for (let request = 0; request < 3; request++) {
+      expect(hook('BeforeModel', { llm_request: { model: 'gemini', messages: [] } })).toBeUndefined();
+      expect(afterTool()).toBeUndefined();
+      record(model(`m${request}`, 'Done.'));
     }
-    expect(commentsNow()).toBe(before);
+    expect(beforeAgent('STEP2 go on')).toBeUndefined();
+    expect(checkpoints()).toEqual([]);
+  });
+
+  it('a compression gets one checkpoint at the request after it, and the next tool call (one of two side by side) the block once, saying why', async () => {
+    record(user('u2', 'COMPACT-NOW'), compression('s1', user('k1', 'COMPACT-NOW')));
+    expect(hook('BeforeModel')).toBeUndefined();
+    expect(checkpoints()).toHaveLength(1);
+    expect(checkpoints()[0]).toContain('gemini-work.ts');
+    expect(hook('BeforeModel')).toBeUndefined();
+    expect(checkpoints()).toHaveLength(1);
+
+    const both = await Promise.all([0, 1].map(() => runHookAsync(commands.get('AfterTool')!, dir, input('AfterTool', { tool_name: 'read_file', tool_input: {}, tool_response: {} }), env)));
+    const given = both.map((result) => contextIn('gemini', result.stdout, 'AfterTool')).filter((context) => context !== undefined);
+    expect(given).toHaveLength(1);
+    expect(given[0]!.startsWith('The conversation was compacted; this is the beads recovery context.\n\n')).toBe(true);
+    expect(given[0]).toContain('Auto-checkpoint (pre-compaction)');
+    record({ ...model('m3', ''), toolCalls: [{ id: 'c1', name: 'read_file', result: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output: `text\n\n<hook_context>${given[0]}</hook_context>` } } }] }] });
+    expect(afterTool()).toBeUndefined();
+    expect(beforeAgent('STEP3')).toBeUndefined();
+  });
+
+  it('a resume writes the same compression again: no second checkpoint, and the block it holds is enough', () => {
+    const kept = [user('k1', 'COMPACT-NOW'), { ...model('m3', ''), toolCalls: [{ id: 'c1', name: 'read_file', result: [{ text: 'beads-recovery block 0123abcd' }] }] }];
+    record({ sessionId: 'g1', projectHash: 'p', startTime: '2026-11-26T10:05:00.000Z', kind: 'main' }, { $set: { messages: [sessionContext] } }, { $set: { messages: compression('s1', ...kept).$set.messages } });
+    expect(hook('BeforeModel')).toBeUndefined();
+    expect(beforeAgent('STEP4 more work')).toBeUndefined();
+    expect(checkpoints()).toHaveLength(1);
+  });
+
+  it('a second compression, with the very same summary text, gets its own checkpoint and its own block', () => {
+    writeFileSync(path.join(dir, 'gemini-more.ts'), 'export const more = 1;\n');
+    record(user('u5', 'COMPACT-NOW'), compression('s2', user('k2', 'COMPACT-NOW')));
+    expect(hook('BeforeModel')).toBeUndefined();
+    expect(checkpoints()).toHaveLength(2);
+    const block = beforeAgent('STEP2 go on');
+    expect(block!.startsWith('The conversation was compacted; this is the beads recovery context.\n\n')).toBe(true);
+    expect(block).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — Parse widget config$`, 'm'));
+  });
+
+  it('outside a beads folder every Gemini hook says nothing, even with a compression in the chat file', () => {
+    const plain = project('gemini-plain');
+    for (const event of ['BeforeModel', 'BeforeAgent', 'AfterTool']) {
+      const result = runHook(commands.get(event)!, plain, { ...input(event), cwd: plain }, env);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe('{}\n');
+      expect(result.stderr).toBe('');
+    }
   });
 });
 

@@ -1,0 +1,40 @@
+// Gemini CLI's hooks decide from the session's chat file (core/geminiHistory.ts): whether a
+// compression happened that has no checkpoint yet (BeforeModel), and whether the history holds a
+// block of ours (BeforeAgent, AfterTool). Small on purpose: dist/hook.js asks it before it loads
+// the rest of the hook, so a model request or tool call with nothing to do stays cheap.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fnv1a } from '../core/hash';
+import { geminiHistory, type GeminiHistory } from '../core/geminiHistory';
+import { readTranscriptTail } from '../services/transcriptTail';
+import { markerDir } from './hookMarker';
+
+/** Nothing read (no chat file named, or none there): a history with nothing in it. */
+const UNREAD: GeminiHistory = { turns: 0, compression: undefined, holdsBlock: false };
+
+/** The session's history as its chat file holds it now (the end of the file: a longer one's start is not read). */
+export async function readGeminiHistory(transcript: string | undefined): Promise<GeminiHistory> {
+  const text = transcript === undefined ? undefined : await readTranscriptTail(transcript);
+  return text === undefined ? UNREAD : geminiHistory(text);
+}
+
+/**
+ * The file that says a compression of a session has its checkpoint: named by the folder holding
+ * `.beads`, the session and the compression's summary turn, so each compression gets exactly one,
+ * however many requests, resumes or hook runs see it.
+ */
+export function compressionCheckpointFile(holder: string, session: string | undefined, compression: string): string {
+  return path.join(markerDir(), `${fnv1a(`gemini\0${holder}\0${session ?? ''}\0${compression}`)}.compressed`);
+}
+
+/** Claims the checkpoint of a compression: true for the one run that creates the file, false for every other. */
+export async function claimCompressionCheckpoint(file: string): Promise<boolean> {
+  await mkdir(path.dirname(file), { recursive: true });
+  try {
+    await writeFile(file, new Date().toISOString(), { encoding: 'utf8', flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}

@@ -1,0 +1,106 @@
+// What a Gemini CLI session's model history holds now, read from its chat file (the hooks'
+// `transcript_path`, `~/.gemini/tmp/<project>/chats/session-*.jsonl`; the record shapes are in
+// ./transcriptGemini.ts). Pure.
+//
+// Facts this rests on (Gemini CLI 0.61.0, google-gemini/gemini-cli@02b2885c; the real-agent suite
+// logged every hook input and chat file, test/agents/README.md):
+// - The chat file keeps the history the model is sent: a `$set: {messages}` record replaces it
+//   whole (at a resume, and after a compression), later message records add to it or replace one
+//   by id, `$rewindTo` cuts it.
+// - A compression (packages/core/src/services/chatCompressionService.ts, `compress`) makes the
+//   history open with its summary as a user turn followed by the model turn
+//   "Got it. Thanks for the additional context!", and the file gets that history with new message
+//   ids; a resume writes the same messages with the same ids. So the id of the summary turn names
+//   one compression, for as long as the session lasts.
+// - PreCompress fires before every model request, compressing or not (`compress` fires it before
+//   it compares the token count with its threshold): it cannot tell a compression.
+// - A resume drops user turns that open with `<hook_context>` (a SessionStart hook's context) from
+//   the history it rewrites; context a BeforeAgent or AfterTool hook adds stays, inside the prompt
+//   or the tool's result.
+import { holdsAnyBlock } from './blockMark';
+
+/** The model turn Gemini CLI puts after a compression's summary. */
+export const GEMINI_COMPRESSION_ACK = 'Got it. Thanks for the additional context!';
+
+export interface GeminiHistory {
+  /** How many turns (messages) the history holds. */
+  turns: number;
+  /** The id of the summary turn of the compression the history opens with; undefined when it was never compressed. */
+  compression: string | undefined;
+  /** Whether any turn holds a block of ours (its mark, see ./blockMark.ts). */
+  holdsBlock: boolean;
+}
+
+interface Turn {
+  type: string;
+  record: Record<string, unknown>;
+}
+
+/**
+ * The history as the chat file's text (or the end of it) leaves it. Lines that are not whole JSON
+ * records (the cut first line of a tail, a line being written) are skipped. An older session file
+ * (one JSON document with `messages`) reads the same.
+ */
+export function geminiHistory(text: string): GeminiHistory {
+  const turns = new Map<string, Turn>();
+  for (const record of records(text)) {
+    if (typeof record.$rewindTo === 'string') {
+      let cut = false;
+      for (const id of [...turns.keys()]) {
+        if (id === record.$rewindTo) cut = true;
+        if (cut) turns.delete(id);
+      }
+      continue;
+    }
+    const set = isRecord(record.$set) ? record.$set : !('$set' in record) && Array.isArray(record.messages) ? record : undefined;
+    if (set) {
+      if (!Array.isArray(set.messages)) continue;
+      turns.clear();
+      set.messages.forEach((message: unknown, index: number) => {
+        if (isRecord(message) && typeof message.type === 'string') turns.set(typeof message.id === 'string' ? message.id : `#${index}`, { type: message.type, record: message });
+      });
+      continue;
+    }
+    if (typeof record.id === 'string' && typeof record.type === 'string') turns.set(record.id, { type: record.type, record });
+  }
+  const ordered = [...turns.entries()];
+  const ack = ordered.findIndex(([, turn], index) => index > 0 && turn.type === 'gemini' && turnText(turn.record).trim() === GEMINI_COMPRESSION_ACK && ordered[index - 1]?.[1].type === 'user');
+  return {
+    turns: ordered.length,
+    compression: ack > 0 ? ordered[ack - 1]?.[0] : undefined,
+    holdsBlock: ordered.some(([, turn]) => holdsAnyBlock(JSON.stringify(turn.record))),
+  };
+}
+
+function* records(text: string): Generator<Record<string, unknown>> {
+  const whole = parse(text);
+  if (whole !== undefined) {
+    yield whole;
+    return;
+  }
+  for (const line of text.split('\n')) {
+    const record = parse(line);
+    if (record !== undefined) yield record;
+  }
+}
+
+function parse(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function turnText(record: Record<string, unknown>): string {
+  const { content } = record;
+  if (typeof content === 'string') return content;
+  const parts = Array.isArray(content) ? content : [content];
+  return parts.map((part) => (typeof part === 'string' ? part : isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

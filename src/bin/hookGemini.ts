@@ -10,12 +10,24 @@ import { readTranscriptTail } from '../services/transcriptTail';
 import { markerDir } from './hookMarker';
 
 /** Nothing read (no chat file named, or none there): a history with nothing in it. */
-const UNREAD: GeminiHistory = { turns: 0, compression: undefined, holdsBlock: false };
+const UNREAD: GeminiHistory = { turns: 0, compression: undefined, holdsBlock: false, whole: false };
 
-/** The session's history as its chat file holds it now (the end of the file: a longer one's start is not read). */
+/**
+ * How far back the chat file is read when its last few megabytes hold no record of the whole
+ * history (one huge history, written whole at a resume or a compression). Beyond it the history
+ * is taken from what was read: a compression may go unseen, a block be given again.
+ */
+const LONG_TAIL_BYTES = 64 * 1024 * 1024;
+
+/** The session's history as its chat file holds it now, read from the end of the file. */
 export async function readGeminiHistory(transcript: string | undefined): Promise<GeminiHistory> {
-  const text = transcript === undefined ? undefined : await readTranscriptTail(transcript);
-  return text === undefined ? UNREAD : geminiHistory(text);
+  if (transcript === undefined) return UNREAD;
+  const text = await readTranscriptTail(transcript);
+  if (text === undefined) return UNREAD;
+  const history = geminiHistory(text);
+  if (history.whole) return history;
+  const longer = await readTranscriptTail(transcript, LONG_TAIL_BYTES);
+  return longer === undefined || longer.length <= text.length ? history : geminiHistory(longer);
 }
 
 /**

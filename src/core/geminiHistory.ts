@@ -29,6 +29,8 @@ export interface GeminiHistory {
   compression: string | undefined;
   /** Whether any turn holds a block of ours (its mark, see ./blockMark.ts). */
   holdsBlock: boolean;
+  /** The text held a record of the whole history (a `$set` of messages, an older file's document): it was read from its start. */
+  whole: boolean;
 }
 
 interface Turn {
@@ -43,6 +45,7 @@ interface Turn {
  */
 export function geminiHistory(text: string): GeminiHistory {
   const turns = new Map<string, Turn>();
+  let whole = false;
   for (const record of records(text)) {
     if (typeof record.$rewindTo === 'string') {
       let cut = false;
@@ -55,6 +58,7 @@ export function geminiHistory(text: string): GeminiHistory {
     const set = isRecord(record.$set) ? record.$set : !('$set' in record) && Array.isArray(record.messages) ? record : undefined;
     if (set) {
       if (!Array.isArray(set.messages)) continue;
+      whole = true;
       turns.clear();
       set.messages.forEach((message: unknown, index: number) => {
         if (isRecord(message) && typeof message.type === 'string') turns.set(typeof message.id === 'string' ? message.id : `#${index}`, { type: message.type, record: message });
@@ -69,6 +73,7 @@ export function geminiHistory(text: string): GeminiHistory {
     turns: ordered.length,
     compression: ack > 0 ? ordered[ack - 1]?.[0] : undefined,
     holdsBlock: ordered.some(([, turn]) => holdsAnyBlock(JSON.stringify(turn.record))),
+    whole,
   };
 }
 

@@ -19,7 +19,7 @@ const BLOCK = withBlockMark('## Resuming: demo-1 — Parse widget config\n');
 describe('geminiHistory: what a Gemini CLI session sends, from its chat file', () => {
   it('a new session: its turns, no compression, no block until a hook gave one (inside the prompt or a tool result)', () => {
     const start = [meta, { $set: { messages: [sessionContext] } }, user('u1', 'STEP1 write the notes'), model('m1', 'Done.')];
-    expect(geminiHistory(lines(...start))).toEqual({ turns: 3, compression: undefined, holdsBlock: false });
+    expect(geminiHistory(lines(...start))).toEqual({ turns: 3, compression: undefined, holdsBlock: false, whole: true });
     expect(geminiHistory(lines(...start, user('u2', 'go on', `<hook_context>${BLOCK}</hook_context>`))).holdsBlock).toBe(true);
     expect(geminiHistory(lines(...start, toolResult('r1', `ok\n\n<hook_context>${BLOCK}</hook_context>`))).holdsBlock).toBe(true);
     // The block's words without its mark are not a block of ours.
@@ -30,10 +30,10 @@ describe('geminiHistory: what a Gemini CLI session sends, from its chat file', (
     const before = [meta, { $set: { messages: [sessionContext] } }, user('u1', 'STEP1', `<hook_context>${BLOCK}</hook_context>`), model('m1', 'Done.'), user('u2', 'COMPACT-NOW')];
     expect(geminiHistory(lines(...before)).holdsBlock).toBe(true);
     const compressed = [...before, { $set: { sessionId: 'g1' } }, { $set: { messages: [sessionContext, summary('s1'), ack('a1'), user('k1', 'COMPACT-NOW')] } }];
-    expect(geminiHistory(lines(...compressed))).toEqual({ turns: 4, compression: 's1', holdsBlock: false });
+    expect(geminiHistory(lines(...compressed))).toEqual({ turns: 4, compression: 's1', holdsBlock: false, whole: true });
     // Later turns and a resume (the same messages, the same ids) keep naming the same compression.
     const resumed = [...compressed, model('m2', 'Compacted.'), meta, { $set: { messages: [sessionContext] } }, { $set: { messages: [sessionContext, summary('s1'), ack('a1'), user('k1', 'COMPACT-NOW'), model('m2', 'Compacted.')] } }];
-    expect(geminiHistory(lines(...resumed))).toEqual({ turns: 5, compression: 's1', holdsBlock: false });
+    expect(geminiHistory(lines(...resumed))).toEqual({ turns: 5, compression: 's1', holdsBlock: false, whole: true });
     // A second compression writes new ids, even when the model wrote the same summary.
     const again = [...resumed, user('u3', 'COMPACT-NOW'), { $set: { messages: [sessionContext, summary('s2'), ack('a2'), user('k2', 'COMPACT-NOW')] } }];
     expect(geminiHistory(lines(...again)).compression).toBe('s2');
@@ -43,7 +43,7 @@ describe('geminiHistory: what a Gemini CLI session sends, from its chat file', (
     const written = [meta, { $set: { messages: [sessionContext] } }, model('m1', ''), { ...model('m1', ''), toolCalls: [{ id: 'call-1', name: 'run_shell_command' }] }, toolResult('r1', 'ok')];
     expect(geminiHistory(lines(...written)).turns).toBe(3);
     const rewound = [meta, { $set: { messages: [sessionContext] } }, user('u1', 'one', `<hook_context>${BLOCK}</hook_context>`), model('m1', 'Done.'), { $rewindTo: 'u1' }];
-    expect(geminiHistory(lines(...rewound))).toEqual({ turns: 1, compression: undefined, holdsBlock: false });
+    expect(geminiHistory(lines(...rewound))).toEqual({ turns: 1, compression: undefined, holdsBlock: false, whole: true });
   });
 
   it('the acknowledgement counts only right after a user turn, and only as the model says it', () => {
@@ -55,10 +55,10 @@ describe('geminiHistory: what a Gemini CLI session sends, from its chat file', (
   it("reads the end of a file (a cut first line), an older session's single document, and nothing usable as an empty history", () => {
     const text = lines(meta, { $set: { messages: [sessionContext, summary('s1'), ack('a1')] } }, user('u2', 'go', `<hook_context>${BLOCK}</hook_context>`));
     // The tail starts inside the `$set` record: only the turn after it is read.
-    expect(geminiHistory(text.slice(text.indexOf('\n') + 5))).toEqual({ turns: 1, compression: undefined, holdsBlock: true });
-    expect(geminiHistory(JSON.stringify({ sessionId: 'g0', messages: [sessionContext, summary('s1'), ack('a1')] }, null, 2))).toEqual({ turns: 3, compression: 's1', holdsBlock: false });
+    expect(geminiHistory(text.slice(text.indexOf('\n') + 5))).toEqual({ turns: 1, compression: undefined, holdsBlock: true, whole: false });
+    expect(geminiHistory(JSON.stringify({ sessionId: 'g0', messages: [sessionContext, summary('s1'), ack('a1')] }, null, 2))).toEqual({ turns: 3, compression: 's1', holdsBlock: false, whole: true });
     for (const garbage of ['', 'not json', '[1,2]', 'null\n{"$set":{"messages":"no"}}', '{"id":1,"type":"user"}']) {
-      expect(geminiHistory(garbage)).toEqual({ turns: 0, compression: undefined, holdsBlock: false });
+      expect(geminiHistory(garbage)).toEqual({ turns: 0, compression: undefined, holdsBlock: false, whole: false });
     }
   });
 

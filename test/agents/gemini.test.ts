@@ -1,7 +1,43 @@
 // Gemini CLI, for real, against the Gemini API stand-in (see ./harness.ts, ./scenario.ts). It
 // compresses by its own measure: an answer whose usage reports a prompt over its compression
 // threshold (`-p /compress` reaches the model as text).
-import { describe } from 'vitest';
-import { describeAgentScenarios } from './scenario';
+import { afterEach, describe, expect, it } from 'vitest';
+import { blockCount, createAgentHarness, type AgentHarness, type AgentTurn } from './harness';
+import { describeAgentScenarios, ok, SCRIPT } from './scenario';
 
 describe('Gemini CLI', () => describeAgentScenarios('gemini', { concurrentSessions: false }));
+
+// Gemini CLI fires PreCompress before every model request and drops SessionStart's context at a
+// resume (test/agents/README.md): its hooks read the session's chat file instead. What that must
+// never do: a checkpoint for a turn that did not compress, or a second block in a request.
+describe('Gemini CLI, turn by turn', () => {
+  let harness: AgentHarness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+  const blocks = (turn: AgentTurn) => turn.requests.filter((request) => request.kind === 'turn').map(blockCount);
+  const checkpoints = (from: AgentHarness) => from.comments('demo-1').filter((comment) => comment.text.startsWith('Auto-checkpoint'));
+
+  it('turns with tool calls and resumes but no compression: no checkpoint, and every request holds the block exactly once', async () => {
+    harness = await createAgentHarness({ agent: 'gemini', script: SCRIPT });
+    const start = ok(await harness.start('STEP1 write the notes'));
+    expect(blocks(start)).toEqual([1, 1, 1]);
+    expect(blocks(ok(await harness.resume(start.session, 'STEP4 more work')))).toEqual([1, 1]);
+    expect(blocks(ok(await harness.resume(start.session, 'STEP2 go on')))).toEqual([1]);
+    expect(checkpoints(harness)).toEqual([]);
+  });
+
+  it("a compression's checkpoint holds the work it compressed, and no request ever holds two blocks", async () => {
+    harness = await createAgentHarness({ agent: 'gemini', script: SCRIPT });
+    const start = ok(await harness.start('STEP1 write the notes'));
+    const compact = ok(await harness.compact(start.session));
+    expect(compact.requests.filter((request) => request.kind === 'compaction').length).toBeGreaterThan(0);
+    const [checkpoint, ...more] = checkpoints(harness);
+    expect(more).toEqual([]);
+    expect(checkpoint?.text).toContain('notes.txt');
+    const next = ok(await harness.resume(start.session, 'STEP4 more work'));
+    expect(blocks(next)).toEqual([1, 1]);
+    for (const turn of [start, compact, next]) for (const count of blocks(turn)) expect(count).toBeLessThanOrEqual(1);
+  });
+});

@@ -55,8 +55,9 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     log,
     storageUri: context.storageUri,
     workspaceState: context.workspaceState,
-    writes: { pendingCount: (folder) => outboxes.get(folder.project)?.pendingCount, onDidChange: outboxes.onDidChange },
+    writes: { pendingCount: (folder) => outboxes.pendingCount(folder), parkedWrites: (folder) => outboxes.parkedWrites(folder), onDidChange: outboxes.onDidChange },
   });
+  outboxes.watchWith(activity.tracker.watchers);
   const closes = new vscode.EventEmitter<CloseOutcome>();
   const claims = new vscode.EventEmitter<string>();
   const work = { projects, outboxes, activity: activity.tracker, log, onClosed: (outcome: CloseOutcome) => closes.fire(outcome), onClaimed: (issueId: string) => claims.fire(issueId) };

@@ -41,16 +41,18 @@ document.body.setAttribute('data-vscode-context', JSON.stringify({ preventDefaul
 let state: ViewState = { kind: 'loading' };
 let stateJson = '';
 let nextRequestId = 1;
-const inFlight = new Map<number, { action: SidebarAction; issueId?: string }>();
+const inFlight = new Map<number, { action: SidebarAction; issueId?: string; writeKey?: string }>();
 let scrollRestored = false;
 
 const host: Host = {
   run(action, issueId, options) {
-    if (host.isBusy(action, issueId)) return;
+    const writeKey = options?.writeKey;
+    if (host.isBusy(action, issueId, writeKey)) return;
     const requestId = nextRequestId++;
-    inFlight.set(requestId, issueId === undefined ? { action } : { action, issueId });
+    inFlight.set(requestId, { action, ...(issueId === undefined ? {} : { issueId }), ...(writeKey === undefined ? {} : { writeKey }) });
     const message: WebviewMessage = issueId === undefined ? { type: 'run', requestId, action } : { type: 'run', requestId, action, issueId };
     if (options?.confirm) message.confirm = true;
+    if (writeKey !== undefined) message.writeKey = writeKey;
     post(message);
     render();
   },
@@ -58,7 +60,7 @@ const host: Host = {
   focusIssue: (issueId) => post({ type: 'focusIssue', issueId }),
   dismissNext: () => post({ type: 'dismissNext' }),
   retry: () => post({ type: 'retry' }),
-  isBusy: (action, issueId) => [...inFlight.values()].some((request) => request.action === action && request.issueId === issueId),
+  isBusy: (action, issueId, writeKey) => [...inFlight.values()].some((request) => request.action === action && request.issueId === issueId && request.writeKey === writeKey),
 };
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {

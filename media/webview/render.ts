@@ -24,16 +24,18 @@ import { folderOf } from '../../src/shared/protocol';
 import { custom, el, icon } from './dom';
 import type { Tree, TreeNode } from './tree';
 import { sessionsSection } from './sessions';
+import { parkedSection } from './parked';
 
 export interface Host {
-  run(action: SidebarAction, issueId: string | undefined, options?: { confirm?: true }): void;
+  /** `writeKey`: the refused write a parked action names (none: all of them). */
+  run(action: SidebarAction, issueId: string | undefined, options?: { confirm?: true; writeKey?: string }): void;
   openFile(path: string): void;
   focusIssue(issueId: string): void;
   /** Puts the after-close offer away. */
   dismissNext(): void;
   retry(): void;
-  /** Whether an action for this issue (or the bar's, without one) is waiting for the host. */
-  isBusy(action: SidebarAction, issueId: string | undefined): boolean;
+  /** Whether an action for this issue or refused write (or the bar's, without one) is waiting for the host. */
+  isBusy(action: SidebarAction, issueId: string | undefined, writeKey?: string): boolean;
 }
 
 export interface Page {
@@ -200,7 +202,8 @@ function sections(model: SidebarModel, project: ProjectInfo, host: Host): TreeNo
   for (const [index, problem] of model.problems.entries()) {
     nodes.push(leaf(`problem:${index}`, row(icon('warning', 'warn'), text(problem)), problem));
   }
-  // Writes waiting for beads stay in sight, above everything that can grow long.
+  // Writes beads refused stay first until someone retries or discards them; those waiting for beads next.
+  if (model.parkedWrites) nodes.push(parkedSection(model.parkedWrites, writable, host));
   if (model.pendingWrites) {
     const words = `${model.pendingWrites} ${model.pendingWrites === 1 ? 'write is' : 'writes are'} waiting to reach beads`;
     nodes.push(leaf('outbox', row(icon('cloud-upload'), text(words)), words, 'outbox'));

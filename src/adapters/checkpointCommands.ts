@@ -17,6 +17,8 @@ import { Disposable } from '../services/disposable';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
 import type { IssueDetails } from '../core/model';
+import { refusedWritesText, type ParkedWriteInput } from '../core/viewModel';
+import type { FileWatchers } from '../services/folderActivity';
 import { readOnlyWarning, type Project, type ProjectRegistry } from './projects';
 
 // Checkpoints in VS Code: the outbox of each beads project, the "Checkpoint Now" and "Retry
@@ -43,6 +45,8 @@ export class Outboxes extends Disposable {
   private readonly ready = new Map<string, Outbox>();
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
+  private watchers: FileWatchers | undefined;
+  private readonly followed = new Set<Outbox>();
 
   constructor(
     private readonly projects: ProjectRegistry,
@@ -85,9 +89,27 @@ export class Outboxes extends Disposable {
 
   /** Writes still to be sent for a project, by its root (the sidebar) or its folder activity (the status bar). */
   pendingCount(target: string | { readonly project: Project }): number | undefined {
-    if (typeof target !== 'string') return this.get(target.project)?.pendingCount;
+    return this.outboxOf(target)?.pendingCount;
+  }
+
+  /** The writes beads refused in a project, by its root (the sidebar) or its folder activity (the status bar). */
+  parkedWrites(target: string | { readonly project: Project }): ParkedWriteInput[] | undefined {
+    return this.outboxOf(target)?.failed.map(parkedInput);
+  }
+
+  private outboxOf(target: string | { readonly project: Project }): Outbox | undefined {
+    if (typeof target !== 'string') return this.get(target.project);
     const wanted = path.resolve(target);
-    return this.all().find((outbox) => path.resolve(outbox.root) === wanted)?.pendingCount;
+    return this.all().find((outbox) => path.resolve(outbox.root) === wanted);
+  }
+
+  /**
+   * Follows each outbox file through the extension's watchers: a hook or the command line that
+   * queues, lands or parks a write in the same file shows in this window at once.
+   */
+  watchWith(watchers: FileWatchers): void {
+    this.watchers = watchers;
+    for (const outbox of this.ready.values()) this.follow(outbox);
   }
 
   /**
@@ -140,19 +162,46 @@ export class Outboxes extends Disposable {
       return undefined;
     }
     this.ready.set(folder.uri.toString(), outbox);
+    this.follow(outbox);
     this.changed.fire();
     return outbox;
   }
+
+  private follow(outbox: Outbox): void {
+    if (!this.watchers || this.followed.has(outbox)) return;
+    this.followed.add(outbox);
+    const reload = () => outbox.reload().catch((error: unknown) => this.log.warn(`outbox: could not read ${outbox.file} again: ${errorMessage(error)}`));
+    this.register(this.watchers.watch(path.dirname(outbox.file), path.basename(outbox.file), { created: reload, changed: reload }));
+  }
 }
 
-/** A write that will never land is said once, with a way to see why and to try again. */
+/** A parked write as the views name it (core/viewModel.ts); a damaged entry still shows, with what it has. */
+function parkedInput(failed: FailedWrite): ParkedWriteInput {
+  const { write } = failed;
+  const input: ParkedWriteInput = {
+    key: write.key,
+    issueId: write.issueId,
+    kind: write.kind,
+    refusedAt: typeof failed.failedAt === 'number' ? failed.failedAt : Number.NaN,
+    reason: typeof failed.error === 'string' ? failed.error : '',
+  };
+  const words = write.kind === 'comment' ? write.text : write.kind === 'close' ? write.reason : undefined;
+  if (typeof words === 'string') input.words = words;
+  return input;
+}
+
+/**
+ * A write that will never land is said once, with a way to see it and to try again; it stays in
+ * the Beads view and the status bar until it is sent again or discarded.
+ */
 function reportParked(failed: FailedWrite): void {
-  const showLog = 'Show Log';
+  const show = 'Show';
   const retry = 'Retry';
-  void showWarningMessage(`Beads: a ${describeWrite(failed.write)} could not be written and will not be retried: ${failed.error}`, showLog, retry)
+  const keys = [failed.write.key];
+  void showWarningMessage(`Beads refused a ${describeWrite(failed.write)}; it waits in the Beads view until you retry or discard it: ${failed.error}`, retry, show)
     .then((choice) => {
-      if (choice === showLog) void vscode.commands.executeCommand(Commands.showLog);
-      if (choice === retry) void vscode.commands.executeCommand(Commands.retryPendingWrites, { includeFailed: true });
+      if (choice === show) void vscode.commands.executeCommand(Commands.showRefusedWrites, { keys });
+      if (choice === retry) void vscode.commands.executeCommand(Commands.retryPendingWrites, { includeFailed: true, keys });
     });
 }
 
@@ -324,10 +373,86 @@ export function registerCheckpointCommands(deps: WorkDeps): vscode.Disposable[] 
     vscode.commands.registerCommand(Commands.checkpoint, (argument?: CheckpointArgument) =>
       reportErrors(deps.log, () => checkpointNow(deps, argument)),
     ),
-    vscode.commands.registerCommand(Commands.retryPendingWrites, (argument?: { includeFailed?: boolean }) =>
-      reportErrors(deps.log, () => retryPendingWrites(deps, argument?.includeFailed === true)),
+    vscode.commands.registerCommand(Commands.retryPendingWrites, (argument?: { includeFailed?: boolean; keys?: unknown }) =>
+      reportErrors(deps.log, () => retryPendingWrites(deps, argument?.includeFailed === true, writeKeys(argument))),
+    ),
+    ...registerRefusedWriteCommands(deps),
+  ];
+}
+
+/** The refused writes an argument names (`{ keys }`: the view's row, a notification), or undefined: all of them. */
+function writeKeys(argument: { keys?: unknown } | undefined): string[] | undefined {
+  const keys = argument?.keys;
+  return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === 'string') : undefined;
+}
+
+const REFUSED_SCHEME = 'beads-refused';
+
+/**
+ * "Show Writes Beads Refused" (the words and beads' reason, in a read-only plain-text editor: they
+ * are data, never markup) and "Discard Writes Beads Refused…" (after asking). Retry is Retry
+ * Pending Writes with `includeFailed`: the writes go back to the outbox and its drainer sends them.
+ */
+function registerRefusedWriteCommands(deps: WorkDeps): vscode.Disposable[] {
+  let shown = '';
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const provider: vscode.TextDocumentContentProvider = { onDidChange: changed.event, provideTextDocumentContent: () => shown };
+  const uri = vscode.Uri.from({ scheme: REFUSED_SCHEME, path: '/Writes beads refused.txt' });
+  const show = async (keys: string[] | undefined) => {
+    const parked = (await refusedWrites(deps)).filter((write) => keys === undefined || keys.includes(write.key));
+    shown = refusedWritesText(parked, new Map(), Date.now());
+    changed.fire(uri);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(document, 'plaintext');
+    await vscode.window.showTextDocument(document, { preview: true });
+  };
+  return [
+    changed,
+    vscode.workspace.registerTextDocumentContentProvider(REFUSED_SCHEME, provider),
+    vscode.commands.registerCommand(Commands.showRefusedWrites, (argument?: { keys?: unknown }) => reportErrors(deps.log, () => show(writeKeys(argument)))),
+    vscode.commands.registerCommand(Commands.discardRefusedWrites, (argument?: { keys?: unknown; confirm?: boolean }) =>
+      reportErrors(deps.log, () => discardRefusedWrites(deps, writeKeys(argument), argument?.confirm !== false)),
     ),
   ];
+}
+
+/** Every refused write of the open projects, read from their files (a hook may have parked one). */
+async function refusedWrites(deps: WorkDeps): Promise<ParkedWriteInput[]> {
+  await deps.outboxes.sync();
+  const outboxes = deps.outboxes.all();
+  await Promise.all(outboxes.map((outbox) => outbox.reload()));
+  return outboxes.flatMap((outbox) => outbox.failed.map(parkedInput));
+}
+
+/** Forgets refused writes after asking (their words are shown first on request); returns how many went. */
+async function discardRefusedWrites(deps: WorkDeps, keys: string[] | undefined, ask: boolean): Promise<number> {
+  const parked = (await refusedWrites(deps)).filter((write) => keys === undefined || keys.includes(write.key));
+  if (parked.length === 0) {
+    void showInformationMessage('Beads: no write beads refused is waiting.');
+    return 0;
+  }
+  if (ask) {
+    const discard = 'Discard';
+    const show = 'Show Them First';
+    const named = parked.length === 1 ? `the ${describeParked(parked[0]!)}` : `${parked.length} writes beads refused`;
+    const choice = await showWarningMessage(
+      `Discard ${named}?`,
+      { modal: true, detail: 'Its words are not written to beads and are not kept. Retry sends a refused write again instead.' },
+      discard,
+      show,
+    );
+    if (choice === show) await vscode.commands.executeCommand(Commands.showRefusedWrites, keys === undefined ? undefined : { keys });
+    if (choice !== discard) return 0;
+  }
+  const wanted = parked.map((write) => write.key);
+  const discarded = await Promise.all(deps.outboxes.all().map((outbox) => outbox.discardFailed(wanted)));
+  const count = sum(discarded);
+  vscode.window.setStatusBarMessage(`$(trash) Beads: ${count} refused ${count === 1 ? 'write' : 'writes'} discarded`, 4000);
+  return count;
+}
+
+function describeParked(write: ParkedWriteInput): string {
+  return write.kind === 'comment' ? `comment on ${write.issueId}` : `${write.kind} of ${write.issueId}`;
 }
 
 /**
@@ -409,11 +534,14 @@ async function lastNextOf(project: Project, issueId: string, log: vscode.LogOutp
   }
 }
 
-/** "Beads: Retry Pending Writes": every queued write is tried now; parked ones on request. */
-async function retryPendingWrites(deps: WorkDeps, includeFailed: boolean): Promise<{ pending: number; failed: number }> {
+/**
+ * "Beads: Retry Pending Writes": every queued write is tried now; parked ones on request (all, or
+ * those of `keys`), sent by the outbox's drainer like any other.
+ */
+async function retryPendingWrites(deps: WorkDeps, includeFailed: boolean, keys?: readonly string[]): Promise<{ pending: number; failed: number }> {
   await deps.outboxes.sync();
   const outboxes = deps.outboxes.all();
-  if (includeFailed) await Promise.all(outboxes.map((outbox) => outbox.requeueFailed()));
+  if (includeFailed) await Promise.all(outboxes.map((outbox) => outbox.requeueFailed(keys)));
   // A person asked: every queued write goes now, whatever its backoff said.
   await Promise.all(outboxes.map((outbox) => outbox.retryNow()));
   await Promise.all(outboxes.map((outbox) => outbox.drain(AbortSignal.timeout(CHECKPOINT_LAND_MS))));
@@ -430,9 +558,10 @@ async function retryPendingWrites(deps: WorkDeps, includeFailed: boolean): Promi
         if (choice === discard) await Promise.all(outboxes.map((outbox) => outbox.discardFailed()));
         if (choice === 'Show Log') deps.log.show();
       });
-  } else {
+  } else if (pending > 0) {
     void showWarningMessage(`Beads: ${pending} write(s) still pending: ${pendingReason(outboxes.find((outbox) => outbox.pendingCount > 0))}.`);
   }
+  // Else what was sent again was refused again: the outbox's park notice says so, with beads' reason.
   return { pending, failed };
 }
 

@@ -13,6 +13,10 @@ export const Commands = {
   close: 'beadsRecovery.close',
   focusIssue: 'beadsRecovery.focusIssue',
   retryPendingWrites: 'beadsRecovery.retryPendingWrites',
+  /** The writes beads refused, with their words and beads' reason, in a read-only editor. */
+  showRefusedWrites: 'beadsRecovery.showRefusedWrites',
+  /** Forgets writes beads refused, after asking. */
+  discardRefusedWrites: 'beadsRecovery.discardRefusedWrites',
   installAgentHooks: 'beadsRecovery.installAgentHooks',
   uninstallAgentHooks: 'beadsRecovery.uninstallAgentHooks',
   addAgentInstructions: 'beadsRecovery.addAgentInstructions',

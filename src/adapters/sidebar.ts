@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { showErrorMessage, showInformationMessage } from './notify';
-import { parseWebviewMessage, type HostMessage, type SidebarAction, type ViewState, type WebviewMessage } from '../shared/protocol';
+import { PARKED_ACTIONS, parseWebviewMessage, type HostMessage, type SidebarAction, type ViewState, type WebviewMessage } from '../shared/protocol';
 import { Commands } from './commandIds';
 import type { ProjectRegistry } from './projects';
 import { SidebarRefresh, type SidebarSources } from './sidebarRefresh';
@@ -21,8 +21,12 @@ const ACTION_COMMANDS: Readonly<Record<SidebarAction, string>> = {
   setCliPath: Commands.setCliPath,
   showLog: Commands.showLog,
   manageTrust: 'workbench.trust.manage',
+  // Writes beads refused: sent again through the outbox (Retry Pending Writes), shown, discarded after asking.
+  retryParked: Commands.retryPendingWrites,
+  showParked: Commands.showRefusedWrites,
+  discardParked: Commands.discardRefusedWrites,
 };
-const WRITES: ReadonlySet<SidebarAction> = new Set(['claim', 'close', 'checkpoint']);
+const WRITES: ReadonlySet<SidebarAction> = new Set(['claim', 'close', 'checkpoint', 'retryParked', 'discardParked']);
 
 /**
  * The "Beads" sidebar: a webview that renders the states SidebarRefresh publishes. The webview
@@ -97,12 +101,12 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
   }
 
   private async run(message: Extract<WebviewMessage, { type: 'run' }>): Promise<void> {
-    const { action, issueId, requestId, confirm } = message;
+    const { action, issueId, requestId, writeKey } = message;
     let error: string | undefined;
     try {
       if (issueId !== undefined && !issueIdsInView(this.refresh.current).has(issueId)) throw new Error(`${issueId} is not in the view`);
-      const argument = confirm && action === 'claim' ? [{ issueId, confirm }] : issueId === undefined ? [] : [issueId];
-      await vscode.commands.executeCommand(ACTION_COMMANDS[action], ...argument);
+      if (writeKey !== undefined && !parkedKeysInView(this.refresh.current).has(writeKey)) throw new Error('that refused write is no longer in the view');
+      await vscode.commands.executeCommand(ACTION_COMMANDS[action], ...commandArguments(message));
     } catch (caught) {
       error = errorMessage(caught);
       this.log.error(`sidebar: ${action} failed: ${error}`);
@@ -196,6 +200,20 @@ function issueIdsInView(state: ViewState): Set<string> {
   for (const issue of otherInProgress.items) ids.add(issue.id);
   if (ready.ok) for (const item of ready.value.items) ids.add(item.issue.id);
   return ids;
+}
+
+/** What the action's command is given: an issue id, a claim to confirm, or the refused writes it names. */
+function commandArguments({ action, issueId, confirm, writeKey }: Extract<WebviewMessage, { type: 'run' }>): unknown[] {
+  if (PARKED_ACTIONS.has(action)) {
+    const keys = writeKey === undefined ? {} : { keys: [writeKey] };
+    return [action === 'retryParked' ? { includeFailed: true, ...keys } : keys];
+  }
+  if (confirm && action === 'claim') return [{ issueId, confirm }];
+  return issueId === undefined ? [] : [issueId];
+}
+
+function parkedKeysInView(state: ViewState): Set<string> {
+  return new Set(state.kind === 'project' ? (state.model.parkedWrites?.items ?? []).map((write) => write.key) : []);
 }
 
 function pathsInView(state: ViewState): Set<string> {

@@ -5,7 +5,7 @@ import { CliError } from '../beads/errors';
 import type { CheckpointActivity } from '../core/checkpoint';
 import type { GitChange } from '../core/porcelain';
 import type { Section } from '../core/recovery';
-import { markRefreshing, nextViewState, DEFAULT_LIMITS, type SidebarInput } from '../core/viewModel';
+import { markRefreshing, nextViewState, DEFAULT_LIMITS, type ParkedWriteInput, type SidebarInput } from '../core/viewModel';
 import { NotGitRepositoryError } from '../git/runGit';
 import { gitStatus } from '../git/status';
 import { Disposable, type Subscription } from '../services/disposable';
@@ -54,6 +54,8 @@ export interface ActivitySource {
 /** The outbox of beads writes, as far as the sidebar reads it. */
 export interface OutboxSource {
   pendingCount(root: string): number | undefined;
+  /** The writes beads refused, kept until someone sends them again or discards them. */
+  parkedWrites(root: string): ParkedWriteInput[] | undefined;
   readonly onDidChange: vscode.Event<unknown>;
 }
 
@@ -259,6 +261,8 @@ export class SidebarRefresh extends Disposable {
     if (ledger) input.activity = ledger;
     const pendingWrites = this.sources.outbox?.pendingCount(root);
     if (pendingWrites !== undefined) input.pendingWrites = pendingWrites;
+    const parkedWrites = this.sources.outbox?.parkedWrites(root);
+    if (parkedWrites) input.parkedWrites = parkedWrites;
     if (lastClose) input.lastClose = lastClose;
     return input;
   }

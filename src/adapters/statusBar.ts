@@ -35,15 +35,18 @@ export interface ActivityStatus {
   tooltip: string;
   accessibilityLabel: string;
   warning: boolean;
+  /** Writes beads refused, waiting for a person to retry or discard them. */
+  refusedWrites: number;
   issueId?: string;
   due?: DueState;
   /** Reminders and stall warnings shown since activation. */
   notifications: { due: number; stalled: number };
 }
 
-/** Something that knows how many beads writes wait in a project's outbox. */
+/** Something that knows how many beads writes wait in a project's outbox, and which ones beads refused. */
 export interface PendingWrites {
   pendingCount(folder: FolderActivity): number | undefined;
+  parkedWrites?(folder: FolderActivity): readonly { issueId: string; reason: string }[] | undefined;
   readonly onDidChange?: vscode.Event<unknown>;
 }
 
@@ -51,7 +54,10 @@ const MEMORY_KEY = 'beadsRecovery.nudges';
 const TICK_MS = 60_000;
 const FILES_IN_TOOLTIP = 15;
 const COMMITS_IN_TOOLTIP = 5;
-const HIDDEN: ActivityStatus = { visible: false, text: '', tooltip: '', accessibilityLabel: '', warning: false, notifications: { due: 0, stalled: 0 } };
+const HIDDEN: ActivityStatus = { visible: false, text: '', tooltip: '', accessibilityLabel: '', warning: false, refusedWrites: 0, notifications: { due: 0, stalled: 0 } };
+/** The tooltip's links to a refused write's Retry (through the outbox, like Retry Pending Writes' "Retry Them Too"), Show and Discard. */
+const RETRY_REFUSED = `command:${Commands.retryPendingWrites}?${encodeURIComponent(JSON.stringify({ includeFailed: true }))}`;
+const REFUSED_SHOWN = 3;
 
 /**
  * The focused issue and the work since its last checkpoint (`$(beaker) demo-1 · 12 edits · 25m`),
@@ -108,19 +114,22 @@ export class ActivityStatusBar extends Disposable {
     const due = checkpointDue(ledger, now, policy);
     const readOnly = folder.project.backend.readOnly;
     const loading = folder.inProgressIssues === undefined;
+    const refused = this.writes?.parkedWrites?.(folder) ?? [];
 
     const parts = [loading ? '$(sync~spin) Beads' : issueId ? `$(beaker) ${issueId}` : '$(beaker) Beads: nothing in progress'];
     if (issueId && due.edits > 0) parts.push(`${due.edits} ${due.edits === 1 ? 'edit' : 'edits'}`);
     if (issueId && due.minutesWithChanges > 0) parts.push(formatDuration(due.minutesWithChanges));
     if (readOnly) parts.push('read-only');
+    // A write beads refused stays in sight until someone retries or discards it.
+    if (refused.length > 0) parts.push(`$(warning) ${refused.length} refused`);
     const text = parts.join(' · ');
-    const accessibilityLabel = this.spoken(issueId, due, readOnly, loading);
-    const tooltip = this.tooltip(folder, issueId, due, now);
+    const accessibilityLabel = [this.spoken(issueId, due, readOnly, loading), refusedSpoken(refused.length)].filter(Boolean).join(' ');
+    const tooltip = this.tooltip(folder, issueId, due, now, refused);
 
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: accessibilityLabel, role: 'button' };
-    this.item.backgroundColor = due.due ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor = due.due || refused.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.command = readOnly
       ? { title: 'Set CLI Path', command: Commands.setCliPath }
       : issueId
@@ -132,7 +141,7 @@ export class ActivityStatusBar extends Disposable {
     if (issueId && shouldNotifyDue(due, this.memory, now)) this.remindToCheckpoint(issueId, due, policy);
     const stalls = unwarnedStalls(this.stalls(folder, policy, now), this.memory);
     if (stalls.length > 0) this.warnStalled(stalls);
-    this.current = { visible: true, text, tooltip: tooltip.value, accessibilityLabel, warning: due.due, issueId, due, notifications: { ...this.shown } };
+    this.current = { visible: true, text, tooltip: tooltip.value, accessibilityLabel, warning: due.due || refused.length > 0, refusedWrites: refused.length, issueId, due, notifications: { ...this.shown } };
   }
 
   private spoken(issueId: string | undefined, due: DueState, readOnly: boolean, loading: boolean): string {
@@ -146,9 +155,11 @@ export class ActivityStatusBar extends Disposable {
     return `Beads: ${issueId} in progress, ${work} since the last checkpoint. ${state} ${action}`.replace(/\s+/g, ' ').trim();
   }
 
-  private tooltip(folder: FolderActivity, issueId: string | undefined, due: DueState, now: number): vscode.MarkdownString {
+  private tooltip(folder: FolderActivity, issueId: string | undefined, due: DueState, now: number, refused: readonly { issueId: string; reason: string }[]): vscode.MarkdownString {
     const markdown = new vscode.MarkdownString(undefined, true);
-    markdown.isTrusted = { enabledCommands: [Commands.checkpoint, Commands.focusIssue, Commands.claim, Commands.copyRecoveryContext, Commands.setCliPath] };
+    markdown.isTrusted = {
+      enabledCommands: [Commands.checkpoint, Commands.focusIssue, Commands.claim, Commands.copyRecoveryContext, Commands.setCliPath, Commands.retryPendingWrites, Commands.showRefusedWrites, Commands.discardRefusedWrites],
+    };
     const lines: string[] = [];
     const issue = folder.inProgressIssues?.find((candidate) => candidate.id === issueId);
     if (!issueId) {
@@ -177,6 +188,13 @@ export class ActivityStatusBar extends Disposable {
     lines.push(folder.linker ? 'Commits are linked to the focused issue and named in its next checkpoint.' : 'Commits are not linked: this folder is not a git repository.');
     const pending = this.writes?.pendingCount(folder);
     if (pending !== undefined && pending > 0) lines.push(`Beads writes waiting: ${pending}`);
+    if (refused.length > 0) {
+      // Beads' reason is its own text: inert here, as every issue text is.
+      const named = refused.slice(0, REFUSED_SHOWN).map((write) => `${inlineText(write.issueId, 40)}: ${inlineText(write.reason, 120)}`).join('; ');
+      const more = refused.length > REFUSED_SHOWN ? ` and ${refused.length - REFUSED_SHOWN} more` : '';
+      lines.push(`**${refused.length} ${refused.length === 1 ? 'write' : 'writes'} refused by beads** — ${named}${more}`);
+      lines.push(`[Retry](${RETRY_REFUSED}) · [Show](command:${Commands.showRefusedWrites}) · [Discard…](command:${Commands.discardRefusedWrites})`);
+    }
     if (folder.project.backend.readOnly) lines.push(`Read-only: ${inlineText(folder.project.readOnlyReason ?? 'no beads CLI', 200)}`);
     // Read-only, checkpoints and claims cannot be written: the way out is offered instead.
     const actions = folder.project.backend.readOnly
@@ -236,4 +254,9 @@ export class ActivityStatusBar extends Disposable {
         else if (choice === close) void vscode.commands.executeCommand(Commands.close);
       });
   }
+}
+
+function refusedSpoken(count: number): string {
+  if (count === 0) return '';
+  return `${count} beads ${count === 1 ? 'write was' : 'writes were'} refused and ${count === 1 ? 'waits' : 'wait'} for you to retry or discard.`;
 }

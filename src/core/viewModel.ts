@@ -22,6 +22,7 @@ import type {
   FolderCount,
   IssueRef,
   NextView,
+  ParkedWriteView,
   Part,
   ProjectInfo,
   ReadyItemView,
@@ -45,11 +46,26 @@ export interface SidebarInput {
   /** Undefined outside a git repository. */
   uncommitted?: Part<GitChange[]>;
   pendingWrites?: number;
+  /** The writes beads refused, parked in the outbox, in the order they were parked. */
+  parkedWrites?: readonly ParkedWriteInput[];
   /** The last close the user has not dismissed: what it unblocked is offered first, until something is claimed. */
   lastClose?: LastClose;
   /** The agent sessions working in the folder (src/core/sessionRows.ts). */
   sessions?: SessionView[];
   now: number;
+}
+
+/** A write beads refused, as the outbox keeps it (src/services/outboxQueue.ts, FailedWrite). */
+export interface ParkedWriteInput {
+  key: string;
+  issueId: string;
+  kind: 'comment' | 'claim' | 'close';
+  /** A comment's text or a close's reason. */
+  words?: string;
+  /** When beads refused it (epoch ms). */
+  refusedAt: number;
+  /** Beads' reason, as the outbox recorded it. */
+  reason: string;
 }
 
 export interface Limits {
@@ -59,9 +75,10 @@ export interface Limits {
   trail: number;
   files: number;
   uncommitted: number;
+  parked: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { ready: 50, readyUnblocks: 8, related: 50, trail: 12, files: 50, uncommitted: 100 };
+export const DEFAULT_LIMITS: Limits = { ready: 50, readyUnblocks: 8, related: 50, trail: 12, files: 50, uncommitted: 100, parked: 20 };
 
 const TITLE_CHARS = 300;
 const DESCRIPTION_LINES = 3;
@@ -69,6 +86,9 @@ const DESCRIPTION_CHARS = 400;
 const SUMMARY_CHARS = 200;
 const COMMENT_CHARS = 2000;
 const PATH_CHARS = 500;
+const REASON_CHARS = 500;
+/** Show's document gives the words whole (a typed checkpoint is rarely longer). */
+const FULL_WORDS_CHARS = 100_000;
 
 export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_LIMITS): SidebarModel {
   const problems: string[] = [];
@@ -99,6 +119,10 @@ export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_
       : { ok: false, error: oneLine(input.uncommitted.error) };
   }
   if (input.pendingWrites !== undefined) model.pendingWrites = input.pendingWrites;
+  if (input.parkedWrites && input.parkedWrites.length > 0) {
+    const titles = new Map<string, string>([...ready, ...inProgress, ...details].map((issue) => [issue.id, issue.title ?? '']));
+    model.parkedWrites = parkedView(input.parkedWrites, titles, input.now, limits.parked);
+  }
   if (input.sessions && input.sessions.length > 0) model.sessions = input.sessions;
   return model;
 }
@@ -276,6 +300,64 @@ function activityView(activity: CheckpointActivity, newestComment: number | unde
   const lastCheckpoint = Math.max(checkpointedAt ?? -Infinity, newestComment ?? -Infinity);
   if (Number.isFinite(lastCheckpoint)) view.lastCheckpointAge = formatAge(lastCheckpoint, now);
   return view;
+}
+
+/** A comment's kind in words, as the refused-writes list names it. */
+const COMMENT_WORDS: Readonly<Record<TrailKind, string>> = {
+  checkpoint: 'Checkpoint',
+  'auto-checkpoint': 'Automatic checkpoint',
+  commit: 'Commit comment',
+  files: 'Files modified comment',
+  note: 'Comment',
+};
+
+/** The refused writes, newest first, each made plain text: the words and beads' reason are data. */
+export function parkedView(parked: readonly ParkedWriteInput[], titles: ReadonlyMap<string, string>, now: number, limit: number): Capped<ParkedWriteView> {
+  const newestFirst = [...parked].reverse().sort((a, b) => finiteOr(b.refusedAt) - finiteOr(a.refusedAt));
+  return cap(newestFirst, limit, (write): ParkedWriteView => {
+    const words = typeof write.words === 'string' ? write.words : undefined;
+    const view: ParkedWriteView = {
+      // As the outbox keeps it: Retry, Show and Discard name the write by it (the view never renders it).
+      key: write.key,
+      issueId: text(write.issueId, TITLE_CHARS),
+      what: write.kind === 'claim' ? 'Claim' : write.kind === 'close' ? 'Close' : COMMENT_WORDS[trailKind(words ?? '').kind],
+      refusedAge: Number.isFinite(write.refusedAt) ? formatAge(write.refusedAt, now) : 'time unknown',
+      refusedAt: Number.isFinite(write.refusedAt) ? new Date(write.refusedAt).toISOString() : '',
+      reason: text(typeof write.reason === 'string' && write.reason.trim() !== '' ? write.reason : 'beads gave no reason', REASON_CHARS),
+    };
+    const title = titles.get(write.issueId);
+    if (title) view.issueTitle = text(title, TITLE_CHARS);
+    if (words !== undefined && words.trim() !== '') view.words = block(words, COMMENT_CHARS);
+    return view;
+  });
+}
+
+/**
+ * "Show Writes Beads Refused": each refused write in full, as plain text for a read-only editor —
+ * the issue, what it was, when and why beads refused it, and its words, so nothing typed is lost
+ * even when it is discarded.
+ */
+export function refusedWritesText(parked: readonly ParkedWriteInput[], titles: ReadonlyMap<string, string>, now: number): string {
+  const views = parkedView(parked, titles, now, parked.length).items;
+  if (views.length === 0) return 'Beads refused no write: nothing is waiting for you.\n';
+  const heading = `Beads refused ${views.length === 1 ? 'this write' : `these ${views.length} writes`}. Retry sends ${views.length === 1 ? 'it' : 'them'} again (Beads: Retry Pending Writes, or the Beads view); Discard forgets ${views.length === 1 ? 'it' : 'them'}.`;
+  const entries = views.map((view, index) => {
+    const full = parked.find((write) => write.key === view.key);
+    const words = full?.words !== undefined && full.words.trim() !== '' ? block(full.words, FULL_WORDS_CHARS) : undefined;
+    return [
+      `${view.what} on ${view.issueId}${view.issueTitle ? ` (${view.issueTitle})` : ''}`,
+      `  refused ${view.refusedAge}${view.refusedAt ? `, at ${view.refusedAt}` : ''}`,
+      `  beads said: ${view.reason}`,
+      ...(words === undefined ? [] : ['  words:', ...words.split('\n').map((line) => `    ${line}`)]),
+      `  key: ${view.key}`,
+    ].join('\n') + (index < views.length - 1 ? '\n' : '');
+  });
+  return `${heading}\n\n${entries.join('\n')}\n`;
+}
+
+/** A damaged time sorts as the oldest. */
+function finiteOr(value: number): number {
+  return Number.isFinite(value) ? value : 0;
 }
 
 const CHANGE_WORDS: Readonly<Record<string, string>> = {

@@ -213,18 +213,27 @@ export class Outbox implements WriteQueue {
     this.drainer.kick();
   }
 
-  /** Puts parked writes back in the queue (the user fixed what was wrong, or wants to see it fail again). */
-  async requeueFailed(): Promise<number> {
+  /**
+   * Puts parked writes (all, or those of `keys`) back in the queue (the user fixed what was wrong,
+   * or wants to see it fail again); the drainer sends them like any other write.
+   */
+  async requeueFailed(keys?: readonly string[]): Promise<number> {
     await this.load();
-    const moved = await this.queue.requeueFailed();
+    const moved = await this.queue.requeueFailed(keys);
     if (moved > 0) this.drainer.kick();
     return moved;
   }
 
-  /** Forgets parked writes; their keys count as done, so a duplicate signal does not bring them back. */
-  async discardFailed(): Promise<number> {
+  /** Forgets parked writes (all, or those of `keys`); their keys count as done, so a duplicate signal does not bring them back. */
+  async discardFailed(keys?: readonly string[]): Promise<number> {
     await this.load();
-    return this.queue.discardFailed();
+    return this.queue.discardFailed(keys);
+  }
+
+  /** Reads the file again: a hook or the command line may have queued, landed or parked a write. */
+  async reload(): Promise<void> {
+    await this.load();
+    await this.queue.reload();
   }
 
   /**

@@ -178,27 +178,31 @@ export class OutboxQueue {
     });
   }
 
-  /** Puts parked writes back in the queue, due now and checked against beads first; returns how many. */
-  requeueFailed(): Promise<number> {
+  /**
+   * Puts parked writes (all of this project's, or those of `keys`) back in the queue, due now and
+   * checked against beads first; returns how many.
+   */
+  requeueFailed(keys?: readonly string[]): Promise<number> {
     const now = this.now();
-    return this.takeFailed((state, entry) => {
+    return this.takeFailed(keys, (state, entry) => {
       state.pending.push({ write: entry.write, root: entry.root, enqueuedAt: entry.enqueuedAt, attempts: 0, nextAttemptAt: now, mayHaveLanded: true });
     });
   }
 
-  /** Forgets parked writes; their keys count as done, so a duplicate signal does not bring them back. */
-  discardFailed(): Promise<number> {
+  /** Forgets parked writes (all, or those of `keys`); their keys count as done, so a duplicate signal does not bring them back. */
+  discardFailed(keys?: readonly string[]): Promise<number> {
     const now = this.now();
-    return this.takeFailed((state, entry) => {
+    return this.takeFailed(keys, (state, entry) => {
       state.done.push({ key: entry.write.key, issueId: entry.write.issueId, at: now });
     });
   }
 
-  private async takeFailed(use: (state: OutboxState, entry: FailedWrite) => void): Promise<number> {
+  private async takeFailed(keys: readonly string[] | undefined, use: (state: OutboxState, entry: FailedWrite) => void): Promise<number> {
     let taken = 0;
+    const wanted = (entry: FailedWrite) => entry.root === this.root && (keys === undefined || keys.includes(entry.write.key));
     await this.mutate((state) => {
-      const mine = state.failed.filter((entry) => entry.root === this.root);
-      state.failed = state.failed.filter((entry) => entry.root !== this.root);
+      const mine = state.failed.filter(wanted);
+      state.failed = state.failed.filter((entry) => !wanted(entry));
       for (const entry of mine) use(state, entry);
       taken = mine.length;
     });

@@ -145,6 +145,28 @@ export interface SessionView {
   followed: boolean;
 }
 
+/**
+ * A write beads refused, parked in the outbox: shown until someone sends it again or discards it.
+ * Every text is plain text (the reason and the words come from beads and from whoever typed them).
+ */
+export interface ParkedWriteView {
+  /** The write's key in the outbox: what Retry, Show and Discard name. */
+  key: string;
+  issueId: string;
+  /** The issue's title, when the view has the issue. */
+  issueTitle?: string;
+  /** What the write was, in words: "Checkpoint", "Automatic checkpoint", "Comment", "Claim", "Close". */
+  what: string;
+  /** "5m ago". */
+  refusedAge: string;
+  /** When beads refused it, as an ISO 8601 time (for tooltips). */
+  refusedAt: string;
+  /** Beads' own reason, one line. */
+  reason: string;
+  /** The words the write carries (a comment's text, a close's reason), cut to a bound; none for a claim. */
+  words?: string;
+}
+
 export interface SidebarModel {
   /** Undefined when nothing is in progress. */
   focused?: FocusedIssueView;
@@ -158,6 +180,8 @@ export interface SidebarModel {
   uncommitted?: Part<FileList>;
   /** Beads writes queued in the outbox and not yet landed; undefined when the outbox is not available. */
   pendingWrites?: number;
+  /** Writes beads refused, newest first; undefined when there are none (or no outbox). */
+  parkedWrites?: Capped<ParkedWriteView>;
   /** In the CLI's own order. */
   ready: Part<Capped<ReadyItemView>>;
   /** What to claim next; undefined when nothing claimable is ready. */
@@ -197,8 +221,25 @@ export type ViewState =
     };
 
 /** The actions the webview may ask for; the host maps each to one command. */
-export const SIDEBAR_ACTIONS = ['claim', 'close', 'checkpoint', 'copyContext', 'injectContext', 'refresh', 'setCliPath', 'showLog', 'manageTrust'] as const;
+export const SIDEBAR_ACTIONS = [
+  'claim',
+  'close',
+  'checkpoint',
+  'copyContext',
+  'injectContext',
+  'refresh',
+  'setCliPath',
+  'showLog',
+  'manageTrust',
+  // A write beads refused (its `writeKey`, or every one without): send again, show the words, discard.
+  'retryParked',
+  'showParked',
+  'discardParked',
+] as const;
 export type SidebarAction = (typeof SIDEBAR_ACTIONS)[number];
+
+/** The actions on writes beads refused: they name a write by its key, never an issue. */
+export const PARKED_ACTIONS: ReadonlySet<SidebarAction> = new Set<SidebarAction>(['retryParked', 'showParked', 'discardParked']);
 
 export type HostMessage =
   | { type: 'state'; state: ViewState }
@@ -208,7 +249,7 @@ export type HostMessage =
 export type WebviewMessage =
   | { type: 'ready' }
   /** `confirm`: the host asks before acting (a key press is easier to make by accident than a click). */
-  | { type: 'run'; requestId: number; action: SidebarAction; issueId?: string; confirm?: true }
+  | { type: 'run'; requestId: number; action: SidebarAction; issueId?: string; confirm?: true; /** A parked write's key (only with a parked action). */ writeKey?: string }
   | { type: 'openFile'; path: string }
   | { type: 'focusIssue'; issueId: string }
   /** The user put the after-close offer away. */
@@ -229,11 +270,18 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     case 'dismissNext':
       return { type: 'dismissNext' };
     case 'run': {
-      const { requestId, action, issueId, confirm } = message;
+      const { requestId, action, issueId, confirm, writeKey } = message;
       if (!Number.isSafeInteger(requestId) || !isSidebarAction(action)) return undefined;
       if (confirm !== undefined && confirm !== true) return undefined;
       const run: WebviewMessage = { type: 'run', requestId: requestId as number, action };
       if (confirm) run.confirm = true;
+      if (PARKED_ACTIONS.has(action)) {
+        // A parked write is named by its key alone.
+        if (issueId !== undefined) return undefined;
+        if (writeKey === undefined) return run;
+        return isBoundedText(writeKey) ? { ...run, writeKey } : undefined;
+      }
+      if (writeKey !== undefined) return undefined;
       if (issueId === undefined) return run;
       return isBoundedText(issueId) ? { ...run, issueId } : undefined;
     }

@@ -9,7 +9,9 @@ import {
   folderCounts,
   markRefreshing,
   nextViewState,
+  refusedWritesText,
   trailKind,
+  type ParkedWriteInput,
   type SidebarInput,
 } from '../../../src/core/viewModel';
 import type { ProjectInfo, ViewState } from '../../../src/shared/protocol';
@@ -347,6 +349,73 @@ describe('buildSidebarModel: activity, git and outbox', () => {
       },
     });
     expect([' M', 'A ', 'AM', 'UU', ' D'].map(describeChange)).toEqual(['modified', 'added (staged)', 'added (staged), modified', 'conflict', 'deleted']);
+  });
+});
+
+describe('buildSidebarModel: writes beads refused', () => {
+  const all = graph([{ id: 'a-1', status: 'in_progress', title: 'Parse widget config' }]);
+  const checkpoint: ParkedWriteInput = {
+    key: 'checkpoint:a-1:1',
+    issueId: 'a-1',
+    kind: 'comment',
+    words: 'Checkpoint: parser done\n- Files: src/a.ts',
+    refusedAt: NOW - 5 * 60_000,
+    reason: 'Validation failed: text: too long',
+  };
+
+  it('names each refused write: the issue and its title, what it was, when and why, and its words; newest first', () => {
+    const close: ParkedWriteInput = { key: 'close:b-9', issueId: 'b-9', kind: 'close', words: 'Done', refusedAt: NOW - 60_000, reason: 'blocked by: a-1' };
+    const model = buildSidebarModel(input(all, { parkedWrites: [checkpoint, close], pendingWrites: 0 }));
+    expect(model.parkedWrites).toEqual({
+      items: [
+        { key: 'close:b-9', issueId: 'b-9', what: 'Close', refusedAge: '1m ago', refusedAt: '2026-02-19T11:59:00.000Z', reason: 'blocked by: a-1', words: 'Done' },
+        {
+          key: 'checkpoint:a-1:1',
+          issueId: 'a-1',
+          issueTitle: 'Parse widget config',
+          what: 'Checkpoint',
+          refusedAge: '5m ago',
+          refusedAt: '2026-02-19T11:55:00.000Z',
+          reason: 'Validation failed: text: too long',
+          words: 'Checkpoint: parser done\n- Files: src/a.ts',
+        },
+      ],
+      more: 0,
+    });
+    expect(buildSidebarModel(input(all, { parkedWrites: [] })).parkedWrites).toBeUndefined();
+    expect(buildSidebarModel(input(all)).parkedWrites).toBeUndefined();
+  });
+
+  it('makes hostile and damaged entries inert, bounded text, and caps the list', () => {
+    const hostile: ParkedWriteInput = {
+      key: 'k',
+      issueId: 'a-1\u0000<img src=x>',
+      kind: 'claim',
+      refusedAt: Number.NaN,
+      reason: `line one\n\u001b[31mline two ${'x'.repeat(2_000)}`,
+    };
+    const [view] = buildSidebarModel(input(all, { parkedWrites: [hostile] })).parkedWrites!.items;
+    expect(view!.issueId).toBe('a-1<img src=x>');
+    expect(view!.what).toBe('Claim');
+    expect(view!.words).toBeUndefined();
+    expect([view!.refusedAge, view!.refusedAt]).toEqual(['time unknown', '']);
+    expect(view!.reason.includes('\n') || view!.reason.includes('\u001b')).toBe(false);
+    expect(view!.reason.length).toBeLessThanOrEqual(500);
+    expect(buildSidebarModel(input(all, { parkedWrites: [{ ...hostile, reason: '  ' }] })).parkedWrites!.items[0]!.reason).toBe('beads gave no reason');
+    const many = Array.from({ length: 25 }, (_, index): ParkedWriteInput => ({ ...checkpoint, key: `k${index}`, refusedAt: NOW - index * 1000 }));
+    const capped = buildSidebarModel(input(all, { parkedWrites: many })).parkedWrites!;
+    expect([capped.items.length, capped.more, capped.items[0]!.key]).toEqual([DEFAULT_LIMITS.parked, 25 - DEFAULT_LIMITS.parked, 'k0']);
+  });
+
+  it('gives Show the whole words of each refused write, and says when none waits', () => {
+    const long = 'Checkpoint: ' + 'word '.repeat(1_000);
+    const text = refusedWritesText([{ ...checkpoint, words: long }], new Map([['a-1', 'Parse widget config']]), NOW);
+    expect(text).toContain('Checkpoint on a-1 (Parse widget config)');
+    expect(text).toContain('refused 5m ago, at 2026-02-19T11:55:00.000Z');
+    expect(text).toContain('beads said: Validation failed: text: too long');
+    expect(text).toContain(long.trim());
+    expect(text).toContain('key: checkpoint:a-1:1');
+    expect(refusedWritesText([], new Map(), NOW)).toMatch(/^Beads refused no write/);
   });
 });
 

@@ -50,4 +50,21 @@ describe('OutboxQueue', () => {
     expect(byKey.get('odd')).toBe(clock + 60_000);
     expect(q.status('ok')).toBe('done');
   });
+
+  it('sends again or forgets only the parked writes it is named, and leaves the others parked', async () => {
+    const q = queue();
+    for (const key of ['a', 'b', 'c']) {
+      await q.add(comment(key, 'demo-1'));
+      await q.park(key, 'rejected', `refused ${key}`);
+    }
+    expect(await q.requeueFailed(['b'])).toBe(1);
+    expect(q.pending.map((entry) => [entry.write.key, entry.mayHaveLanded])).toEqual([['b', true]]);
+    expect(await q.discardFailed(['c', 'unknown'])).toBe(1);
+    expect(q.failed.map((entry) => entry.write.key)).toEqual(['a']);
+    // A discarded key counts as done: the same write queued again is not brought back.
+    expect(await q.add(comment('c', 'demo-1'))).toBe(false);
+    // Without keys, every parked write of the project.
+    expect(await q.requeueFailed()).toBe(1);
+    expect(q.failed).toEqual([]);
+  });
 });

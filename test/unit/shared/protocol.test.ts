@@ -47,4 +47,20 @@ describe('parseWebviewMessage', () => {
       expect(parseWebviewMessage(value)).toBeUndefined();
     }
   });
+
+  it('names a parked write by its key, only on the parked actions, and refuses an issue id there', () => {
+    expect(parseWebviewMessage({ type: 'run', requestId: 6, action: 'retryParked', writeKey: 'checkpoint:demo-1:abc' })).toEqual({ type: 'run', requestId: 6, action: 'retryParked', writeKey: 'checkpoint:demo-1:abc' });
+    // Without a key: every parked write (the section's buttons).
+    expect(parseWebviewMessage({ type: 'run', requestId: 7, action: 'discardParked' })).toEqual({ type: 'run', requestId: 7, action: 'discardParked' });
+    for (const value of [
+      { type: 'run', requestId: 1, action: 'showParked', writeKey: '' },
+      { type: 'run', requestId: 1, action: 'showParked', writeKey: 'k'.repeat(1001) },
+      { type: 'run', requestId: 1, action: 'retryParked', writeKey: ['a'] },
+      { type: 'run', requestId: 1, action: 'retryParked', issueId: 'demo-1' },
+      { type: 'run', requestId: 1, action: 'claim', issueId: 'demo-1', writeKey: 'a' },
+    ]) {
+      expect(parseWebviewMessage(value)).toBeUndefined();
+    }
+  });
 });
+

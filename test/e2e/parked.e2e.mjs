@@ -4,8 +4,6 @@
 // status bar's count — until Retry sends it again through the outbox (it lands once) or Discard,
 // after asking, forgets it. Its words are data: markup in them adds no element.
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openBeadsView, treeItem } from './beadsView.mjs';
 
 export const workspace = { dialect: 'br', data: 'scenario' };
@@ -15,7 +13,6 @@ export const settings = {
   'workbench.colorTheme': 'Default Dark Modern',
 };
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REFUSED = 'exit:4 write';
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -74,11 +71,6 @@ export const tests = {
       for (const name of ['Send it to beads again', 'Show it', 'Discard it']) assert(await sectionButton(frame, name).isVisible(), `${name} is shown`);
       const overflow = await frame.locator('body').evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert(overflow <= 0, `no horizontal scroll (${overflow} px)`);
-      await helpers.runPalette('Notifications: Clear All Notifications');
-      await page.mouse.move(900, 450);
-      await helpers.screenshot('parked-write');
-      const side = await page.locator('.part.sidebar').boundingBox();
-      await page.screenshot({ path: path.join(repoRoot, 'test-results', 'parked-write-view.png'), clip: { x: 0, y: side.y, width: side.x + side.width + 1, height: side.height } });
 
       // Show: the words and beads' reason in a read-only editor.
       await sectionButton(frame, 'Show it').click();
@@ -87,6 +79,10 @@ export const tests = {
       await helpers.waitFor(async () => (await editorText()).includes('beads said'), 'the refused write in an editor', 30_000);
       const text = await editorText();
       assert(text.includes('Checkpoint on demo-1') && text.includes('stand-in fault (exit 4)') && text.includes(HOSTILE), `Show gives the issue, the reason and the words: ${text}`);
+      // For the README: the view, the status bar and Show's editor, with no toast or hover in the way.
+      await helpers.runPalette('Notifications: Clear All Notifications');
+      await page.mouse.move(900, 600);
+      await helpers.screenshot('refused-write');
       assert(landedComments(helpers, 'Parser done').length === 0, 'nothing landed while br refuses');
     } finally {
       fs.rmSync(helpers.faultFile, { force: true });

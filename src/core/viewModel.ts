@@ -340,7 +340,11 @@ export function parkedView(parked: readonly ParkedWriteInput[], titles: Readonly
 export function refusedWritesText(parked: readonly ParkedWriteInput[], titles: ReadonlyMap<string, string>, now: number): string {
   const views = parkedView(parked, titles, now, parked.length).items;
   if (views.length === 0) return 'Beads refused no write: nothing is waiting for you.\n';
-  const heading = `Beads refused ${views.length === 1 ? 'this write' : `these ${views.length} writes`}. Retry sends ${views.length === 1 ? 'it' : 'them'} again (Beads: Retry Pending Writes, or the Beads view); Discard forgets ${views.length === 1 ? 'it' : 'them'}.`;
+  const them = views.length === 1 ? 'it' : 'them';
+  const heading = [
+    `Beads refused ${views.length === 1 ? 'this write' : `these ${views.length} writes`}.`,
+    `Retry sends ${them} again, Discard forgets ${them}: in the Beads view, or Beads: Retry Pending Writes.`,
+  ].join('\n');
   const entries = views.map((view, index) => {
     const full = parked.find((write) => write.key === view.key);
     const words = full?.words !== undefined && full.words.trim() !== '' ? block(full.words, FULL_WORDS_CHARS) : undefined;

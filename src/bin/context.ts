@@ -3,7 +3,7 @@
 // folder when there is one, and settings from the environment instead of VS Code's.
 import path from 'node:path';
 import { localVersion } from '../beads/bdMigration';
-import { detectProject, findBeadsDir, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
+import { detectProject, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
 import { releaseWarningOnce } from '../beads/releaseWarnings';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
@@ -60,9 +60,9 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   const trusted = options.trusted ?? true;
   const warn = options.warn ?? (() => undefined);
   const timeoutMs = clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
-  // `git status` depends on nothing else the context reads: in a beads project it runs beside the
-  // rest from the start (the context always shows it), not after the other steps.
-  const uncommitted = findBeadsDir(cwd).catch(() => undefined).then((found) => (found ? section(() => gitStatus(cwd, { timeoutMs, signal: options.signal })) : undefined));
+  // `git status` depends on nothing else the context reads: it starts first and runs beside the
+  // rest (the context of a beads project always shows it), not after the other steps.
+  const uncommitted = section(() => gitStatus(cwd, { timeoutMs, signal: options.signal }));
   // Awaited by the context; a run that fails before it leaves no rejection unhandled.
   uncommitted.catch(() => undefined);
   // What the last run on this repository learnt (the CLI's `where`, the ids the context needed).
@@ -145,7 +145,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         // bd's memories, which only its prime would otherwise bring: here when the prime does not.
         withMemories: true,
         thread: options.thread,
-        uncommitted: uncommitted.then((started) => started ?? section(() => gitStatus(cwd, { timeoutMs, signal: options.signal }))),
+        uncommitted,
         now: Date.now(),
         timeoutMs,
         signal: options.signal,

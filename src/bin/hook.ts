@@ -9,6 +9,7 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { findBeadsDir } from '../beads/detect';
 import { BLOCK_MARK_BYTES, blockDigest, holdsBlock, withBlockMark } from '../core/blockMark';
+import { compactedInThisRun } from '../core/copilotEvents';
 import { markerDir, markerFile } from './hookMarker';
 import { claimCompressionCheckpoint, compressionCheckpointFile, readGeminiHistory } from './hookGemini';
 import { fnv1a } from '../core/hash';
@@ -109,7 +110,7 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   const marker = markerFile(agent, run.holder);
   await mkdir(path.dirname(marker), { recursive: true });
   if (plan.disarm) await rm(marker, { force: true });
-  if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, armedAt: new Date().toISOString() }), 'utf8');
+  if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, transcript: run.input?.transcript, armedAt: new Date().toISOString() }), 'utf8');
   if (plan.checkpoint) await checkpointForCompaction(agent, run);
   if (plan.checkpointCompression) await checkpointCompression(agent, run);
   if (plan.inject === 'if-missing') return handOverIfMissing(agent, event, run, produce);
@@ -117,6 +118,7 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   if (plan.keepSummary && conversation && run.input?.compactSummary) await keepCompactSummary(conversation, run.input.compactSummary);
   if (plan.inject === 'never') return hookResponse(agent, event, undefined);
   if (plan.inject === 'if-armed' && !(await armedFor(marker, run.input?.session))) return hookResponse(agent, event, undefined);
+  if (plan.sameRunOnly && !(await armedInThisRun(marker))) return hookResponse(agent, event, undefined);
   // Stdin that was no agent's JSON names nothing to match: that run answers.
   const delivery = deliveryFor(run);
   if (plan.inject === 'always' && run.input && !(await claimDelivery(delivery, run.runId))) {
@@ -277,6 +279,23 @@ async function claimDelivery(delivery: Delivery, runId: string): Promise<boolean
   }
 }
 
+
+/**
+ * Whether the run that armed the marker is still the one running, read from the session log its
+ * PreCompact named (Copilot CLI's events file): no log, or one that is not Copilot CLI's, says no.
+ */
+async function armedInThisRun(marker: string): Promise<boolean> {
+  const text = await readTextFile(marker, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
+  let transcript: unknown;
+  try {
+    transcript = text === undefined ? undefined : (JSON.parse(text) as { transcript?: unknown }).transcript;
+  } catch {
+    return false;
+  }
+  if (typeof transcript !== 'string') return false;
+  const tail = await readTranscriptTail(transcript);
+  return tail !== undefined && compactedInThisRun(tail);
+}
 
 /** Armed for this conversation: a marker from another conversation (when both are known) is not ours to consume. */
 async function armedFor(marker: string, session: string | undefined): Promise<boolean> {

@@ -25,7 +25,8 @@ Adds to (or removes from) the project in DIR (default: the current folder) the h
 agent the recovery context at a new session and after a compaction, and checkpoint before one:
   claude   .claude/settings.local.json (--shared: .claude/settings.json): SessionStart, PreCompact
   copilot  .github/hooks/beads-recovery.json, read by VS Code's agent hooks and by Copilot CLI
-           (copilot-cli names the same file): SessionStart, PreCompact, PostToolUse
+           (copilot-cli names the same file): SessionStart, PreCompact, UserPromptSubmit,
+           PostToolUse
   codex    .codex/hooks.json: SessionStart, PreCompact (trust them in Codex's /hooks afterwards)
   cursor   .cursor/hooks.json: sessionStart, preCompact, postToolUse
   gemini   .gemini/settings.json: BeforeModel, BeforeAgent, AfterTool (its chat file tells a compression)

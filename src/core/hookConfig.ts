@@ -93,8 +93,8 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // (github/docs content/copilot/reference/copilot-cli-reference/cli-command-reference.md, commit
   // 8fa9f11; in @github/copilot 1.0.102 the hook config parser holds that event list beside
   // `_vsCodeCompat`, and requires `version: 1`, which VS Code ignores). No event follows a
-  // compaction in either, so PreCompact arms a one-shot marker and the next PostToolUse hands the
-  // context over.
+  // compaction in either, so PreCompact arms a one-shot marker and the next PostToolUse (in Copilot
+  // CLI also the next UserPromptSubmit of the same run) hands the context over.
   copilot: {
     id: 'copilot',
     label: 'GitHub Copilot (VS Code agent hooks, Copilot CLI)',
@@ -108,6 +108,8 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     hooks: [
       { event: 'SessionStart', timeout: TIMEOUT_S },
       { event: 'PreCompact', timeout: TIMEOUT_S },
+      // Copilot CLI takes its context (the next prompt after a compaction, in the same run).
+      { event: 'UserPromptSubmit', timeout: TIMEOUT_S },
       { event: 'PostToolUse', timeout: TIMEOUT_S },
     ],
     signs: { folders: ['.github/hooks'], executables: ['copilot'], extensions: ['github.copilot-chat', 'github.copilot'] },

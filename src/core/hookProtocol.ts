@@ -3,9 +3,9 @@
 // Each agent writes a JSON object to the hook's stdin and reads one JSON object back from its
 // stdout. Claude Code and Codex get the context again from SessionStart (source `compact`).
 // VS Code's agent hooks (and Copilot CLI) and Cursor have no event after a compaction: their
-// PreCompact arms a one-shot marker, and the next PostToolUse hands the context over once and
-// clears it. A new session clears a marker left over from an earlier one. Gemini CLI's hooks read
-// the session's chat file instead (core/geminiHistory.ts).
+// PreCompact arms a one-shot marker, and the next PostToolUse (Copilot CLI: or UserPromptSubmit)
+// hands the context over once and clears it. A new session clears a marker left over from an
+// earlier one. Gemini CLI's hooks read the session's chat file instead (core/geminiHistory.ts).
 import type { AgentId } from './hookConfig';
 
 /** The fields of an agent's hook input that we use; every agent spells some of them its own way. */
@@ -73,6 +73,11 @@ export interface HookPlan {
   checkpointCompression?: boolean;
   /** Keep the agent's compaction summary for the session's next recovery context (after a compaction). */
   keepSummary: boolean;
+  /**
+   * Hand over only inside the run that compacted, as the agent's session log shows it (Copilot
+   * CLI's UserPromptSubmit, which runs beside a new run's SessionStart).
+   */
+  sameRunOnly?: boolean;
 }
 
 const NOTHING: HookPlan = { inject: 'never', checkpoint: false, arm: false, disarm: false, keepSummary: false };
@@ -89,10 +94,15 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     SessionStart: { ...NOTHING, inject: 'always' },
     PreCompact: { ...NOTHING, checkpoint: true },
   },
+  // Copilot CLI applies a compaction in the background and goes on in the same run: its next
+  // prompt (UserPromptSubmit) or tool call (PostToolUse) hands the block over, whichever comes
+  // first. A prompt that starts a later run leaves it to that run's SessionStart; VS Code, which
+  // takes no context from UserPromptSubmit, keeps the marker for its PostToolUse (hook.ts).
   copilot: {
     SessionStart: { ...NOTHING, inject: 'always', disarm: true },
     PreCompact: { ...NOTHING, checkpoint: true, arm: true },
     PostToolUse: { ...NOTHING, inject: 'if-armed' },
+    UserPromptSubmit: { ...NOTHING, inject: 'if-armed', sameRunOnly: true },
   },
   cursor: {
     sessionStart: { ...NOTHING, inject: 'always', disarm: true },

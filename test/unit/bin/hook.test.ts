@@ -295,7 +295,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(copilot.status, copilot.stderr).toBe(0);
     const hooks = JSON.parse(readFileSync(path.join(dir, '.github', 'hooks', 'beads-recovery.json'), 'utf8')) as { version: number; hooks: Record<string, unknown> };
     expect(hooks.version).toBe(1);
-    expect(Object.keys(hooks.hooks)).toEqual(['SessionStart', 'PreCompact', 'PostToolUse']);
+    expect(Object.keys(hooks.hooks)).toEqual(['SessionStart', 'PreCompact', 'UserPromptSubmit', 'PostToolUse']);
   });
 });
 
@@ -823,6 +823,42 @@ describe('exactly once per compaction and per start, resumed sessions included',
     expect(hook('copilot', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume', timestamp: at(2_000) })).toBeUndefined();
     hook('copilot', 'PreCompact', { ...common, hook_event_name: 'PreCompact', trigger: 'auto', timestamp: at(3_000) });
     expect(hook('copilot', 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'resume', timestamp: at(4_000) })).toMatch(/^## Resuming: /m);
+  });
+
+  describe("Copilot CLI's next prompt after a compaction", () => {
+    const logLine = (value: object) => `${JSON.stringify(value)}\n`;
+    const preCompactStarted = logLine({ type: 'hook.start', data: { hookInvocationId: 'p1', hookType: 'preCompact', input: { trigger: 'auto' } } });
+    const at = (offset: number) => new Date(Date.now() + offset).toISOString();
+    const compact = (session: string, transcript: string) => hook('copilot', 'PreCompact', { session_id: session, transcript_path: transcript, hook_event_name: 'PreCompact', trigger: 'auto', timestamp: at(0) });
+    const prompt = (session: string, offset: number) => hook('copilot', 'UserPromptSubmit', { session_id: session, hook_event_name: 'UserPromptSubmit', prompt: 'go on', timestamp: at(offset) });
+
+    it('hands the block over in the run that compacted, once, and a later resume adds none', () => {
+      const events = path.join(home, 'cli-prompt-events.jsonl');
+      writeFileSync(events, logLine({ type: 'session.start', data: { producer: 'copilot-agent' } }) + preCompactStarted);
+      compact('cli-prompt', events);
+      expect(prompt('cli-prompt', 1_000)).toMatch(/^The conversation was compacted/);
+      expect(prompt('cli-prompt', 2_000)).toBeUndefined();
+      expect(hook('copilot', 'PostToolUse', { session_id: 'cli-prompt', hook_event_name: 'PostToolUse', tool_name: 'bash', timestamp: at(3_000) })).toBeUndefined();
+      expect(hook('copilot', 'SessionStart', { session_id: 'cli-prompt', hook_event_name: 'SessionStart', source: 'resume', timestamp: at(4_000) })).toBeUndefined();
+    });
+
+    it("leaves a later run's first prompt to that run's SessionStart, which runs beside it", () => {
+      const events = path.join(home, 'cli-next-run-events.jsonl');
+      writeFileSync(events, preCompactStarted);
+      compact('cli-next-run', events);
+      writeFileSync(events, preCompactStarted + logLine({ type: 'session.resume', data: { eventCount: 40 } }));
+      expect(prompt('cli-next-run', 1_000)).toBeUndefined();
+      expect(hook('copilot', 'SessionStart', { session_id: 'cli-next-run', hook_event_name: 'SessionStart', source: 'resume', timestamp: at(1_000) })).toMatch(/^## Resuming: /m);
+    });
+
+    it("keeps the marker for VS Code's PostToolUse: VS Code takes no context from UserPromptSubmit, and its transcript is no Copilot CLI log", () => {
+      const transcript = path.join(home, 'vscode-transcript.jsonl');
+      writeFileSync(transcript, logLine({ type: 'user', text: 'go on' }));
+      const common = { sessionId: 'vscode-prompt', transcript_path: transcript, timestamp: at(0) };
+      hook('copilot', 'PreCompact', { ...common, hookEventName: 'PreCompact', trigger: 'auto' });
+      expect(hook('copilot', 'UserPromptSubmit', { ...common, hookEventName: 'UserPromptSubmit', prompt: 'go on' })).toBeUndefined();
+      expect(hook('copilot', 'PostToolUse', { ...common, hookEventName: 'PostToolUse', tool_name: 'readFile' })).toMatch(/^The conversation was compacted/);
+    });
   });
 
   it('falls back to what it gave the session when the agent names no transcript, until a compaction', () => {

@@ -15,7 +15,7 @@ rows=()
 total_passed=0
 total_failed=0
 
-# run_suite NAME COUNTING COMMAND...   COUNTING: check | vitest (its JSON report in test-results/NAME.json)
+# run_suite NAME COUNTING COMMAND...   COUNTING: check | vitest:REPORT (vitest's JSON report, in test-results)
 #                                     | tally ("N passed, N failed" last line)
 run_suite() {
   local name=$1 counting=$2
@@ -27,9 +27,9 @@ run_suite() {
   local status=${PIPESTATUS[0]}
   case $counting in
     check) [ "$status" = 0 ] && passed=1 ;;
-    vitest) counts=$(node -e '
+    vitest:*) counts=$(node -e '
       const report = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-      console.log(report.numPassedTests, report.numFailedTests);' "$results/$name.json" 2>/dev/null) \
+      console.log(report.numPassedTests, report.numFailedTests);' "$results/${counting#vitest:}" 2>/dev/null) \
         && read -r passed failed <<<"$counts" ;;
     tally) counts=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -n 1)
       [ -n "$counts" ] && read -r passed failed <<<"$counts" ;;
@@ -44,15 +44,15 @@ run_suite() {
 }
 
 # No stale report or package: a suite that fails to produce them must not pass on old ones.
-rm -f "$results/unit.json" "$results/faults.json" dist/beads-recovery.vsix
+rm -f "$results/vitest.json" "$results/faults.json" dist/beads-recovery.vsix
 run_suite typecheck check npm run typecheck
 run_suite lint check npm run lint
 run_suite build check npm run build
 run_suite package check npm run package
 run_suite openvsx check node scripts/check-openvsx.mjs dist/beads-recovery.vsix
-run_suite unit vitest npx vitest run --reporter=default --reporter=json --outputFile.json="$results/unit.json"
+run_suite unit vitest:vitest.json npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 # The model-based randomized test of the write path (test/faults): minutes, both cores busy, so not in the unit suite.
-run_suite faults vitest npx vitest run --config test/faults/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$results/faults.json"
+run_suite faults vitest:faults.json npx vitest run --config test/faults/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$results/faults.json"
 run_suite integration tally node scripts/run-vscode.mjs --integration
 run_suite e2e tally node scripts/run-vscode.mjs --e2e
 run_suite agents tally bash scripts/test-agents.sh

@@ -3,7 +3,10 @@
 // "Refused by beads" section at the top of the Beads view naming the issue, when and why, and the
 // status bar's count — until Retry sends it again through the outbox (it lands once) or Discard,
 // after asking, forgets it. Its words are data: markup in them adds no element.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openBeadsView, treeItem } from './beadsView.mjs';
 
 export const workspace = { dialect: 'br', data: 'scenario' };
@@ -13,6 +16,7 @@ export const settings = {
   'workbench.colorTheme': 'Default Dark Modern',
 };
 
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REFUSED = 'exit:4 write';
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -130,5 +134,38 @@ export const tests = {
     await helpers.waitFor(async () => (await page.locator('.statusbar-item', { hasText: 'refused' }).count()) === 0, 'the status bar without a refused write', 30_000);
     await page.waitForTimeout(1500);
     assert(landedComments(helpers, 'Words to be discarded').length === 0, 'a discarded write is never sent');
+  },
+
+  async 'a write the command line parked shows in the view at once, and Retry from its row lands it'(helpers) {
+    const { page } = helpers;
+    const frame = await openBeadsView(helpers);
+    await treeItem(frame, 'focus:issue').waitFor({ timeout: 60_000 });
+    // As an agent's hook or a terminal would: the built command line, with br refusing its write.
+    fs.writeFileSync(helpers.faultFile, `${REFUSED}\n`);
+    try {
+      const cli = path.join(repoRoot, 'dist/cli.js');
+      const env = { ...process.env, BEADS_RECOVERY_CLI: 'br', BEADS_RECOVERY_CLI_PATH: path.join(repoRoot, 'test/fixtures/bin/br'), BEADS_STANDIN_FAULT_FILE: helpers.faultFile, BEADS_STANDIN_LOG: helpers.callLog };
+      try {
+        execFileSync(process.execPath, [cli, 'checkpoint', '--cwd', helpers.workspace, '--issue', 'demo-1', '--message', 'Words from a terminal'], { env, encoding: 'utf8', stdio: 'pipe' });
+      } catch {
+        // A refused checkpoint exits non-zero; what counts is that it was parked, not lost.
+      }
+      assert(commentCalls(helpers, 'Words from a terminal', 4).length > 0, 'br refused the command line\'s checkpoint');
+      const row = frame.locator('[data-key^="parked:"][role="treeitem"]').first();
+      await row.waitFor({ timeout: 30_000 });
+      const label = await row.getAttribute('aria-label');
+      assert(label.startsWith('Checkpoint on demo-1') && label.includes('stand-in fault (exit 4)'), `the row names it: ${label}`);
+      await page.locator('.statusbar-item', { hasText: '1 refused' }).first().waitFor({ timeout: 30_000 });
+    } finally {
+      fs.rmSync(helpers.faultFile, { force: true });
+    }
+    // The row's own Retry, shown on hover.
+    const row = frame.locator('[data-key^="parked:"][role="treeitem"]').first();
+    await row.locator(':scope > .row').hover();
+    await row.locator(':scope > .row .row-action[aria-label^="Send the Checkpoint on demo-1 again"]').click();
+    await treeItem(frame, 'section:parked').waitFor({ state: 'detached', timeout: 30_000 });
+    await helpers.waitFor(() => landedComments(helpers, 'Words from a terminal').length > 0, 'the checkpoint in beads', 30_000);
+    await page.waitForTimeout(1500);
+    assert(landedComments(helpers, 'Words from a terminal').length === 1, 'landed once');
   },
 };

@@ -400,7 +400,9 @@ function registerRefusedWriteCommands(deps: WorkDeps): vscode.Disposable[] {
   const uri = vscode.Uri.from({ scheme: REFUSED_SCHEME, path: '/Writes beads refused.txt' });
   const show = async (keys: string[] | undefined) => {
     const parked = (await refusedWrites(deps)).filter((write) => keys === undefined || keys.includes(write.key));
-    shown = refusedWritesText(parked, new Map(), Date.now());
+    // The titles of the issues in progress, as the folders last read them; other issues go by their id.
+    const titles = new Map(deps.activity.all().flatMap((folder) => (folder.inProgressIssues ?? []).map((issue) => [issue.id, issue.title] as const)));
+    shown = refusedWritesText(parked, titles, Date.now());
     changed.fire(uri);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(document, 'plaintext');

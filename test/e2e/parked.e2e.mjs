@@ -82,7 +82,7 @@ export const tests = {
       const editorText = async () => (await page.locator('.editor-instance .monaco-editor .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
       await helpers.waitFor(async () => (await editorText()).includes('beads said'), 'the refused write in an editor', 30_000);
       const text = await editorText();
-      assert(text.includes('Checkpoint on demo-1') && text.includes('stand-in fault (exit 4)') && text.includes(HOSTILE), `Show gives the issue, the reason and the words: ${text}`);
+      assert(text.includes('Checkpoint on demo-1 (Parse widget config)') && text.includes('stand-in fault (exit 4)') && text.includes(HOSTILE), `Show gives the issue, the reason and the words: ${text}`);
       // For the README: the view, the status bar and Show's editor, with no toast or hover in the way.
       await helpers.runPalette('Notifications: Clear All Notifications');
       await page.mouse.move(900, 600);

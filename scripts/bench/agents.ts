@@ -2,7 +2,8 @@
 // agent's launch to its first model request, without our hooks and with them, median of
 // interleaved runs, side by side with their ratio, in two br stores: one whose issues.jsonl is
 // current (the hook starts no br) and a fresh clone's (the hook asks br, here the Node stand-in).
-// "hook ms" is the hook process's own time, start to exit. Agents not installed
+// "hook ms" is the hook process's own time, start to exit; "bare node hook" is the floor: the same
+// hook commands with a launcher that only starts node. Agents not installed
 // (scripts/setup-agents.sh) are named and skipped. The bound (at most 25 % added) is read here, not
 // asserted by a test: a timed test on a shared machine fails by the machine's load, not by the
 // product's cost. `npm run bench agents claude codex` measures only the agents named.
@@ -23,6 +24,7 @@ export async function benchAgentStartup({ repo, words = [] }: { repo: string; wo
   console.log(`launch to first model request, our hooks installed or not; median of ${PAIRS} interleaved runs of each`);
   console.log('jsonl current: br has written its store last (its issues.jsonl is current): the hook starts no br');
   console.log('br runs: a fresh clone (no database yet): the hook asks br, here the stand-in, a Node script (the real br is a native binary)');
+  console.log('bare node hook: the same hook commands, their launcher only starting node to answer {}: the floor for any hook written in Node');
   console.log(STARTUP_COST_HEADER);
   for (const agent of named.length > 0 ? named : AGENTS) {
     try {

@@ -8,7 +8,12 @@
 // - `cli`: a fresh clone's store, with no database yet: the hook asks br, here the stand-in, a
 //   Node script whose own start costs about what a bare `node` does (the real br is a native
 //   binary that starts in milliseconds).
+// Beside them, the floor: the same hook commands running a launcher that only starts node and
+// answers `{}`, what any SessionStart hook written in Node costs the agent.
 // Used by scripts/bench/agents.ts (`npm run bench agents`, which prints the figures beside the 25 % bound).
+import fs from 'node:fs';
+import path from 'node:path';
+import { LAUNCHER_DIR, LAUNCHER_NAME } from '../../src/core/hookConfig';
 import { createAgentHarness, type AgentHarness, type AgentKind } from './harness';
 
 export interface StartupSide {
@@ -25,6 +30,8 @@ export interface StartupCost {
   pairs: number;
   /** Median launch-to-first-request time, in ms, without our hooks. */
   withoutHookMs: number;
+  /** The floor: our hooks installed, but the launcher they run only starts node and answers `{}`. */
+  bareNode: Omit<StartupSide, 'hookMs'>;
   /** The store whose issues.jsonl is current: no br process. */
   current: StartupSide;
   /** The store with no database yet: br answers. */
@@ -49,7 +56,9 @@ export async function measureStartupCost(agent: AgentKind, pairs: number, repo?:
       harnesses.push(harness);
       return harness;
     };
-    const sides = { without: await make({ hooks: false }), current: await make({ brDatabase: true }), cli: await make({}) };
+    const sides = { without: await make({ hooks: false }), bareNode: await make({ brDatabase: true }), current: await make({ brDatabase: true }), cli: await make({}) };
+    // What any hook written in Node costs this agent: the same hook commands, a launcher that only starts node.
+    fs.writeFileSync(path.join(sides.bareNode.home, ...LAUNCHER_DIR, LAUNCHER_NAME), `#!/bin/sh\nexec '${process.execPath}' -e "process.stdout.write('{}')"\n`);
     const firstRequest = async (harness: AgentHarness) => {
       const turn = await harness.start('STARTUP check');
       if (turn.exitCode !== 0 || turn.firstRequestMs === undefined) throw new Error(`${agent} start failed (${turn.exitCode}): ${turn.stderr.slice(-1000)}`);
@@ -57,8 +66,8 @@ export async function measureStartupCost(agent: AgentKind, pairs: number, repo?:
     };
     // One run of each first, not counted: the first launch of an agent fills its caches (and ours).
     for (const harness of Object.values(sides)) await firstRequest(harness);
-    const times = { without: [] as number[], current: [] as number[], cli: [] as number[] };
-    const order = ['without', 'current', 'cli'] as const;
+    const times = { without: [] as number[], bareNode: [] as number[], current: [] as number[], cli: [] as number[] };
+    const order = ['without', 'bareNode', 'current', 'cli'] as const;
     for (let pair = 0; pair < pairs; pair++) {
       // Each side goes first in turn, so none always runs on a warmer machine.
       for (let step = 0; step < order.length; step++) {
@@ -66,12 +75,15 @@ export async function measureStartupCost(agent: AgentKind, pairs: number, repo?:
         times[side].push(await firstRequest(sides[side]));
       }
     }
-    const side = (name: 'current' | 'cli'): StartupSide => ({
+    const timing = (name: 'bareNode' | 'current' | 'cli') => ({
       withHookMs: median(times[name]),
       pairedRatio: median(times[name].map((time, index) => time / (times.without[index] ?? time))),
+    });
+    const side = (name: 'current' | 'cli'): StartupSide => ({
+      ...timing(name),
       hookMs: median(sides[name].hookRuns().filter((run) => run.event === (agent === 'gemini' ? GEMINI_START_EVENT : 'SessionStart')).map((run) => run.durationMs)),
     });
-    return { agent, pairs, withoutHookMs: median(times.without), current: side('current'), cli: side('cli') };
+    return { agent, pairs, withoutHookMs: median(times.without), bareNode: timing('bareNode'), current: side('current'), cli: side('cli') };
   } finally {
     await Promise.all(harnesses.map((harness) => harness.close()));
   }
@@ -84,6 +96,8 @@ const COLUMNS: [string, number][] = [
   ['agent', 8],
   ['pairs', 5],
   ['without ms', 10],
+  ['bare node hook: with ms', 23],
+  ['ratio', 6],
   ['jsonl current: with ms', 22],
   ['ratio', 6],
   ['≤ 1.25', 6],
@@ -102,5 +116,5 @@ export const STARTUP_COST_HEADER = row(COLUMNS.map(([name]) => name));
 
 export function describeStartupCost(cost: StartupCost): string {
   const side = (measured: StartupSide) => [measured.withHookMs.toFixed(0), measured.pairedRatio.toFixed(2), measured.pairedRatio <= STARTUP_BOUND ? 'yes' : 'no', measured.hookMs.toFixed(0)];
-  return row([cost.agent, String(cost.pairs), cost.withoutHookMs.toFixed(0), ...side(cost.current), ...side(cost.cli)]);
+  return row([cost.agent, String(cost.pairs), cost.withoutHookMs.toFixed(0), cost.bareNode.withHookMs.toFixed(0), cost.bareNode.pairedRatio.toFixed(2), ...side(cost.current), ...side(cost.cli)]);
 }

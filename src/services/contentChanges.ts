@@ -21,10 +21,12 @@ const LS_FILES_BATCH = 200;
 /**
  * A read is trusted once the file keeps its size and time this long after it: a save truncates,
  * then writes, and a loaded machine can leave a writer between the two for longer than the events'
- * quiet time. A file still moving is read again, a few times at most.
+ * quiet time. A file still moving is read again, for up to three seconds: a burst of saves (a
+ * save-all, auto-save behind a formatter) keeps a file moving for more than half a second on a
+ * loaded machine, and a read taken between a truncation and its write would count as an edit.
  */
 const STABLE_AFTER_MS = 100;
-const STABLE_ROUNDS = 5;
+const STABLE_ROUNDS = 30;
 /** Paths remembered, at most: the oldest are forgotten first (a forgotten file is compared with git again). */
 const REMEMBERED_LIMIT = 20_000;
 

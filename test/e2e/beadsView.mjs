@@ -1,4 +1,12 @@
-// What the e2e files share about the Beads view: finding its rows, and opening it.
+// What the e2e files share about the Beads view: the settings its screenshots are taken with,
+// finding its rows, and opening it.
+
+/** No chat side bar (it would take a third of every screenshot), in the default dark theme. */
+export const VIEW_SCREENSHOT_SETTINGS = {
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.colorTheme': 'Default Dark Modern',
+};
 
 /** The tree row with `key` (its data-key) in the view's frame. */
 export function treeItem(frame, key) {

@@ -6,14 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openBeadsView, treeItem } from './beadsView.mjs';
+import { openBeadsView, treeItem, VIEW_SCREENSHOT_SETTINGS } from './beadsView.mjs';
 
 export const workspace = { dialect: 'br', data: 'scenario' };
-export const settings = {
-  'chat.disableAIFeatures': true,
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'workbench.colorTheme': 'Default Dark Modern',
-};
+export const settings = VIEW_SCREENSHOT_SETTINGS;
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** A title with a long file name in it, as in "Load widgets.yaml …": it must never break inside a word. */

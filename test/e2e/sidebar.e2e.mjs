@@ -7,15 +7,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openBeadsView, treeItem } from './beadsView.mjs';
+import { openBeadsView, treeItem, VIEW_SCREENSHOT_SETTINGS } from './beadsView.mjs';
 
 export const workspace = { dialect: 'br', data: 'scenario' };
-// The chat side bar would take a third of every screenshot.
-export const settings = {
-  'chat.disableAIFeatures': true,
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'workbench.colorTheme': 'Default Dark Modern',
-};
+export const settings = VIEW_SCREENSHOT_SETTINGS;
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const standInBr = path.join(repoRoot, 'test/fixtures/bin/br');

@@ -34,13 +34,14 @@
 // this looks for show when processes wait to be scheduled. A seed that ever fails is kept in
 // FIXED_SEEDS.
 import fc from 'fast-check';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fnv1a } from '../../src/core/hash';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
+import { keepCoresBusy } from '../unit/support/busyCores';
 import { CLI_SCRIPT, ensureCliBuilt } from '../unit/support/builtCli';
 
 /**
@@ -160,13 +161,13 @@ const roundArb: fc.Arbitrary<Round> = fc.record({
 });
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'write-path-model-'));
-let busyLoops: ChildProcess[] = [];
+let stopBusyLoops: (() => void) | undefined;
 beforeAll(() => {
   ensureCliBuilt();
-  busyLoops = Array.from({ length: Math.min(2, availableParallelism()) }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  stopBusyLoops = keepCoresBusy();
 }, 120_000);
 afterAll(() => {
-  for (const loop of busyLoops) if (loop.pid !== undefined) process.kill(loop.pid, 'SIGKILL');
+  stopBusyLoops?.();
   rmSync(scratch, { recursive: true, force: true });
 });
 

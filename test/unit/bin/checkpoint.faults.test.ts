@@ -12,10 +12,11 @@
 // CHECKPOINT_FAULTS_SEED=<n> runs that seed alone; CHECKPOINT_FAULTS_FRESH=<n> adds n fresh seeds.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+import { keepCoresBusy } from '../support/busyCores';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 
 const ITERATIONS = 5;
@@ -34,18 +35,13 @@ const SEEDS = process.env.CHECKPOINT_FAULTS_SEED
   : [...FIXED_SEEDS, ...Array.from({ length: FRESH_SEEDS }, (_unused, index) => (Date.now() + index * 7919) % 100_000)];
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'checkpoint-faults-'));
-/**
- * Busy loops, one per core, for the duration of the test: the races show when the processes under
- * test wait to be scheduled. Started here (the test is the only one that knows how long it needs
- * them) and ended by their own PIDs in afterAll, never by name.
- */
-let busyLoops: ChildProcess[] = [];
+let stopBusyLoops: (() => void) | undefined;
 beforeAll(() => {
   ensureCliBuilt();
-  busyLoops = Array.from({ length: Math.min(2, availableParallelism()) }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  stopBusyLoops = keepCoresBusy();
 }, 120_000);
 afterAll(() => {
-  for (const loop of busyLoops) if (loop.pid !== undefined) process.kill(loop.pid, 'SIGKILL');
+  stopBusyLoops?.();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -37,4 +37,28 @@ describe('ContentChanges', () => {
     writeFileSync(file, 'as committed\n');
     expect(await judged).toEqual(new Set());
   });
+
+  it('waits for a burst of saves of the same bytes to end, rather than judging a read between a truncation and its write', async () => {
+    const changes = contents();
+    const file = path.join(root, 'saved.txt');
+    writeFileSync(file, 'as committed\n');
+    await changes.changed(['saved.txt']);
+    // Saves for over a second, each leaving the file empty most of the time before its write (a
+    // loaded machine's scheduling, drawn out): a read taken while they go on mostly finds it empty.
+    let saving = true;
+    const saves = (async () => {
+      const until = Date.now() + 1_200;
+      while (Date.now() < until) {
+        truncateSync(file, 0);
+        await new Promise((resolve) => setTimeout(resolve, 80));
+        writeFileSync(file, 'as committed\n');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      saving = false;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await changes.changed(['saved.txt'])).toEqual(new Set());
+    expect(saving, 'judged only once the saves were over').toBe(false);
+    await saves;
+  });
 });

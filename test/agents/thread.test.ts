@@ -101,12 +101,21 @@ describe('the session thread across a real compaction', () => {
 
   // Gemini CLI and Copilot CLI: their transcripts are read into the same thread (recorded as
   // fixtures with BEADS_RECOVERY_RECORD_TRANSCRIPTS=1); how their hooks deliver is the hooks' suite.
-  it.each(['gemini', 'copilot'] as const)('%s: the transcript it writes gives the request and the failing run', async (agent) => {
+  it.each(['gemini', 'copilot'] as const)('%s: the transcript it writes gives the request and the failing run; Copilot CLI\'s checkpoint carries the whole thread', async (agent) => {
     const { harness, session } = await nestedKeysSession(agent);
     const read = await readTranscript(harness.transcriptPath(session), 'auto');
     expect(read.agent).toBe(agent);
-    const thread = sessionThread(read.events.slice(0, read.events.findIndex((event) => event.type === 'user' && event.text.startsWith('RESUME'))));
+    // What the PreCompact checkpoint reads: the events before the compaction (Copilot CLI applies
+    // its compaction within the run now, so the transcript holds one) or, where none was applied,
+    // before the next prompt.
+    const end = read.events.findIndex((event) => event.type === 'compaction' || (event.type === 'user' && event.text.startsWith('RESUME')));
+    const thread = sessionThread(read.events.slice(0, end));
     expect(thread.requests.join('\n')).toContain('Make the parser accept nested keys');
     expect(thread.commands.find((run) => run.failed)).toMatchObject({ tests: { failed: 1, passed: 9 }, errorLine: "KeyError: 'a'" });
+    if (agent === 'copilot') {
+      // Copilot CLI names its session log to PreCompact: the checkpoint carries the thread too.
+      const checkpoint = [...harness.comments('demo-1')].reverse().find((comment) => comment.text.startsWith('Auto-checkpoint (pre-compaction)'));
+      for (const fact of FACTS) expect(checkpoint?.text, `the checkpoint carries ${fact}`).toContain(fact);
+    }
   });
 });

@@ -41,7 +41,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fnv1a } from '../../src/core/hash';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../fixtures/make-workspace.mjs';
-import { keepCoresBusy } from '../unit/support/busyCores';
+import { keepCoresBusyWhileTestsRun } from '../unit/support/busyCores';
 import { CLI_SCRIPT, ensureCliBuilt } from '../unit/support/builtCli';
 
 /**
@@ -161,15 +161,9 @@ const roundArb: fc.Arbitrary<Round> = fc.record({
 });
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'write-path-model-'));
-let stopBusyLoops: (() => void) | undefined;
-beforeAll(() => {
-  ensureCliBuilt();
-  stopBusyLoops = keepCoresBusy();
-}, 120_000);
-afterAll(() => {
-  stopBusyLoops?.();
-  rmSync(scratch, { recursive: true, force: true });
-});
+beforeAll(() => ensureCliBuilt(), 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+keepCoresBusyWhileTestsRun();
 
 describe.skipIf(process.platform === 'win32')('the write path against a reference model, both cores busy', () => {
   it.each(SEEDS)('seed %i: every write reported lands once, typed words are kept, nothing doubles, lands elsewhere, is damaged or left running', async (seed) => {

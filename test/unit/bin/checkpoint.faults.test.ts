@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
-import { keepCoresBusy } from '../support/busyCores';
+import { keepCoresBusyWhileTestsRun } from '../support/busyCores';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 
 const ITERATIONS = 5;
@@ -35,15 +35,9 @@ const SEEDS = process.env.CHECKPOINT_FAULTS_SEED
   : [...FIXED_SEEDS, ...Array.from({ length: FRESH_SEEDS }, (_unused, index) => (Date.now() + index * 7919) % 100_000)];
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'checkpoint-faults-'));
-let stopBusyLoops: (() => void) | undefined;
-beforeAll(() => {
-  ensureCliBuilt();
-  stopBusyLoops = keepCoresBusy();
-}, 120_000);
-afterAll(() => {
-  stopBusyLoops?.();
-  rmSync(scratch, { recursive: true, force: true });
-});
+beforeAll(() => ensureCliBuilt(), 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+keepCoresBusyWhileTestsRun();
 
 /** A seeded generator, so a failure can be replayed (the seed is in the test name). */
 function random(seed: number): () => number {

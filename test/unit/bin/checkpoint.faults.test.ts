@@ -95,9 +95,11 @@ describe.skipIf(process.platform === 'win32')('checkpoints under random faults a
     }
 
     // No faults: someone sends the queue now (queued writes keep their spacing otherwise); a lease
-    // left by a killed process is broken.
+    // left by a killed process is broken. With the CLI's usual timeout, not the test's 1.5 s: with
+    // the unit suite beside the busy loops, a healthy `br comments add` once took longer, and the
+    // writes it left queued were kept, not lost (seed 47462).
     writeFileSync(faultFile, '');
-    const last = spawnSync(process.execPath, [CLI_SCRIPT, 'retry', '--cwd', dir], { env: env(false), encoding: 'utf8', timeout: 60_000 });
+    const last = spawnSync(process.execPath, [CLI_SCRIPT, 'retry', '--cwd', dir], { env: { ...env(false), BEADS_RECOVERY_TIMEOUT_MS: '30000' }, encoding: 'utf8', timeout: 120_000 });
     expect(last.status, `${last.stdout}${last.stderr}`).toBe(0);
 
     const issues = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; comments?: { text: string }[] });

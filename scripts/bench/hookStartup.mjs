@@ -7,6 +7,10 @@
 // where the hook asks br. The br here is the stand-in, a Node script: its line below shows what one
 // of its processes costs against a bare node start (the real br is a native binary that starts in
 // milliseconds), so the last row's excess over the middle one is mostly the stand-in's own start.
+// Then what one start costs part by part, in both br stores (scripts/bench/startupTrace.cjs notes
+// when each part happens): node's own start, the entry until the work bundle loads, the load, the
+// work before the first process, the git and beads processes, the work after them until the
+// answer (with its fsyncs and locks), and what runs after the answer.
 // The agent's own launch-to-first-request cost is the real-agent bench (scripts/bench/agents.ts).
 // Prints, asserts nothing.
 import { spawnSync } from 'node:child_process';
@@ -28,6 +32,50 @@ function run(args, options) {
   const result = spawnSync(process.execPath, args, { ...options, encoding: 'utf8', timeout: 60_000 });
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return { ms: performance.now() - started, stdout: result.stdout };
+}
+
+const TRACED_RUNS = 9;
+
+/** One start, part by part (medians of TRACED_RUNS traced runs per scenario, in ms). */
+function printBreakdown(scenarios, { dir, repo, hookRun }) {
+  const traces = scenarios.map(([, folder, prepare]) => {
+    prepare();
+    return Array.from({ length: TRACED_RUNS }, () => {
+      const log = path.join(dir, `trace-${Math.random()}`);
+      hookRun(folder, { NODE_OPTIONS: `--require ${path.join(repo, 'scripts', 'bench', 'startupTrace.cjs')}`, BENCH_TRACE_LOG: log });
+      return partsOf(JSON.parse(readFileSync(log, 'utf8')));
+    });
+  });
+  const names = Object.keys(traces[0][0]);
+  console.log(`\n${'one start, part by part (median ms)'.padEnd(52)} ${scenarios.map(([name]) => name.replace('br project, ', '').padStart(22)).join(' ')}`);
+  for (const part of names) {
+    const cells = traces.map((runs) => {
+      const values = runs.map((run) => run[part]);
+      return (typeof values[0] === 'number' ? median(values).toFixed(part.includes('count') ? 0 : 1) : values[0]).padStart(22);
+    });
+    console.log(`${part.padEnd(52)} ${cells.join(' ')}`);
+  }
+}
+
+/** The parts of one traced start (startupTrace.cjs), each in ms, in the order they happen. */
+function partsOf(trace) {
+  const load = trace.load[0] ?? { start: trace.preload, end: trace.preload };
+  const processes = trace.processes.filter((entry) => entry.end !== undefined);
+  const firstStart = Math.min(...processes.map((entry) => entry.start), trace.answer);
+  const lastEnd = Math.max(...processes.map((entry) => entry.end), firstStart);
+  return {
+    'node itself, until the hook begins': trace.preload,
+    'entry, stdin, the beads folder found, until the load': load.start - trace.preload,
+    'loading the work bundle (code cache)': load.end - load.start,
+    'work before the first process': firstStart - load.end,
+    [`git and beads processes (first start to last exit)`]: lastEnd - firstStart,
+    'work after them until the answer': trace.answer - lastEnd,
+    'fsyncs in the whole start (count)': trace.fsyncs.length,
+    'fsyncs in the whole start (ms)': trace.fsyncs.reduce((sum, entry) => sum + entry.end - entry.start, 0),
+    'locks taken (count)': trace.locks,
+    'after the answer, until exit': trace.exit - trace.answer,
+    'whole process, until the answer': trace.answer,
+  };
 }
 
 export async function benchHookStartup({ repo }) {
@@ -89,6 +137,7 @@ export async function benchHookStartup({ repo }) {
     const [b, s] = [median(bare), median(standin)];
     console.log(`${'the stand-in br alone (br list --json)'.padEnd(40)} ${String(PAIRS).padStart(5)} ${`${b.toFixed(0)} ms`.padStart(10)} ${`${s.toFixed(0)} ms`.padStart(8)} ${`${(s / b).toFixed(2)}x`.padStart(6)}  (one of the br processes above)`);
     const [, current, cliRuns] = scenarios.map(([name]) => blocks[name]);
+    printBreakdown(scenarios.slice(1), { dir, repo, hookRun });
     console.log(`the block from the current issues.jsonl is the block br gives: ${current === cliRuns ? 'yes' : 'NO'}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import { transcriptEvents } from '../../src/core/transcript';
 import { sessionThread } from '../../src/core/transcriptThread';
 import { recoveryContextFor } from '../../src/bin/context';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../test/fixtures/make-workspace.mjs';
-import { corpusCases, judge, loadTranscript, SNAPSHOTS_VARIABLE } from './lib/realTranscripts';
+import { corpusCases, judge, loadTranscript, SNAPSHOTS_VARIABLE } from './realTranscripts';
 
 interface Tally {
   facts: number;

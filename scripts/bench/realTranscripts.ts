@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTranscriptAgent, type TranscriptAgent } from '../../../src/core/agentEvents';
+import { isTranscriptAgent, type TranscriptAgent } from '../../src/core/agentEvents';
 
 export interface CorpusFact {
   kind: 'request' | 'done' | 'failing' | 'tests' | 'next' | 'question' | 'files';

@@ -167,7 +167,8 @@ async function installCommand(
     });
     if (!confirmed) continue;
     // The hooks run the per-user launcher: it points at this extension from now on.
-    await ensureLauncher(currentLauncher(extensionUri));
+    const { warning } = await ensureLauncher(currentLauncher(extensionUri));
+    if (warning && written.length === 0) void showWarningMessage(`Beads: ${warning}.`);
     await applyChange(root, change);
     if (ignoreNote) await ignoreNote.apply();
     log.info(`Wrote the beads-recovery entries into ${change.file}`);
@@ -310,7 +311,10 @@ async function addInstructionsCommand(projects: ProjectRegistry, previews: Previ
 export async function repairAgentHooks(extensionUri: vscode.Uri, log: vscode.LogOutputChannel): Promise<string[]> {
   const launcher = currentLauncher(extensionUri);
   // The per-user launcher every hook runs follows this extension (in the user's home, never the workspace).
-  await ensureLauncher(launcher).catch((error: unknown) => log.warn(`Could not write the per-user hook launcher: ${errorMessage(error)}`));
+  await ensureLauncher(launcher).then(
+    ({ warning }) => warning && log.warn(`The per-user hook launcher: ${warning}`),
+    (error: unknown) => log.warn(`Could not write the per-user hook launcher: ${errorMessage(error)}`),
+  );
   if (!vscode.workspace.isTrusted) return [];
   const repaired: string[] = [];
   for (const folder of vscode.workspace.workspaceFolders ?? []) {

@@ -90,7 +90,10 @@ export async function hooksCommand(
     return plan.problems.length > 0 ? 1 : 0;
   }
   // The hooks run the per-user launcher: it points at this command line from now on.
-  if (action === 'install' && plan.changes.length > 0) await ensureLauncher(currentLauncher());
+  if (action === 'install' && plan.changes.length > 0) {
+    const { warning } = await ensureLauncher(currentLauncher());
+    if (warning) err(`beads-recovery: ${warning}.\n`);
+  }
   for (const change of plan.changes) {
     try {
       const local = action === 'install' && namesMachinePaths(change) ? await keepLocal(root, change.relative) : undefined;

@@ -27,8 +27,6 @@ export interface HookLauncher {
   script: string;
   /** The runtime is Electron (VS Code's executable), which behaves as node only with ELECTRON_RUN_AS_NODE=1. */
   electron: boolean;
-  /** Installed on Windows: an agent with one command for every platform (Gemini CLI) runs it with PowerShell there. */
-  windows?: true;
 }
 
 /**
@@ -37,7 +35,7 @@ export interface HookLauncher {
  */
 export function launcherFor(runtime: { execPath: string; electron: boolean; windows: boolean }, script: string): HookLauncher {
   const spell = (path: string) => (runtime.windows ? path.replace(/\\/g, '/') : path);
-  return { runtime: spell(runtime.execPath), script: spell(script), electron: runtime.electron, ...(runtime.windows ? { windows: true as const } : {}) };
+  return { runtime: spell(runtime.execPath), script: spell(script), electron: runtime.electron };
 }
 
 interface HookSpec {
@@ -57,13 +55,17 @@ export interface AgentFormat {
   file: { local: string; shared?: string };
   /** Top-level keys the file must hold for the agent to read it (`version` of Cursor and Copilot CLI); an install adds those missing. */
   preamble?: Record<string, unknown>;
-  /** The agent has one `command` for every platform and runs it with PowerShell on Windows (Gemini CLI): spelled for the installing machine. */
-  commandShellOnWindows?: 'powershell';
   /**
-   * The handler field that holds the command for Windows, and the shell the agent runs it with
-   * there; `replaces` names fields of ours that older versions wrote and an install takes out.
+   * The agent has one `command` for every platform, run by sh there and by PowerShell on Windows
+   * (Gemini CLI, Cursor): the command is written to run in both, so a committed file works for
+   * every teammate whatever platform installed it.
    */
-  windows?: { field: string; shell: 'powershell' | 'cmd'; replaces?: string[] };
+  commandShell?: 'posix-or-powershell';
+  /**
+   * The handler field that holds the command for Windows, and the shape its runner needs there;
+   * `replaces` names fields of ours that older versions wrote and an install takes out.
+   */
+  windows?: { field: string; shell: 'powershell' | 'encoded-powershell'; replaces?: string[] };
   hooks: readonly HookSpec[];
   /** What the user must do before the new hooks run, when the agent asks for something. */
   afterInstall?: string;
@@ -119,8 +121,14 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     label: 'Codex',
     layout: 'nested',
     file: { local: '.codex/hooks.json' },
-    // Codex runs `commandWindows` through cmd.exe.
-    windows: { field: 'commandWindows', shell: 'cmd' },
+    // On Windows Codex takes `commandWindows` (codex-rs/hooks/src/engine/discovery.rs,
+    // openai/codex@0082977c) and runs it as `%COMSPEC% /C <command>` through Rust's Command::arg
+    // (engine/command_runner.rs, openai/codex@01746657), whose quoting turns each `"` in it into
+    // `\"`, which cmd.exe keeps: any quoted path fails there. Some releases run it with PowerShell
+    // instead (open-gsd/gsd-core#4557, codex-cli 0.153.4). So the command holds no quote and works
+    // in both: powershell.exe with the script as -EncodedCommand, the shape Codex's own tests use
+    // for Windows hooks (command_runner.rs, powershell_command).
+    windows: { field: 'commandWindows', shell: 'encoded-powershell' },
     hooks: [
       { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: TIMEOUT_S },
       { event: 'PreCompact', matcher: 'manual|auto', timeout: TIMEOUT_S },
@@ -129,12 +137,16 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     signs: { folders: ['.codex'], executables: ['codex'], extensions: ['openai.chatgpt'] },
   },
   // Cursor, like VS Code, has no post-compaction event: preCompact arms the marker, postToolUse hands over.
+  // Its hooks.json has one `command` with no per-platform field, which Cursor runs with PowerShell
+  // on Windows (Cursor is closed source; as its users found: Arize-ai/coding-harness-tracing#58,
+  // speakeasy-api/gram#3736, obra/superpowers#871).
   cursor: {
     id: 'cursor',
     label: 'Cursor',
     layout: 'flat',
     file: { local: '.cursor/hooks.json' },
     preamble: { version: 1 },
+    commandShell: 'posix-or-powershell',
     hooks: [
       { event: 'sessionStart', timeout: TIMEOUT_S },
       { event: 'preCompact', timeout: TIMEOUT_S },
@@ -145,7 +157,10 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // Gemini CLI (google-gemini/gemini-cli @5411f113, packages/core/src/hooks/types.ts and
   // docs/hooks/reference.md): Claude's nested layout in `.gemini/settings.json`; lifecycle
   // matchers are exact strings, `*` matches all; `timeout` is in milliseconds (default 60000);
-  // the command runs with `sh -c`, or PowerShell on Windows (hookRunner.ts). Neither SessionStart
+  // the command runs with `bash -c`, or on Windows with `pwsh -NoProfile -Command` (powershell.exe
+  // -NoProfile -NonInteractive -Command without pwsh), with `; if ($LASTEXITCODE -ne 0) { exit
+  // $LASTEXITCODE }` appended (hookRunner.ts executeCommandHook and getShellConfiguration in the
+  // 0.61.0 bundle): one command for both. Neither SessionStart
   // nor PreCompress can serve (the real-agent suite, 0.61): PreCompress fires before every model
   // request, compressing or not, and a resume drops what SessionStart gave. The session's chat
   // file tells instead (core/geminiHistory.ts): BeforeModel writes each compression's checkpoint
@@ -157,7 +172,7 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
     label: 'Gemini CLI',
     layout: 'nested',
     file: { local: '.gemini/settings.json' },
-    commandShellOnWindows: 'powershell',
+    commandShell: 'posix-or-powershell',
     hooks: [
       { event: 'BeforeModel', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'BeforeAgent', matcher: '*', timeout: TIMEOUT_MS },
@@ -213,33 +228,90 @@ export function hookCommandLine(launcher: HookLauncher, args: readonly string[])
 export const LAUNCHER_DIR = ['.beads-recovery', 'bin'] as const;
 export const LAUNCHER_NAME = 'beads-recovery';
 
-/** The hook command for the shell that runs it: POSIX sh (and Git Bash on Windows), PowerShell or cmd.exe. */
-export function shimCommandLine(args: readonly string[], shell: 'posix' | 'powershell' | 'cmd'): string {
+/**
+ * The shells a hook command is written for:
+ * - `posix`: sh, bash, zsh, and Git Bash on Windows (Claude Code);
+ * - `powershell`: PowerShell text (Copilot CLI's `powershell` field);
+ * - `encoded-powershell`: a command line without a single quote character that starts
+ *   powershell.exe with the script as -EncodedCommand, for a runner that hands the text to cmd.exe
+ *   through an argument quoting of its own, or to PowerShell (Codex's `commandWindows`);
+ * - `posix-or-powershell`: one text that runs in sh on Linux and macOS and in PowerShell on Windows,
+ *   for agents with one command for every platform (Gemini CLI, Cursor).
+ */
+export type HookShell = 'posix' | 'powershell' | 'encoded-powershell' | 'posix-or-powershell';
+
+/** The hook command for the shell that runs it; none names a path of this machine. */
+export function shimCommandLine(args: readonly string[], shell: HookShell): string {
   const words = args.join(' ');
-  if (shell === 'posix') {
+  const posix = () => {
     const launcher = `"$HOME/${LAUNCHER_DIR.join('/')}/${LAUNCHER_NAME}"`;
-    return `[ ! -x ${launcher} ] || ${launcher} ${words} ${HOOK_MARKER}`;
+    return `[ ! -x ${launcher} ] || ${launcher} ${words}`;
+  };
+  // `-LiteralPath`: a profile folder such as `C:\Users\a[1]` is no wildcard.
+  const powershell = `$launcher = "$env:USERPROFILE\\${LAUNCHER_DIR.join('\\')}\\${LAUNCHER_NAME}.cmd"; if (Test-Path -LiteralPath $launcher) { & $launcher ${words}`;
+  switch (shell) {
+    case 'posix':
+      return `${posix()} ${HOOK_MARKER}`;
+    case 'powershell':
+      return `${powershell} } ${HOOK_MARKER}`;
+    case 'encoded-powershell': {
+      // The hook's exit code is the launcher's; base64 of UTF-16LE is what -EncodedCommand reads.
+      const script = `${powershell}; exit $LASTEXITCODE }`;
+      return `powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand ${Buffer.from(script, 'utf16le').toString('base64')}`;
+    }
+    case 'posix-or-powershell':
+      // sh reads `set BR '" <# '` (a harmless `set` of its arguments), runs the POSIX command, and
+      // takes everything from ` #>` on as a comment. PowerShell reads `set BR '\'` (Set-Variable:
+      // in its double quotes a backslash escapes nothing), skips the block comment `<# … #>` that
+      // holds the POSIX command, and runs its own. Gemini CLI appends its exit-code check after
+      // the marker, where PowerShell reads it as part of the comment.
+      return `set BR "\\" <# "; ${posix()} #> ${powershell} } ${HOOK_MARKER}`;
   }
-  const windowsPath = (home: string) => `${home}\\${LAUNCHER_DIR.join('\\')}\\${LAUNCHER_NAME}.cmd`;
-  if (shell === 'powershell') return `$launcher = "${windowsPath('$env:USERPROFILE')}"; if (Test-Path $launcher) { & $launcher ${words} } ${HOOK_MARKER}`;
-  // cmd.exe: `if` first, so `cmd /c` strips no quotes; no marker, `#` means nothing to cmd.exe.
-  const launcher = `"${windowsPath('%USERPROFILE%')}"`;
-  return `if exist ${launcher} ${launcher} ${words}`;
 }
 
 /**
- * The launcher's own text: a POSIX script, and a batch file for cmd.exe and PowerShell on
- * Windows. The batch file double-quotes each path (spaces, `&`, `^`, `(`, `)`, `|` stay literal)
- * and doubles each `%` (a batch file expands `%NAME%` even inside quotes).
+ * Windows environment variables a launcher path may start with, so the batch file names the
+ * folder by the variable, which cmd.exe reads from the process's environment, rather than by its
+ * characters: cmd.exe reads a batch file in the OEM code page, not UTF-8, so a literal
+ * `C:\Users\Jürgen` would name another folder.
  */
-export function launcherScripts(launcher: HookLauncher): { posix: string; cmd: string } {
+export const LAUNCHER_PATH_VARIABLES = ['LOCALAPPDATA', 'APPDATA', 'USERPROFILE', 'ProgramFiles', 'ProgramFiles(x86)', 'ProgramW6432', 'ProgramData'] as const;
+
+/**
+ * The launcher's own text: a POSIX script, and a batch file for cmd.exe and PowerShell on
+ * Windows. The batch file double-quotes each path (spaces, `&`, `^`, `(`, `)`, `|` stay literal),
+ * doubles each literal `%` (a batch file expands `%NAME%` even inside quotes), and starts a path
+ * with the variable of `windowsEnv` (LAUNCHER_PATH_VARIABLES) whose value is the longest prefix of
+ * it. `cmdWarning` says when a path still holds characters outside ASCII after that.
+ */
+export function launcherScripts(launcher: HookLauncher, windowsEnv: Readonly<Record<string, string | undefined>> = {}): { posix: string; cmd: string; cmdWarning?: string } {
   const note = 'beads-recovery: the per-user launcher the agent hooks run, written by Beads Recovery (its extension rewrites it at every start)';
   const posixEnv = launcher.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
-  const batchQuote = (value: string) => `"${value.replace(/\//g, '\\').replace(/%/g, '%%')}"`;
+  const batchPath = (value: string) => {
+    const path = value.replace(/\//g, '\\');
+    const folders = LAUNCHER_PATH_VARIABLES.flatMap((name) => {
+      const folder = windowsEnv[name]?.replace(/\//g, '\\').replace(/\\+$/, '');
+      return folder && startsWithFolder(path, folder) ? [{ name, folder }] : [];
+    }).sort((a, b) => b.folder.length - a.folder.length);
+    const chosen = folders[0];
+    const rest = chosen ? path.slice(chosen.folder.length) : path;
+    return { text: `"${chosen ? `%${chosen.name}%` : ''}${rest.replace(/%/g, '%%')}"`, nonAscii: /[^\x20-\x7e]/.test(rest) };
+  };
+  const runtime = batchPath(launcher.runtime);
+  const script = batchPath(launcher.script);
+  const unreadable = [runtime.nonAscii ? launcher.runtime : undefined, script.nonAscii ? launcher.script : undefined].filter((path) => path !== undefined);
   return {
     posix: `#!/bin/sh\n# ${note}\n${posixEnv}exec ${shellQuote(launcher.runtime)} ${shellQuote(launcher.script)} "$@"\n`,
-    cmd: ['@echo off', `rem ${note}`, 'setlocal', ...(launcher.electron ? ['set "ELECTRON_RUN_AS_NODE=1"'] : []), `${batchQuote(launcher.runtime)} ${batchQuote(launcher.script)} %*`, ''].join('\r\n'),
+    cmd: ['@echo off', `rem ${note}`, 'setlocal', ...(launcher.electron ? ['set "ELECTRON_RUN_AS_NODE=1"'] : []), `${runtime.text} ${script.text} %*`, ''].join('\r\n'),
+    ...(unreadable.length > 0
+      ? { cmdWarning: `the launcher for cmd.exe and PowerShell names ${unreadable.join(' and ')} with characters outside ASCII, which cmd.exe reads in the OEM code page, so the agent hooks that run it on Windows may not start; a path inside the user profile or Program Files avoids it` }
+      : {}),
   };
+}
+
+/** Whether a Windows path lies in `folder` (case-insensitive, at a separator). */
+function startsWithFolder(path: string, folder: string): boolean {
+  return path.length > folder.length && path.slice(0, folder.length).toLowerCase() === folder.toLowerCase() && path[folder.length] === '\\';
 }
 
 export function isOurCommand(command: unknown): boolean {
@@ -299,7 +371,7 @@ export function installHooks(text: string | undefined, launcher: HookLauncher, a
     const next = opencodePluginText(launcher);
     return { ok: true, text: next, changed: next !== text };
   }
-  return placeHooks(text, format, format.hooks.map((spec) => ({ spec, handler: handlerFor(format, spec, launcher) })));
+  return placeHooks(text, format, format.hooks.map((spec) => ({ spec, handler: handlerFor(format, spec) })));
 }
 
 /** Takes out every hook of ours, and the groups and events that held nothing else. */
@@ -317,10 +389,9 @@ export function repairHooks(text: string | undefined, launcher: HookLauncher, ag
   return installHooks(text, launcher, agent);
 }
 
-function handlerFor(format: AgentFormat, spec: HookSpec, launcher: HookLauncher): Record<string, unknown> {
+function handlerFor(format: AgentFormat, spec: HookSpec): Record<string, unknown> {
   const args = hookArgs(format.id, spec.event);
-  const powershellOnly = format.commandShellOnWindows === 'powershell' && launcher.windows;
-  const handler: Record<string, unknown> = { type: 'command', command: shimCommandLine(args, powershellOnly ? 'powershell' : 'posix') };
+  const handler: Record<string, unknown> = { type: 'command', command: shimCommandLine(args, format.commandShell ?? 'posix') };
   if (format.windows) handler[format.windows.field] = shimCommandLine(args, format.windows.shell);
   handler.timeout = spec.timeout;
   return handler;

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   AGENT_FORMATS,
@@ -25,6 +29,10 @@ const launcher: HookLauncher = {
   electron: true,
 };
 const updated: HookLauncher = { ...launcher, script: '/home/dev/.vscode/extensions/beads-recovery.beads-recovery-0.2.0/dist/cli.js' };
+
+function onPath(program: string): boolean {
+  return spawnSync(program, ['-c', 'exit 0']).status === 0;
+}
 
 function text(edit: ConfigEdit): string {
   if (!edit.ok) throw new Error(edit.error);
@@ -70,13 +78,46 @@ describe('hook commands', () => {
       '[ ! -x "$HOME/.beads-recovery/bin/beads-recovery" ] || "$HOME/.beads-recovery/bin/beads-recovery" hook claude SessionStart # beads-recovery',
     );
     expect(shimCommandLine(['hook', 'copilot', 'PreCompact'], 'powershell')).toBe(
-      '$launcher = "$env:USERPROFILE\\.beads-recovery\\bin\\beads-recovery.cmd"; if (Test-Path $launcher) { & $launcher hook copilot PreCompact } # beads-recovery',
-    );
-    // cmd.exe (Codex's commandWindows): `if` first, so `cmd /c` strips no quote; no `#` marker, which cmd.exe would pass on as words.
-    expect(shimCommandLine(['hook', 'codex', 'SessionStart'], 'cmd')).toBe(
-      'if exist "%USERPROFILE%\\.beads-recovery\\bin\\beads-recovery.cmd" "%USERPROFILE%\\.beads-recovery\\bin\\beads-recovery.cmd" hook codex SessionStart',
+      '$launcher = "$env:USERPROFILE\\.beads-recovery\\bin\\beads-recovery.cmd"; if (Test-Path -LiteralPath $launcher) { & $launcher hook copilot PreCompact } # beads-recovery',
     );
   });
+
+  it("writes Codex's commandWindows without a quote character: powershell.exe with the script encoded", () => {
+    const command = shimCommandLine(['hook', 'codex', 'SessionStart'], 'encoded-powershell');
+    // Rust's argument quoting (Codex runs `%COMSPEC% /C <command>`) turns each `"` into `\"`, which cmd.exe keeps.
+    expect(command).not.toContain('"');
+    const [program, ...options] = command.split(' ');
+    expect(program).toBe('powershell.exe');
+    expect(options.slice(0, -1)).toEqual(['-NoLogo', '-NoProfile', '-NonInteractive', '-EncodedCommand']);
+    expect(Buffer.from(options.at(-1)!, 'base64').toString('utf16le')).toBe(
+      '$launcher = "$env:USERPROFILE\\.beads-recovery\\bin\\beads-recovery.cmd"; if (Test-Path -LiteralPath $launcher) { & $launcher hook codex SessionStart; exit $LASTEXITCODE }',
+    );
+  });
+
+  it('writes one command for sh and PowerShell (Gemini CLI, Cursor): sh runs the POSIX half, PowerShell the other', () => {
+    const command = shimCommandLine(['hook', 'gemini', 'BeforeModel'], 'posix-or-powershell');
+    expect(command).toBe(
+      'set BR "\\" <# "; [ ! -x "$HOME/.beads-recovery/bin/beads-recovery" ] || "$HOME/.beads-recovery/bin/beads-recovery" hook gemini BeforeModel ' +
+        '#> $launcher = "$env:USERPROFILE\\.beads-recovery\\bin\\beads-recovery.cmd"; if (Test-Path -LiteralPath $launcher) { & $launcher hook gemini BeforeModel } # beads-recovery',
+    );
+    expect(isOurCommand(command)).toBe(true);
+  });
+
+  for (const shell of ['sh', 'bash']) {
+    it.skipIf(!onPath(shell))(`runs the launcher from the one command in ${shell}, with the hook's stdin, and does nothing where it is missing`, () => {
+      const home = mkdtempSync(path.join(tmpdir(), 'br-shim-'));
+      try {
+        const command = shimCommandLine(['hook', 'cursor', 'sessionStart'], 'posix-or-powershell');
+        const run = () => spawnSync(shell, ['-c', command], { env: { PATH: process.env.PATH, HOME: home }, input: '{"hook_event_name":"sessionStart"}', encoding: 'utf8' });
+        expect(run()).toMatchObject({ status: 0, stdout: '', stderr: '' });
+        mkdirSync(path.join(home, '.beads-recovery', 'bin'), { recursive: true });
+        writeFileSync(path.join(home, '.beads-recovery', 'bin', 'beads-recovery'), '#!/bin/sh\necho "args: $*"; cat\n', { mode: 0o755 });
+        expect(run()).toMatchObject({ status: 0, stdout: 'args: hook cursor sessionStart\n{"hook_event_name":"sessionStart"}', stderr: '' });
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  }
 
   it('writes the launcher for sh and for cmd.exe: paths quoted, % doubled in the batch file, & and ^ literal', () => {
     const odd: HookLauncher = { runtime: 'C:/Program Files/Microsoft VS Code/Code.exe', script: "C:/Users/a&b^c (x)/100%PATH%/O'Neil/cli.js", electron: true };
@@ -88,7 +129,23 @@ describe('hook commands', () => {
       `"C:\\Program Files\\Microsoft VS Code\\Code.exe" "C:\\Users\\a&b^c (x)\\100%%PATH%%\\O'Neil\\cli.js" %*`,
       '',
     ]);
+    expect(scripts.cmdWarning).toBeUndefined();
     expect(launcherScripts({ ...odd, electron: false }).cmd).not.toContain('ELECTRON_RUN_AS_NODE');
+  });
+
+  it("names the launcher's folders by their Windows variable, the longest that fits, so no character outside ASCII is written", () => {
+    const launcher: HookLauncher = { runtime: 'C:/Users/Jürgen/AppData/Local/Programs/Microsoft VS Code/Code.exe', script: 'c:/users/jürgen/.vscode/extensions/x.beads-recovery-1.0.0/dist/cli.js', electron: true };
+    const env = { USERPROFILE: 'C:\\Users\\Jürgen', LOCALAPPDATA: 'C:\\Users\\Jürgen\\AppData\\Local\\', APPDATA: 'C:\\Users\\Jürgen\\AppData\\Roaming', ProgramFiles: 'C:\\Program Files' };
+    const scripts = launcherScripts(launcher, env);
+    expect(scripts.cmd.split('\r\n')[4]).toBe('"%LOCALAPPDATA%\\Programs\\Microsoft VS Code\\Code.exe" "%USERPROFILE%\\.vscode\\extensions\\x.beads-recovery-1.0.0\\dist\\cli.js" %*');
+    expect(scripts.cmd).not.toMatch(/[^\t\r\n\x20-\x7e]/);
+    expect(scripts.cmdWarning).toBeUndefined();
+    // A variable whose value only starts the folder's name names nothing.
+    expect(launcherScripts({ ...launcher, runtime: 'C:/Users/Jürgen2/node.exe' }, env).cmd).toContain('"C:\\Users\\Jürgen2\\node.exe"');
+    // Outside every such folder a name stays as it is, and the warning says what cmd.exe will not read.
+    const outside = launcherScripts({ ...launcher, runtime: 'D:/Übung/node.exe' }, env);
+    expect(outside.cmd).toContain('"D:\\Übung\\node.exe"');
+    expect(outside.cmdWarning).toContain('D:/Übung/node.exe');
   });
 
   it('keeps quotes, dollars and backslashes in paths literal, and reads them back', () => {
@@ -112,7 +169,10 @@ describe.each(AGENTS)('%s: install next to bd\'s entries', (agent) => {
     const installed = text(installHooks(before, launcher, agent));
     const events = AGENT_FORMATS[agent].hooks.map((spec) => spec.event);
     expect(ourCommands(installed).map(({ event }) => event).sort()).toEqual([...events].sort());
-    for (const { event, command } of ourCommands(installed)) expect(command).toContain(`hook ${agent} ${event} # beads-recovery`);
+    for (const { event, command } of ourCommands(installed)) {
+      expect(command).toContain(`hook ${agent} ${event} `);
+      expect(isOurCommand(command)).toBe(true);
+    }
     for (const line of (before ?? '').split('\n').filter((line) => line.includes('bd '))) expect(installed).toContain(line.trim());
     expect(installHooks(installed, launcher, agent)).toEqual({ ok: true, text: installed, changed: false });
     expect(uninstallHooks(installed, agent)).toEqual({ ok: true, text: before ?? '', changed: true });
@@ -131,10 +191,13 @@ describe.each(AGENTS)('%s: install next to bd\'s entries', (agent) => {
       expect(first.command).toEqual(expect.stringContaining(`hook ${agent} `));
     }
     if (agent === 'cursor' || agent === 'copilot') expect(parsed.version).toBe(1);
-    // VS Code's `powershell` runs in PowerShell; its `windows` and Codex's `commandWindows` run in cmd.exe.
+    // VS Code's `powershell` runs in PowerShell; its `windows` runs in cmd.exe, Codex's `commandWindows` in cmd.exe or PowerShell.
     if (agent === 'copilot') expect(first.powershell).toMatch(/^\$launcher = "\$env:USERPROFILE\\/);
     if (agent === 'copilot') expect(first.windows).toBeUndefined();
-    if (agent === 'codex') expect((first.hooks as Record<string, unknown>[])[0]!.commandWindows).toMatch(/^if exist "%USERPROFILE%\\/);
+    if (agent === 'codex') expect((first.hooks as Record<string, unknown>[])[0]!.commandWindows).toMatch(/^powershell\.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand [A-Za-z0-9+/=]+$/);
+    // One command for every platform: the same text whichever platform installed it.
+    if (agent === 'gemini') expect((first.hooks as Record<string, unknown>[])[0]!.command).toMatch(/^set BR "\\" <# "; \[ ! -x /);
+    if (agent === 'cursor') expect(first.command).toMatch(/^set BR "\\" <# "; \[ ! -x /);
   });
 });
 
@@ -236,7 +299,7 @@ describe('installHooks', () => {
     const ours = { type: 'command', command: hookCommandLine(launcher, ['hook', 'cursor', 'sessionStart']), timeout: 30 };
     const doubled = JSON.stringify({ version: 1, hooks: { sessionStart: [ours, { command: 'bd cursor-hook sessionStart' }, ours] } }, null, 2);
     const fixed = JSON.parse(text(installHooks(doubled, launcher, 'cursor'))) as { hooks: { sessionStart: { command: string }[] } };
-    expect(fixed.hooks.sessionStart.map((hook) => hook.command)).toEqual([shimCommandLine(['hook', 'cursor', 'sessionStart'], 'posix'), 'bd cursor-hook sessionStart']);
+    expect(fixed.hooks.sessionStart.map((hook) => hook.command)).toEqual([shimCommandLine(['hook', 'cursor', 'sessionStart'], 'posix-or-powershell'), 'bd cursor-hook sessionStart']);
   });
 });
 

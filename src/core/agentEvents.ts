@@ -158,13 +158,15 @@ export function planStatus(value: unknown): PlanStatus {
 
 /**
  * Files a shell command writes or deletes, read from its words alone (nothing is expanded: a glob
- * stays as written): redirections (`> f`, `>> f`), `tee`, `touch`, the target of `cp` and `mv`
- * (whose source is gone), `rm` and `git rm`, in any segment of a `&&`/`;`/`|` chain. A heredoc's
- * body is text, not commands. Written files count as edited: the words do not say whether the
- * file existed.
+ * stays as written): redirections (`> f`, `>> f`), `tee`, `touch`, `sed -i`, the target of `cp`
+ * and `mv` (whose source is gone), `rm` and `git rm`, in any segment of a `&&`/`;`/`|` chain, and
+ * the files of an `apply_patch` envelope the command feeds to `apply_patch`/`applypatch` (how
+ * Codex edits through its shell tool). A heredoc's body is text, not commands. Written files count
+ * as edited: the words do not say whether the file existed.
  */
 export function filesOfCommand(command: string): FileTouch[] {
   const touched: FileTouch[] = [];
+  if (/\bapply_?patch\b/.test(command) && command.includes('*** Begin Patch')) touched.push(...patchFiles(command));
   const script = command.replace(/<<-?\s*(['"]?)(\w+)\1([^\n]*)\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g, '$3');
   for (const segment of commandSegments(script)) {
     for (const match of segment.matchAll(/(?:^|[^<>&\d])(?:\d)?>>?\s*('[^']*'|"[^"]*"|[^\s;&|<>()]+)/g)) {
@@ -178,12 +180,41 @@ export function filesOfCommand(command: string): FileTouch[] {
     const operands = operandsOf(words.slice(index + (name === 'git rm' ? 2 : 1)));
     if (name === 'rm' || name === 'git rm') touched.push(...operands.map((path): FileTouch => ({ path, change: 'deleted' })));
     else if (name === 'tee' || name === 'touch') touched.push(...operands.map((path): FileTouch => ({ path, change: 'edited' })));
+    else if (name === 'sed') touched.push(...sedInPlaceFiles(words.slice(index + 1)).map((path): FileTouch => ({ path, change: 'edited' })));
     else if ((name === 'cp' || name === 'mv' || name === 'git mv') && operands.length >= 2) {
       if (name === 'mv') touched.push(...operands.slice(0, -1).map((path): FileTouch => ({ path, change: 'deleted' })));
       touched.push({ path: operands.at(-1) as string, change: 'created' });
     }
   }
   return touched;
+}
+
+/** The files `sed -i` rewrites: its operands after the script (which `-e`/`-f` give instead). */
+function sedInPlaceFiles(words: readonly string[]): string[] {
+  if (!words.some((word) => /^-[^-]*i|^--in-place/.test(word))) return [];
+  const scriptGiven = words.some((word) => /^-[^-]*[ef]$|^--(?:expression|file)/.test(word));
+  const operands: string[] = [];
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index] as string;
+    if (/^-[^-]*[ef]$/.test(word)) {
+      index++;
+      continue;
+    }
+    if (!word.startsWith('-')) operands.push(word);
+  }
+  return scriptGiven ? operands : operands.slice(1);
+}
+
+/** The files an apply_patch envelope adds, updates, deletes, or moves one to (the moved file's old path is gone). */
+export function patchFiles(patch: string): FileTouch[] {
+  const files: FileTouch[] = [];
+  for (const line of patch.split('\n')) {
+    const match = /^\*\*\* (Add|Update|Delete) File: (.+?)\s*$/.exec(line) ?? /^\*\*\* (Move to): (.+?)\s*$/.exec(line);
+    if (!match) continue;
+    const verb = match[1];
+    files.push({ path: match[2] as string, change: verb === 'Add' || verb === 'Move to' ? 'created' : verb === 'Delete' ? 'deleted' : 'edited' });
+  }
+  return files;
 }
 
 function operandsOf(words: readonly string[]): string[] {

@@ -21,12 +21,14 @@ import {
   isRecord,
   MESSAGE_CHARS,
   parseJson,
+  patchFiles,
   planStatus,
   stringField,
   type AgentEvent,
   type FileTouch,
 } from './agentEvents';
 import { parseTimestamp } from './time';
+
 
 const SHELL_TOOLS = new Set(['shell', 'container.exec', 'exec_command', 'shell_command', 'local_shell']);
 /** What Codex puts in a user-role message that the user did not type. */
@@ -120,16 +122,4 @@ function commandText(input: Record<string, unknown>): string | undefined {
 function exitCodeInText(output: string): number | undefined {
   const match = /^(?:Exit code:|Process exited with code)\s*(-?\d+)/m.exec(output.slice(0, 2000));
   return match ? Number(match[1]) : undefined;
-}
-
-/** The files an apply_patch envelope adds, updates, deletes or moves to. */
-export function patchFiles(patch: string): FileTouch[] {
-  const files: FileTouch[] = [];
-  for (const line of patch.split('\n')) {
-    const match = /^\*\*\* (Add|Update|Delete) File: (.+?)\s*$/.exec(line) ?? /^\*\*\* (Move to): (.+?)\s*$/.exec(line);
-    if (!match) continue;
-    const verb = match[1];
-    files.push({ path: match[2] as string, change: verb === 'Add' || verb === 'Move to' ? 'created' : verb === 'Delete' ? 'deleted' : 'edited' });
-  }
-  return files;
 }

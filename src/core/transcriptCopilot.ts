@@ -9,7 +9,7 @@
 //
 // Everything else (hooks, usage, turns, session start and resume) is left out. Pure.
 
-import { filesOfCommand, endsWithQuestion, excerpt, isRecord, MESSAGE_CHARS, stringField, type AgentEvent, type FileTouch } from './agentEvents';
+import { filesOfCommand, endsWithQuestion, excerpt, isRecord, MESSAGE_CHARS, patchFiles, stringField, type AgentEvent, type FileTouch } from './agentEvents';
 import { parseTimestamp } from './time';
 
 const SHELL_TOOLS = new Set(['bash', 'shell', 'powershell']);
@@ -38,7 +38,9 @@ export function copilotEvents(records: readonly unknown[]): AgentEvent[] {
         const args = isRecord(data.arguments) ? data.arguments : {};
         calls.set(id, { name, args });
         const command = SHELL_TOOLS.has(name) ? stringField(args, 'command') : undefined;
-        events.push({ type: 'tool-call', at, id, name, command, files: filesOf(name, args, command) });
+        // GPT models in Copilot CLI edit through apply_patch, whose argument is the patch text itself.
+        const patch = name === 'apply_patch' ? (typeof data.arguments === 'string' ? data.arguments : stringField(args, 'input', 'patch')) : undefined;
+        events.push({ type: 'tool-call', at, id, name, command, files: patch !== undefined ? patchFiles(patch) : filesOf(name, args, command) });
         break;
       }
       case 'tool.execution_complete': {

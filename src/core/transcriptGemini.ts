@@ -15,6 +15,7 @@
 import {
   contentText,
   endsWithQuestion,
+  filesOfCommand,
   excerpt,
   isRecord,
   MESSAGE_CHARS,
@@ -78,7 +79,7 @@ function messageEvents(record: Record<string, unknown>): AgentEvent[] {
     const callAt = parseTimestamp(stringField(call, 'timestamp')) ?? at;
     const command = SHELL_TOOLS.has(name) ? stringField(args, 'command') : undefined;
     const output = resultText(call.result);
-    events.push({ type: 'tool-call', at: callAt, id, name, command, files: filesOfCall(name, args) });
+    events.push({ type: 'tool-call', at: callAt, id, name, command, files: command !== undefined ? filesOfCommand(command) : filesOfCall(name, args) });
     if (name === 'write_todos' && Array.isArray(args.todos)) {
       const steps = args.todos.filter(isRecord).map((todo) => ({ text: stringField(todo, 'description', 'content') ?? '', status: planStatus(todo.status) }));
       events.push({ type: 'plan', at: callAt, steps: steps.filter((step) => step.text !== '') });

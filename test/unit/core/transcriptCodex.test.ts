@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codexEvents, patchFiles } from '../../../src/core/transcriptCodex';
+import { patchFiles } from '../../../src/core/agentEvents';
+import { codexEvents } from '../../../src/core/transcriptCodex';
 import { codex } from '../support/transcriptLines';
 
 describe('Codex rollout events', () => {

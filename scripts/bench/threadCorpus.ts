@@ -3,7 +3,8 @@
 // written by hand before our code ran on them — that the recovery context carries, and the false
 // statements it makes, at the 2 KB default and at the agent's own hook limit. The context is the
 // command line's over the scenario workspace (stand-in br), with the thread read from the
-// transcript. Figures per agent and in total; then every case that falls short, and why.
+// transcript as a hook reads it (the session's own lines, its files relative to its folder).
+// Figures per agent and in total; then every case that falls short, and why.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,7 +49,8 @@ export async function benchThreadCorpus({ repo }: { repo: string }): Promise<voi
         unavailable.push(`${label}: ${loaded.unavailable}`);
         continue;
       }
-      const events = transcriptEvents(item.agent, loaded.records);
+      // Read as the hook reads it: the session's own lines, files relative to the session's folder.
+      const events = transcriptEvents(item.agent, loaded.records, { sessionId: item.session.id, cwd: item.session.cwd ?? undefined });
       const thread = sessionThread(events);
       const limit = hookSurfaceBudget(item.agent).bytes;
       const context = async (budget: number, withThread: boolean) => (await recoveryContextFor(dir, { budget, env, thread: withThread ? thread : undefined })).markdown;

@@ -60,7 +60,7 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   // What this session was doing, from its own transcript: read once, for the checkpoint and the context.
   let thread: Promise<SessionThread | undefined> | undefined;
   const threadOf = () =>
-    (thread ??= readSessionThread({ transcript: input?.transcript, agent: transcriptAgentOf(agent), conversation: input?.session ?? input?.transcript, note }).catch(() => undefined));
+    (thread ??= readSessionThread({ transcript: input?.transcript, agent: transcriptAgentOf(agent), conversation: input?.session ?? input?.transcript, session: input?.session, folder: cwd, project: holder, note }).catch(() => undefined));
   // `lateAfterCompaction`: the block comes after a compaction, on a later tool call or prompt.
   const context = async (trusted: boolean, signal: AbortSignal, lateAfterCompaction: boolean) => {
     const prefix = lateAfterCompaction ? AFTER_COMPACTION_PREFIX : '';

@@ -8,7 +8,7 @@
 
 import { type AgentEvent, type TranscriptAgent, type TranscriptEvents } from '../../core/agentEvents';
 import { errorMessage } from '../../core/errors';
-import { transcriptEvents, detectTranscriptAgent } from '../../core/transcript';
+import { detectTranscriptAgent, foreignTranscript, transcriptEvents, transcriptOrigin } from '../../core/transcript';
 import { stat } from 'node:fs/promises';
 import { openRegularFile, UnreadableFileError } from '../safeRead';
 
@@ -18,6 +18,12 @@ export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
 export interface ReadTranscriptOptions {
   /** Bytes read from the end at most (TRANSCRIPT_TAIL_BYTES by default). */
   maxBytes?: number;
+  /** The session it is read for (the hook's session id): only its lines are read; a file of other sessions only is not used. */
+  session?: string;
+  /** The session's folder (the hook's cwd): file paths become relative to it, files outside it are left out. */
+  folder?: string;
+  /** The beads project the hook runs in: a transcript written in a folder outside it is not used. */
+  project?: string;
 }
 
 /**
@@ -27,13 +33,13 @@ export interface ReadTranscriptOptions {
 export async function readTranscript(path: string | undefined, agent: TranscriptAgent | 'auto', options: ReadTranscriptOptions = {}): Promise<TranscriptEvents> {
   if (!path) return empty(agent === 'auto' ? 'claude' : agent, 'no transcript path');
   const maxBytes = Math.max(1024, Math.floor(options.maxBytes ?? TRANSCRIPT_TAIL_BYTES));
-  const key = `${path}\0${agent}\0${maxBytes}`;
+  const key = [path, agent, maxBytes, options.session, options.folder, options.project].join('\0');
   const stamp = await stat(path).then(
     (info) => (info.isFile() ? `${info.size}:${info.mtimeMs}` : undefined),
     () => undefined,
   );
   if (stamp !== undefined && lastRead?.key === key && lastRead.stamp === stamp) return lastRead.events;
-  const events = readTranscriptNow(path, agent, maxBytes);
+  const events = readTranscriptNow(path, agent, maxBytes, options);
   if (stamp !== undefined) lastRead = { key, stamp, events };
   return events;
 }
@@ -45,7 +51,7 @@ export async function readTranscript(path: string | undefined, agent: Transcript
  */
 let lastRead: { key: string; stamp: string; events: Promise<TranscriptEvents> } | undefined;
 
-async function readTranscriptNow(path: string, agent: TranscriptAgent | 'auto', maxBytes: number): Promise<TranscriptEvents> {
+async function readTranscriptNow(path: string, agent: TranscriptAgent | 'auto', maxBytes: number, scope: ReadTranscriptOptions): Promise<TranscriptEvents> {
   const fallbackAgent: TranscriptAgent = agent === 'auto' ? 'claude' : agent;
   let tail: Tail;
   try {
@@ -57,7 +63,14 @@ async function readTranscriptNow(path: string, agent: TranscriptAgent | 'auto', 
   try {
     const { records, skippedLines } = parseLines(tail.text, tail.fromStart);
     const kind = agent === 'auto' ? (detectTranscriptAgent(records) ?? fallbackAgent) : agent;
-    const events: AgentEvent[] = transcriptEvents(kind, records);
+    // Another session's or another project's transcript is not read into this one's. The session
+    // id is compared where the hook's and the transcript's are the same agent's: Claude Code, Codex
+    // and Gemini CLI name their own files, and Copilot CLI's events carry its hooks' session id;
+    // a file another host hands over (VS Code, Cursor) may number its sessions otherwise.
+    const sessionId = agent !== 'auto' || kind === 'copilot' ? scope.session : undefined;
+    const foreign = foreignTranscript(transcriptOrigin(kind, records), { sessionId, project: scope.project, folder: scope.folder });
+    if (foreign !== undefined) return { ...empty(kind, `not this session's transcript: ${foreign}`), bytesRead: tail.bytesRead };
+    const events: AgentEvent[] = transcriptEvents(kind, records, { sessionId, cwd: scope.folder });
     return { agent: kind, events, fromStart: tail.fromStart, bytesRead: tail.bytesRead, skippedLines };
   } catch (error) {
     return empty(fallbackAgent, `transcript not understood: ${errorMessage(error)}`);

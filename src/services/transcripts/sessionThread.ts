@@ -15,14 +15,20 @@ export interface SessionThreadSource {
   agent: TranscriptAgent | 'auto';
   /** The conversation (session id, else transcript path) whose kept compaction summary to use. */
   conversation?: string;
-  /** Notes for stderr: why the transcript could not be read. */
+  /** The session the hook runs in: only the transcript's lines of this session are read. */
+  session?: string;
+  /** The session's folder (the hook's cwd): files are named relative to it, those outside it left out. */
+  folder?: string;
+  /** The beads project: a transcript written in a folder outside it is not read. */
+  project?: string;
+  /** Notes for stderr: why the transcript could not be read, or was not used. */
   note?: (line: string) => void;
 }
 
 /** The session's thread, or undefined when the transcript and the kept summary give nothing. Never throws. */
 export async function readSessionThread(source: SessionThreadSource): Promise<SessionThread | undefined> {
   const [read, kept] = await Promise.all([
-    source.transcript ? readTranscript(source.transcript, source.agent) : undefined,
+    source.transcript ? readTranscript(source.transcript, source.agent, { session: source.session, folder: source.folder, project: source.project }) : undefined,
     keptCompactSummary(source.conversation).catch(() => undefined),
   ]);
   if (read?.problem) source.note?.(`the session's transcript was not read: ${read.problem}`);

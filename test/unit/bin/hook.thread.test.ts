@@ -16,6 +16,10 @@ const recorded = readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'tran
 /** The recorded session up to its compaction (as PreCompact reads it), and through it (as the start after it does). */
 const boundary = recorded.findIndex((line) => line.includes('"subtype":"compact_boundary"'));
 const resume = recorded.findIndex((line) => line.includes('"content":"RESUME go on"'));
+/** The recorded session's own id: a hook reads only the lines of the session it runs in. */
+const RECORDED_SESSION = (JSON.parse(recorded[0] as string) as { sessionId: string }).sessionId;
+/** The recorded lines as written in `dir` (the recording named its folder `/project`). */
+const writtenIn = (dir: string, lines: readonly string[]) => `${lines.map((line) => line.replaceAll('"/project', JSON.stringify(dir).slice(0, -1))).join('\n')}\n`;
 
 function comments(dir: string): string[] {
   const lines = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8').split('\n').filter((line) => line.trim());
@@ -26,9 +30,9 @@ describe("the session's thread through the Claude Code hooks", { timeout: 60_000
   it('PreCompact writes it into the checkpoint; SessionStart (compact) shows it under its own heading', async () => {
     const dir = makeWorkspace({ dir: path.join(scratch, 'project'), dialect: 'br', data: 'scenario', git: true }).dir;
     const transcript = path.join(scratch, 'session.jsonl');
-    const hook = (event: string, input: HookInput) => runHook('claude', event, { env, note: () => undefined, readInput: () => Promise.resolve({ event, cwd: dir, session: 'thread-1', transcript, ...input }) });
+    const hook = (event: string, input: HookInput) => runHook('claude', event, { env, note: () => undefined, readInput: () => Promise.resolve({ event, cwd: dir, session: RECORDED_SESSION, transcript, ...input }) });
 
-    writeFileSync(transcript, `${recorded.slice(0, boundary).join('\n')}\n`);
+    writeFileSync(transcript, writtenIn(dir, recorded.slice(0, boundary)));
     expect(await hook('PreCompact', { trigger: 'manual' })).toBe('{}');
     const checkpoint = [...comments(dir)].reverse().find((text) => text.startsWith('Auto-checkpoint (pre-compaction)'));
     expect(checkpoint).toContain('- Request: NESTED Make the parser accept nested keys');
@@ -36,7 +40,7 @@ describe("the session's thread through the Claude Code hooks", { timeout: 60_000
     expect(checkpoint).toContain('- Open question (no answer yet): Should deeper keys like a.b.c.d be rejected or flattened?');
     expect(checkpoint).toContain('- Files the session changed: parser.py (edited)');
 
-    writeFileSync(transcript, `${recorded.slice(0, resume).join('\n')}\n`);
+    writeFileSync(transcript, writtenIn(dir, recorded.slice(0, resume)));
     const answer = JSON.parse(await hook('SessionStart', { source: 'compact' })) as { hookSpecificOutput: { additionalContext: string } };
     const context = answer.hookSpecificOutput.additionalContext;
     expect(context).toContain("### This Session's Thread");
@@ -63,5 +67,26 @@ describe("the session's thread through the Claude Code hooks", { timeout: 60_000
       expect(answer.hookSpecificOutput.additionalContext).toContain('## Resuming: ');
       expect(answer.hookSpecificOutput.additionalContext).not.toContain("This Session's Thread");
     }
+  });
+  it("another session's transcript, or one written outside this project, is not read: the note says why", async () => {
+    const dir = makeWorkspace({ dir: path.join(scratch, 'guarded'), dialect: 'br', data: 'scenario', git: true }).dir;
+    const ours = path.join(scratch, 'ours.jsonl');
+    const elsewhere = path.join(scratch, 'elsewhere.jsonl');
+    writeFileSync(ours, writtenIn(dir, recorded.slice(0, boundary)));
+    writeFileSync(elsewhere, writtenIn(path.join(scratch, 'another-project'), recorded.slice(0, boundary)));
+    const preCompact = async (session: string, transcript: string) => {
+      const notes: string[] = [];
+      await runHook('claude', 'PreCompact', { env, note: (line) => notes.push(line), readInput: () => Promise.resolve({ event: 'PreCompact', trigger: 'manual', cwd: dir, session, transcript }) });
+      return { notes, checkpoint: [...comments(dir)].reverse().find((text) => text.startsWith('Auto-checkpoint (pre-compaction)')) ?? '' };
+    };
+
+    const otherSession = await preCompact('another-session', ours);
+    expect(otherSession.notes.join('\n')).toContain(`not this session's transcript: its lines are session ${RECORDED_SESSION}'s, not this session's (another-session)`);
+    expect(otherSession.checkpoint).not.toContain('NESTED');
+    expect(otherSession.checkpoint).not.toContain('test_nested_keys');
+
+    const otherProject = await preCompact(RECORDED_SESSION, elsewhere);
+    expect(otherProject.notes.join('\n')).toMatch(/not this session's transcript: it was written in .*another-project, outside this project/);
+    expect(otherProject.checkpoint).not.toContain('NESTED');
   });
 });

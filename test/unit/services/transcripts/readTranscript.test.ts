@@ -84,3 +84,26 @@ describe('readTranscript never fails its caller', () => {
     rmSync(path);
   });
 });
+
+describe("readTranscript for a hook's session", () => {
+  const lines = (sessionId: string, cwd: string) => [claude.user('the request'), claude.tool('t', 'Write', { file_path: `${cwd}/src/a.ts`, content: '' }), claude.result('t', 'ok')].map((line) => ({ ...line, sessionId, cwd }));
+
+  it("reads the session's own lines, with paths relative to its folder", async () => {
+    const read = await readTranscript(file('own.jsonl', jsonl(lines('s-own', '/w/app'))), 'claude', { session: 's-own', folder: '/w/app', project: '/w/app' });
+    expect(read.problem).toBeUndefined();
+    expect(read.events.find((event) => event.type === 'tool-call')).toMatchObject({ files: [{ path: 'src/a.ts', change: 'created' }] });
+  });
+
+  it("does not use another session's transcript or one written outside the project, and says why", async () => {
+    const other = await readTranscript(file('other-session.jsonl', jsonl(lines('s-other', '/w/app'))), 'claude', { session: 's-own', folder: '/w/app', project: '/w/app' });
+    expect(other).toMatchObject({ events: [], problem: "not this session's transcript: its lines are session s-other's, not this session's (s-own)" });
+    const elsewhere = await readTranscript(file('other-project.jsonl', jsonl(lines('s-own', '/w/elsewhere'))), 'claude', { session: 's-own', folder: '/w/app', project: '/w/app' });
+    expect(elsewhere).toMatchObject({ events: [], problem: "not this session's transcript: it was written in /w/elsewhere, outside this project" });
+  });
+
+  it('a host that hands over a file of another format (VS Code) is held to the folder, not to its own session ids', async () => {
+    const read = await readTranscript(file('host.jsonl', jsonl(lines('vscode-numbering', '/w/app'))), 'auto', { session: 'host-7', folder: '/w/app', project: '/w/app' });
+    expect(read.problem).toBeUndefined();
+    expect(read.events.some((event) => event.type === 'user')).toBe(true);
+  });
+});

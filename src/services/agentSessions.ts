@@ -73,8 +73,13 @@ export async function observeSession(
   identity: SessionIdentity,
   options: { now: number; env?: NodeJS.ProcessEnv; inProgressIds?: readonly string[] },
 ): Promise<AgentSessionsState> {
+  // Only the session's own lines count, and only a transcript written in this work tree: a file
+  // can hold a resumed session's lines, and a hook can be handed another project's file.
   const transcript = identity.transcript
-    ? await readTranscript(identity.transcript, isTranscriptAgent(identity.agent) ? identity.agent : 'auto')
+    ? await readTranscript(identity.transcript, isTranscriptAgent(identity.agent) ? identity.agent : 'auto', {
+        session: identity.sessionId === identity.transcript ? undefined : identity.sessionId,
+        project: store.location.root,
+      })
     : undefined;
   return store.update((state) => {
     let next = observeSessionEvents(state, identity, transcript?.events ?? [], store.location.root, options.now);

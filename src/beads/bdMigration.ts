@@ -21,7 +21,7 @@ import { parseCliVersion } from '../core/parse';
 import { processExists, processRegistryDir } from './processRegistry';
 import { runCliJson, startDetached } from './runCli';
 import { fnv1a } from '../core/hash';
-import { readTextFile, SMALL_FILE_MAX_BYTES, STATE_FILE_MAX_BYTES } from '../services/safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES, STATE_FILE_MAX_BYTES } from '../io/safeRead';
 
 /** The first bd whose first run migrates an older store. */
 export const BD_MIGRATING_VERSION = '1.3.0';

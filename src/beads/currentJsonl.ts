@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { LinkedIssue } from '../core/model';
 import type { BeadsBackend } from './backend';
 import { isCanceled } from './errors';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 
 /**
  * How much later than `issues.jsonl` br's database may be modified by the same write: br flushes

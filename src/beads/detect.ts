@@ -11,7 +11,7 @@ import { CliError } from './errors';
 import { createJsonlBackend } from './jsonlBackend';
 import { runCliJson } from './runCli';
 import { errorMessage } from '../core/errors';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 
 export interface DetectOptions {
   /** An executable named by the user. Honoured only when `trusted`. */

@@ -7,7 +7,7 @@ import { storeFolderOf, type BeadsBackend } from './backend';
 import { CliError, ReadOnlyError } from './errors';
 import { byHybrid, byMostRecentlyUpdated, byPriorityThenNewest } from './order';
 import { errorMessage } from '../core/errors';
-import { readLines, readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
+import { readLines, readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 
 export interface JsonlBackendOptions {
   /** The folder that holds `.beads`. */

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { withdrawnWarning } from '../core/cliVersions';
 import type { Dialect } from '../core/model';
-import { SMALL_FILE_MAX_BYTES, readTextFile } from '../services/safeRead';
+import { SMALL_FILE_MAX_BYTES, readTextFile } from '../io/safeRead';
 import { processRegistryDir } from './processRegistry';
 
 function notesFile(): string {

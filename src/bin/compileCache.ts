@@ -16,7 +16,7 @@ import Module from 'node:module';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { fnv1a } from '../core/hash';
-import { readBytesFile, readTextFile, STATE_FILE_MAX_BYTES } from '../services/safeRead';
+import { readBytesFile, readTextFile, STATE_FILE_MAX_BYTES } from '../io/safeRead';
 
 export interface CachedLoad<T> {
   exports: T;

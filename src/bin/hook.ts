@@ -16,7 +16,7 @@ import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { runCheckpoint } from '../services/checkpointFlow';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from '../services/safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { hookSurfaceBudget } from '../core/budget';
 import { threadFactLines } from '../core/threadFacts';

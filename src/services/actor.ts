@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Dialect } from '../core/model';
 import { resolveActor, type Actor } from '../core/sessionIssue';
 import { runGit } from '../git/runGit';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 
 export interface ActorLookup {
   dialect: Dialect;

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { CliError } from '../beads/errors';
 import { runGit } from '../git/runGit';
 import { errorMessage } from '../core/errors';
+import { readOpenedFile } from '../io/safeRead';
 
 // An edit is a change of content. A save that writes the same bytes again (Ctrl+S on an unchanged
 // file, auto-save, a format-on-save that changes nothing) fires the same events as a real edit, so
@@ -128,7 +129,7 @@ export class ContentChanges {
       if (!info.isFile()) return { kind: 'other' };
       const modifiedMs = Math.round(info.mtimeMs);
       if (info.size > MAX_HASHED_BYTES) return { kind: 'file', id: `large:${info.size}:${modifiedMs}`, modifiedMs, size: info.size };
-      const bytes = await handle.readFile();
+      const bytes = await readOpenedFile(handle, file, MAX_HASHED_BYTES);
       return { kind: 'file', id: `blob:${gitBlobId(bytes)}`, modifiedMs, size: bytes.byteLength };
     } catch {
       return { kind: 'other' };

@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { errorMessage } from '../core/errors';
-import { readTextFile, STATE_FILE_MAX_BYTES } from './safeRead';
+import { readTextFile, STATE_FILE_MAX_BYTES } from '../io/safeRead';
 
 /** What a read had to leave out or repair, for the user (a notification, a stderr line). */
 export interface DamageReport {

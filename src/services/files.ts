@@ -1,6 +1,6 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 
 /**
  * A small file's text (agent settings, configuration), or undefined when it does not exist; any

@@ -6,7 +6,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { LAUNCHER_DIR, LAUNCHER_NAME, LAUNCHER_PATH_VARIABLES, launcherScripts, type HookLauncher } from '../core/hookConfig';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 
 export interface LauncherPlace {
   /** The user's home (HOME, or USERPROFILE on Windows): where the hook commands look. */

@@ -5,7 +5,7 @@
 // holder that died must be replaced at once, by its pid, not after a staleness period.
 
 import { promises as fs } from 'node:fs';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 import { dirname } from 'node:path';
 import { processExists } from '../beads/processRegistry';
 

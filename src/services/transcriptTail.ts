@@ -2,7 +2,7 @@
 // holds the recovery block is written there (src/core/blockMark.ts). Opened the one safe way
 // (safeRead: a regular file only, a FIFO never blocks), and only its last TAIL_BYTES are read: a
 // block further back than that is given again, which is the safe side.
-import { openRegularFile } from './safeRead';
+import { openRegularFile } from '../io/safeRead';
 
 const TAIL_BYTES = 4 * 1024 * 1024;
 

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fnv1a } from '../../core/hash';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from '../safeRead';
+import { readTextFile, SMALL_FILE_MAX_BYTES } from '../../io/safeRead';
 
 /** A summary longer than this is cut: the recovery context shows a few lines of it at most. */
 const SUMMARY_MAX_CHARS = 32_000;

@@ -2,7 +2,7 @@
 //
 // A transcript may be missing, still being written (a partial last line), damaged, of a newer
 // format with entry types we do not know, or hundreds of megabytes long. None of that may fail a
-// hook: the reader never throws, opens only regular files (src/services/safeRead.ts: a FIFO would
+// hook: the reader never throws, opens only regular files (src/io/safeRead.ts: a FIFO would
 // block an ordinary open), and reads at most `maxBytes` from the end of the file, whatever its
 // size. What it could not read it says in `problem` and `skippedLines`.
 
@@ -10,7 +10,7 @@ import { type AgentEvent, type TranscriptAgent, type TranscriptEvents } from '..
 import { errorMessage } from '../../core/errors';
 import { detectTranscriptAgent, foreignTranscript, transcriptEvents, transcriptOrigin } from '../../core/transcript';
 import { stat } from 'node:fs/promises';
-import { openRegularFile, UnreadableFileError } from '../safeRead';
+import { openRegularFile, UnreadableFileError } from '../../io/safeRead';
 
 /** How much of a transcript's end is read: the work since the last compaction fits in it many times over. */
 export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;

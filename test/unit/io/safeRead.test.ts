@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readLines, readTextFile, UnreadableFileError, type FileLine } from '../../../src/services/safeRead';
+import { readLines, readTextFile, UnreadableFileError, type FileLine } from '../../../src/io/safeRead';
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'beads-safe-read-')));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

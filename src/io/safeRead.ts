@@ -89,12 +89,20 @@ export async function readTextFile(file: string, options: SafeReadOptions): Prom
 export async function readBytesFile(file: string, options: SafeReadOptions): Promise<Buffer | undefined> {
   const opened = await openRegularFile(file, options);
   if (!opened) return undefined;
-  const chunks: Buffer[] = [];
   try {
-    for await (const chunk of readChunks(opened.handle, file, options.maxBytes)) chunks.push(chunk);
+    return await readOpenedFile(opened.handle, file, options.maxBytes);
   } finally {
     await opened.handle.close().catch(() => undefined);
   }
+}
+
+/**
+ * The bytes of a file the caller opened and checked (non-blocking, a regular file), up to
+ * `maxBytes`: a file that grows past the cap while it is read is refused. The caller closes it.
+ */
+export async function readOpenedFile(handle: FileHandle, file: string, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of readChunks(handle, file, maxBytes)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

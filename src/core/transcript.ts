@@ -42,7 +42,7 @@ export function transcriptEvents(agent: TranscriptAgent, records: readonly unkno
   const cwd = scope.cwd;
   if (cwd === undefined || !ABSOLUTE.test(cwd)) return events;
   const inFolder = (files: readonly FileTouch[]) => files.flatMap((touch) => {
-    const relative = workTreePath(touch.path, cwd);
+    const relative = workTreePath(upperDrive(touch.path), upperDrive(cwd));
     return relative === undefined ? [] : [{ path: relative, change: touch.change }];
   });
   return events.map((event) => {
@@ -50,6 +50,11 @@ export function transcriptEvents(agent: TranscriptAgent, records: readonly unkno
     if (event.type === 'tool-result' && event.files) return { ...event, files: inFolder(event.files) };
     return event;
   });
+}
+
+/** A Windows path with its drive letter in capitals: agents and hosts spell `c:` and `C:` alike. */
+function upperDrive(path: string): string {
+  return /^[a-z]:/.test(path) ? `${path.charAt(0).toUpperCase()}${path.slice(1)}` : path;
 }
 
 /** What a transcript says about itself: the session ids and working folders its lines name, each once, in order. */

@@ -78,6 +78,7 @@ describe('one model of file changes', () => {
       { path: 'old.txt', change: 'deleted' },
     ]);
     expect(files(transcriptEvents('claude', lines.slice(3), { cwd: 'C:\\Users\\me\\app' }))).toEqual([{ path: 'b.ts', change: 'created' }]);
+    expect(files(transcriptEvents('claude', lines.slice(3), { cwd: 'c:\\Users\\me\\app' }))).toEqual([{ path: 'b.ts', change: 'created' }]);
     // Without a folder the paths stay as the tools named them.
     expect(files(transcriptEvents('claude', lines.slice(0, 1)))).toEqual([{ path: '/home/me/app/src/a.ts', change: 'edited' }]);
   });

@@ -62,7 +62,8 @@ const SUBJECT_CHARS = 72;
 const PATH_CHARS = 160;
 const SUMMARY_CHARS = 500;
 const THREAD_LINES = 10;
-const THREAD_LINE_CHARS = 640;
+// The newest request is kept whole (threadFacts' REQUEST_CHARS) with its label; other facts are shorter.
+const THREAD_LINE_CHARS = 1300;
 
 export function hasNewActivity(activity: CheckpointActivity): boolean {
   return activity.files.length > 0 || activity.commits.length > 0 || (activity.edits ?? 0) > 0;

@@ -174,14 +174,16 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   { part: 'changes', downTo: 0 },
   // 2. The description.
   { part: 'description', downTo: 0 },
-  // The session's plan and what it did: the files, the commands it ran.
+  // The session's plan and what it did: the user's earlier requests, the files, the commands it ran.
+  { part: 'threadEarlier', downTo: 0 },
   { part: 'threadPlan', downTo: 0 },
   { part: 'threadFiles', downTo: 0 },
   { part: 'threadActivity', downTo: 0 },
   // 1. The latest checkpoint.
   { part: 'checkpoint', downTo: 0 },
-  // 0. The session's thread: what is next, what fails and why, the question waiting, the request.
+  // 0. The session's thread: what is next, how the last test run ended, what fails and why, the question waiting, the request.
   { part: 'threadNext', downTo: 0 },
+  { part: 'threadTests', downTo: 0 },
   { part: 'threadFailing', downTo: 0 },
   { part: 'threadQuestion', downTo: 0 },
   { part: 'threadRequest', downTo: 0 },
@@ -217,6 +219,8 @@ const PART_NAMES: Record<string, string | [singular: string, plural: string]> = 
   done: ['closed child or sibling', 'closed children and siblings'],
   threadSummary: "the agent's compaction summary",
   threadRequest: "the session's request",
+  threadEarlier: "the session's earlier requests",
+  threadTests: "the session's last test run",
   threadPlan: "the session's plan",
   threadActivity: "the session's commands",
   threadFailing: "the session's failing test",
@@ -277,6 +281,7 @@ const OLD_TRAIL_MS = 28 * 24 * 60 * 60 * 1000;
 /** A checkpoint this old may name as next what is done since: its age is said before its Next:. */
 const STALE_CHECKPOINT_MS = 24 * 60 * 60 * 1000;
 const THREAD_FACT_BYTES = 480;
+const THREAD_REQUEST_BYTES = 1600;
 const THREAD_SUMMARY_BYTES = 600;
 const DONE_LISTED = 8;
 // A comment that carries the state of the work: our own checkpoints, or an agent's "Done: …; Next: …".
@@ -608,6 +613,8 @@ function donePart(details: IssueDetails, parent: LinkedIssue | undefined, detail
 
 const THREAD_PARTS: Record<ThreadFact['kind'], string> = {
   request: 'threadRequest',
+  earlier: 'threadEarlier',
+  tests: 'threadTests',
   plan: 'threadPlan',
   activity: 'threadActivity',
   failing: 'threadFailing',
@@ -619,7 +626,8 @@ const THREAD_PARTS: Record<ThreadFact['kind'], string> = {
 
 /** The session's thread under its own heading, one droppable part per fact (see RECOVERY_DROP_ORDER). */
 function threadPart(thread: SessionThread, now: number): { full: Kept; render(kept: Kept): string[] } | undefined {
-  const facts = threadFacts(thread).map((fact) => ({ part: THREAD_PARTS[fact.kind], line: `- **${fact.label}:** ${verbatimLine(cutBytes(fact.text, THREAD_FACT_BYTES))}` }));
+  // The newest request is the user's own words, kept whole (threadFacts bounds it): the rest are cut shorter.
+  const facts = threadFacts(thread).map((fact) => ({ part: THREAD_PARTS[fact.kind], line: `- **${fact.label}:** ${verbatimLine(cutBytes(fact.text, fact.kind === 'request' ? THREAD_REQUEST_BYTES : THREAD_FACT_BYTES))}` }));
   // The agent holds its own summary already: it is shown only where the transcript gave no request (cut short, unreadable).
   const summaryText = thread.compactionSummary && thread.requests.length === 0 ? compactionSummaryStart(thread.compactionSummary) : '';
   if (summaryText !== '') facts.push({ part: 'threadSummary', line: `- **The agent's own compaction summary (start):** ${verbatimLine(cutBytes(summaryText, THREAD_SUMMARY_BYTES))}` });

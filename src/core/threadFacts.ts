@@ -6,17 +6,20 @@
 
 import { oneLine, truncate } from './markdown';
 import type { FileChange, PlanStep } from './agentEvents';
-import { formatCounts, type CommandRun, type SessionThread } from './transcriptThread';
+import { failingNow, formatCounts, lastTestRun, type CommandRun, type SessionThread } from './transcriptThread';
 
 export interface ThreadFact {
-  /** `request`, `plan`, `activity`, `failing`, `question`, `files`, `waiting`, `next`. */
-  kind: 'request' | 'plan' | 'activity' | 'failing' | 'question' | 'files' | 'waiting' | 'next';
+  /** `request` (the newest, whole), `earlier` (requests before it, newest first), `tests` (the last test run), and the rest. */
+  kind: 'request' | 'earlier' | 'plan' | 'activity' | 'tests' | 'failing' | 'question' | 'files' | 'waiting' | 'next';
   label: string;
   text: string;
 }
 
 const FACT_CHARS = 320;
-const REQUEST_CHARS = 400;
+/** The newest request is kept whole up to this: the user's words are what the next agent works from. */
+export const REQUEST_CHARS = 1200;
+const EARLIER_REQUEST_CHARS = 300;
+const FAILING_NAMED = 2;
 const COMMAND_CHARS = 80;
 const COMMANDS_NAMED = 3;
 const FILES_NAMED = 8;
@@ -25,14 +28,18 @@ const STEPS_NAMED = 4;
 /** The thread's facts; empty when the transcript showed nothing worth carrying. */
 export function threadFacts(thread: SessionThread): ThreadFact[] {
   const facts: ThreadFact[] = [];
-  if (thread.requests.length > 0) {
-    const text = thread.requests.map((request) => oneLine(request)).join(' / ');
-    facts.push({ kind: 'request', label: thread.requestsBeforeCompaction ? 'Request (before the last compaction)' : 'Request', text: truncate(text, REQUEST_CHARS) });
+  const newest = thread.requests.at(-1);
+  if (newest !== undefined) {
+    facts.push({ kind: 'request', label: thread.requestsBeforeCompaction ? 'Request (before the last compaction)' : 'Request', text: truncate(oneLine(newest), REQUEST_CHARS) });
+    const earlier = thread.requests.slice(0, -1).reverse();
+    if (earlier.length > 0) facts.push({ kind: 'earlier', label: 'Earlier requests (newest first)', text: truncate(earlier.map((request) => `“${truncate(oneLine(request), EARLIER_REQUEST_CHARS)}”`).join(' '), FACT_CHARS * 2) });
   }
   const plan = planText(thread.plan);
   if (plan) facts.push({ kind: 'plan', label: 'Plan', text: plan });
   const activity = activityText(thread);
   if (activity) facts.push({ kind: 'activity', label: 'Activity', text: activity });
+  const tests = lastTestRun(thread.commands);
+  if (tests) facts.push({ kind: 'tests', label: 'Last test run', text: truncate(`${code(tests.command)}: ${outcome(tests)}`, FACT_CHARS) });
   const failing = failingText(thread.commands);
   if (failing) facts.push({ kind: 'failing', label: 'Failing', text: failing });
   if (thread.openQuestion) facts.push({ kind: 'question', label: 'Open question (no answer yet)', text: truncate(oneLine(thread.openQuestion), FACT_CHARS) });
@@ -79,7 +86,8 @@ function planText(plan: readonly PlanStep[] | undefined): string | undefined {
 /** "ran `npm test` (exit 1: 1 failed, 9 passed); edited 2 files, created 1; committed a1b2c3d". */
 function activityText(thread: SessionThread): string | undefined {
   const parts: string[] = [];
-  const runs = lastRuns(thread.commands);
+  // Looking around says little of the work: the commands named are the ones that did something.
+  const runs = lastRuns(thread.commands.filter((run) => run.kind !== 'explore'));
   if (runs.length > 0) {
     const named = runs.slice(-COMMANDS_NAMED).map((run) => `${code(run.command)} (${outcome(run)})`);
     const more = runs.length - named.length;
@@ -103,31 +111,40 @@ function lastRuns(commands: readonly CommandRun[]): CommandRun[] {
   return [...latest.values()];
 }
 
+/** "exit 0: 410 passed", "exit 1: 1 failed, 9 passed", "still running in the background". */
 function outcome(run: CommandRun): string {
+  if (run.background) return 'sent to the background, still running (no result seen)';
   if (run.pending) return 'no result';
   const exit = run.exitCode !== undefined ? `exit ${run.exitCode}` : run.failed ? 'failed' : 'ok';
   return run.tests ? `${exit}: ${formatCounts(run.tests)}` : exit;
 }
 
-/** The first failing test of the latest failing run of a command whose last run still fails. */
+/** What fails now (failingNow), the newest first: the first failing test of each and why. */
 function failingText(commands: readonly CommandRun[]): string | undefined {
-  const failing = lastRuns(commands).filter((run) => run.failed);
-  const run = failing.find((candidate) => candidate.failingTest || candidate.errorLine) ?? failing[0];
-  if (!run) return undefined;
-  const what = run.failingTest ?? code(run.command);
-  const why = run.errorLine ?? (run.tests ? formatCounts(run.tests) : run.exitCode !== undefined ? `exit ${run.exitCode}` : 'failed');
-  const counts = run.failingTest && run.tests ? ` (${code(run.command)}: ${formatCounts(run.tests)})` : '';
-  return truncate(`${oneLine(what)} — ${oneLine(why)}${counts}`, FACT_CHARS);
+  const failing = failingNow(commands).reverse();
+  if (failing.length === 0) return undefined;
+  const described = failing.slice(0, FAILING_NAMED).map((run) => {
+    const what = run.failingTest ?? code(run.command);
+    const why = run.errorLine ?? (run.tests ? formatCounts(run.tests) : run.exitCode !== undefined ? `exit ${run.exitCode}` : 'failed');
+    const counts = run.failingTest && run.tests ? ` (${code(run.command)}: ${formatCounts(run.tests)})` : '';
+    return `${oneLine(what)} — ${oneLine(why)}${counts}`;
+  });
+  const more = failing.length - described.length;
+  return truncate(`${described.join('; ')}${more > 0 ? `; +${more} more` : ''}`, FACT_CHARS);
 }
 
-/** The open question first (the agent waits on it), then the plan's step in progress, a failing test, the next planned step. */
+/**
+ * The open question first (the agent waits on it), then the plan's step in progress, a failing
+ * test, the step the agent's last message named, the next planned step.
+ */
 function nextText(thread: SessionThread): string | undefined {
   if (thread.openQuestion) return 'wait for the user to answer the open question above, then go on with the request.';
   if (thread.repliedQuestion) return "take the user's message after the last question as its answer if it is one; if not, ask the question again before going on.";
   const now = thread.plan?.find((step) => step.status === 'in-progress');
   if (now) return truncate(oneLine(now.text), FACT_CHARS);
-  const failing = lastRuns(thread.commands).find((run) => run.failed && (run.failingTest || run.tests));
+  const failing = failingNow(thread.commands).reverse().find((run) => run.failingTest || run.tests);
   if (failing) return truncate(`make ${failing.failingTest ? oneLine(failing.failingTest) : code(failing.command)} pass.`, FACT_CHARS);
+  if (thread.nextStep) return truncate(oneLine(thread.nextStep), FACT_CHARS);
   const pending = thread.plan?.find((step) => step.status === 'pending');
   if (pending) return truncate(oneLine(pending.text), FACT_CHARS);
   return undefined;

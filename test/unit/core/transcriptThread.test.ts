@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeEvents } from '../../../src/core/transcriptClaude';
-import { formatCounts, sessionThread, testCounts } from '../../../src/core/transcriptThread';
+import { commandPurpose, failingNow, formatCounts, lastTestRun, sessionThread, testCounts } from '../../../src/core/transcriptThread';
+import { threadFactLines } from '../../../src/core/threadFacts';
 import type { AgentEvent } from '../../../src/core/agentEvents';
 import { claude } from '../support/transcriptLines';
 
@@ -137,5 +138,112 @@ describe('test runner output', () => {
 
   it('no counts in output that has none', () => {
     expect(testCounts('hello\nworld')).toBeUndefined();
+  });
+});
+
+describe('the state at the end of the session, not its history (issue 26, item 2)', () => {
+  const ok = { stdout: 'x', stderr: '', interrupted: false };
+  let id = 0;
+  /** One Bash call and its result: exit 0 unless a code is given (Claude Code writes "Exit code N" first). */
+  const bash = (command: string, output: string, exitCode = 0) => {
+    const call = `b${++id}`;
+    return exitCode === 0
+      ? [claude.tool(call, 'Bash', { command }), claude.result(call, output, false, ok)]
+      : [claude.tool(call, 'Bash', { command }), claude.result(call, `Exit code ${exitCode}\n${output}`, true)];
+  };
+  const threadOf = (...runs: unknown[][]) => sessionThread(claudeEvents([claude.user('fix it'), ...runs.flat()]));
+  const failingLine = (...runs: unknown[][]) => threadFactLines(threadOf(...runs)).find((line) => line.startsWith('- Failing:'));
+
+  it('a later run of the same intent that succeeds clears a failure, even with other flags', () => {
+    expect(failingLine(bash('npm test', 'Tests  1 failed | 9 passed (10)', 1), bash('npm test -- --reporter=dot 2>&1 | tail -5', 'Tests  10 passed (10)'))).toBeUndefined();
+    expect(failingLine(bash('npm run lint', 'src/a.ts\n  3:1  error  no-unused-vars', 1), bash('cd app && npm run lint --silent', ''))).toBeUndefined();
+    expect(failingLine(bash('python3 -m pytest tests/test_x.py', 'FAILED tests/test_x.py::test_y - KeyError: a\n1 failed, 3 passed', 1), bash('uv run pytest', '4 passed in 0.1s'))).toBeUndefined();
+  });
+
+  it('a narrower passing run does not clear a failure it does not cover; one that names the failing file does', () => {
+    const broad = bash('pytest', 'FAILED tests/test_x.py::test_y - KeyError: a\n1 failed, 40 passed', 1);
+    expect(failingLine(broad, bash('pytest tests/test_other.py', '3 passed'))).toMatch(/^- Failing: tests\/test_x\.py::test_y — KeyError: a/);
+    expect(failingLine(broad, bash('pytest tests/test_x.py', '5 passed'))).toBeUndefined();
+  });
+
+  it('exploratory and version-control commands are no failures of the work', () => {
+    const thread = threadOf(
+      bash('ls missing/', 'ls: cannot access', 2),
+      bash('grep -rn TODO src', '', 1),
+      bash('git push', 'fatal: The current branch has no upstream branch.', 128),
+      bash('git push --set-upstream origin main', 'branch set up'),
+      bash('git merge feature', 'CONFLICT (content): Merge conflict in a.ts', 1),
+    );
+    expect(failingNow(thread.commands)).toEqual([]);
+    expect(threadFactLines(thread).some((line) => line.startsWith('- Failing:'))).toBe(false);
+    expect(commandPurpose('cd app && git status').kind).toBe('vcs');
+    expect(commandPurpose('sed -n 1,20p src/a.ts').kind).toBe('explore');
+  });
+
+  it('a failure that is still the last run of its intent stays failing, the newest first', () => {
+    expect(failingLine(bash('npm test', 'Tests  10 passed (10)'), bash('npm test', ' FAIL  test/a.test.ts > parses a.b\nAssertionError: expected 1\n Tests  1 failed | 9 passed (10)', 1))).toBe(
+      '- Failing: test/a.test.ts > parses a.b — AssertionError: expected 1 (`npm test`: 1 failed, 9 passed)',
+    );
+  });
+
+  it('the last test run is stated, green included', () => {
+    const lines = threadFactLines(threadOf(bash('npm test', ' Tests  2 failed | 408 passed (410)', 1), bash('npm test', ' Tests  410 passed (410)'), bash('ls', 'a b')));
+    expect(lines).toContain('- Last test run: `npm test`: exit 0: 410 passed');
+    expect(lines.some((line) => line.startsWith('- Failing:'))).toBe(false);
+  });
+
+  it('a command sent to the background is running, not passed, and no failure', () => {
+    const thread = threadOf(bash('npm test', 'Tests  1 failed | 9 passed', 1), bash('npm test &', ''), [
+      claude.tool('bg', 'Bash', { command: 'npm run test:e2e', run_in_background: true }),
+      claude.result('bg', 'Command running in background with ID: bash_3', false, ok),
+    ]);
+    expect(lastTestRun(thread.commands)).toMatchObject({ command: 'npm run test:e2e', background: true, failed: false });
+    const lines = threadFactLines(thread);
+    expect(lines).toContain('- Last test run: `npm run test:e2e`: sent to the background, still running (no result seen)');
+    expect(lines.find((line) => line.startsWith('- Activity:'))).not.toMatch(/test:e2e` \((?:ok|exit 0)/);
+    // The failing run is not cleared by a run that has not come back.
+    expect(lines.find((line) => line.startsWith('- Failing:'))).toMatch(/`npm test`/);
+  });
+});
+
+describe("the user's words, whole and newest first (issue 26, item 3)", () => {
+  it('keeps the newest request whole, and earlier ones after it, newest first', () => {
+    const long = `${'earlier context '.repeat(60)}end`;
+    const newest = `Now ${'please rename the flag and keep the old one as an alias '.repeat(8)}done.`;
+    const lines = threadFactLines(sessionThread(claudeEvents([claude.user(long), claude.user('second ask'), claude.user(newest)])));
+    expect(lines[0]).toBe(`- Request: ${newest}`);
+    expect(lines[1]).toMatch(/^- Earlier requests \(newest first\): “second ask” “earlier context/);
+  });
+
+  it("never takes runtime notices, reminders, hook output or command echoes for the user's words", () => {
+    const thread = sessionThread(
+      claudeEvents([
+        claude.user('add the --strict flag'),
+        claude.user('<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>'),
+        claude.user('<command-name>/clear</command-name>'),
+        claude.user('<local-command-stdout>done</local-command-stdout>'),
+        claude.user('also document it<system-reminder>The TodoWrite tool hasn\'t been used recently.</system-reminder>'),
+        claude.user('Stop hook feedback:\nrun the linter'),
+      ]),
+    );
+    expect(thread.requests).toEqual(['add the --strict flag', 'also document it']);
+  });
+});
+
+describe('questions anywhere in the last message, and the next step (issue 26, item 6)', () => {
+  it('a question followed by words that hand the turn over is open', () => {
+    const thread = sessionThread(claudeEvents([claude.user('go'), claude.text('The parser now reads a.b. Should deeper keys like a.b.c be rejected or flattened? I will wait for your answer.')]));
+    expect(thread.openQuestion).toBe('Should deeper keys like a.b.c be rejected or flattened?');
+  });
+
+  it('a question the agent answered itself is none', () => {
+    const thread = sessionThread(claudeEvents([claude.user('go'), claude.text('Why did it fail? The key was missing. I fixed it and all tests pass.')]));
+    expect(thread.openQuestion).toBeUndefined();
+  });
+
+  it("the next step from the agent's last message, when nothing came after it", () => {
+    const thread = sessionThread(claudeEvents([claude.user('go'), claude.text('The tokenizer is done. Next, I will wire it into the CLI flag parser.')]));
+    expect(thread.nextStep).toBe('wire it into the CLI flag parser');
+    expect(threadFactLines(thread)).toContain('- Next: wire it into the CLI flag parser');
   });
 });

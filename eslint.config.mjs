@@ -166,7 +166,7 @@ export default tseslint.config(
   },
   {
     // Typed linting, for the rules that need types: every TypeScript file the project compiles.
-    files: ['src/**/*.ts', 'media/**/*.ts', 'test/unit/**/*.ts', 'test/integration/**/*.ts', 'test/agents/**/*.ts', 'test/faults/**/*.ts', 'scripts/**/*.ts'],
+    files: ['src/**/*.ts', 'media/**/*.ts', 'test/unit/**/*.ts', 'test/integration/**/*.ts', 'test/agents/**/*.ts', 'test/faults/**/*.ts', 'test/windows/**/*.ts', 'scripts/**/*.ts'],
     languageOptions: {
       parserOptions: {
         // scripts/bench/*.ts sit outside tsconfig.json (nothing compiles them); lint them with the default project.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The project's test command (`npm test`): type check, lint, build, package, unit tests, then the
-# extension in a real VS Code (integration tests in the extension host, UI tests in the workbench),
-# then the real agent CLIs against model stand-ins (test/agents).
+# The project's test command (`npm test`): type check, lint, build, package, unit tests, the hook
+# commands in Wine's cmd.exe (Windows), then the extension in a real VS Code (integration tests in
+# the extension host, UI tests in the workbench), then the real agent CLIs against model stand-ins
+# (test/agents).
 # Every suite runs even when an earlier one fails. Logs go to test-results/<suite>.log; a summary
 # table and the combined "N passed, N failed" line come last, and the exit code is non-zero if
 # anything failed. A check that has no test count (type check, lint, build, package) counts as one.
@@ -53,6 +54,9 @@ run_suite openvsx check node scripts/check-openvsx.mjs dist/beads-recovery.vsix
 run_suite unit vitest:vitest.json npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 # The model-based randomized test of the write path (test/faults): minutes, both cores busy, so not in the unit suite.
 run_suite faults vitest:faults.json npx vitest run --config test/faults/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$results/faults.json"
+# The hook commands and the launcher in Wine's cmd.exe, as each agent's runner hands them over on
+# Windows (test/windows): installs Wine from apt the first time (about 40 s), then about 10 s.
+run_suite windows tally bash scripts/test-windows.sh
 run_suite integration tally node scripts/run-vscode.mjs --integration
 run_suite e2e tally node scripts/run-vscode.mjs --e2e
 run_suite agents tally bash scripts/test-agents.sh

@@ -3,7 +3,7 @@ import { showInformationMessage, showWarningMessage } from './notify';
 import { childrenOf, describeCloseObstacles, readyItems, type CloseObstacles, type ReadyItem } from '../core/graph';
 import { isTerminal, type Issue, type IssueSummary } from '../core/model';
 import { unlinked } from '../core/markdown';
-import { isContainer } from '../core/next';
+import { isContainer, nextFor, readyOrder, type LastClose } from '../core/next';
 import { closeObstaclesFor, closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { loadSnapshot } from '../services/snapshot';
 import { autoCheckpoint, type WorkDeps } from './checkpointCommands';
@@ -64,7 +64,7 @@ async function writableProject(deps: WorkDeps, action: string): Promise<Project 
 async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResult | undefined> {
   const project = await writableProject(deps, 'claim');
   if (!project) return undefined;
-  const issueId = (typeof argument === 'string' ? argument : argument?.issueId) ?? (await pickReady(project));
+  const issueId = (typeof argument === 'string' ? argument : argument?.issueId) ?? (await pickReady(project, await deps.activity.forProject(project)?.lastClose.read()));
   if (!issueId) return undefined;
   if (!(await confirmClaim(project, issueId, typeof argument === 'object' && argument?.confirm === true))) return undefined;
   const outbox = await deps.outboxes.open(project);
@@ -111,26 +111,30 @@ async function confirmClaim(project: Project, issueId: string, ask: boolean): Pr
   return choice === claim;
 }
 
-async function pickReady(project: Project): Promise<string | undefined> {
-  const items = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Beads: loading ready issues' }, async () => {
+/** The Ready list as every surface orders it (readyOrder): the next issue first and marked, no epic. */
+async function pickReady(project: Project, lastClose: LastClose | undefined): Promise<string | undefined> {
+  const { items, nextId } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Beads: loading ready issues' }, async () => {
     const snapshot = await loadSnapshot(project.backend, { alwaysReady: true, readyDetails: CLAIM_PICK_DETAILS });
     if (!snapshot.ready.ok) throw new Error(`could not list ready issues: ${snapshot.ready.error}`);
-    return readyItems(snapshot.ready.value, snapshot.details.ok ? snapshot.details.value : []);
+    const inProgress = snapshot.inProgress.ok ? snapshot.inProgress.value.map((issue) => issue.id) : [];
+    const next = nextFor({ ready: snapshot.ready.value, inProgress, lastClose });
+    const ordered = readyOrder(snapshot.ready.value, next?.issue);
+    return { items: readyItems(ordered, snapshot.details.ok ? snapshot.details.value : []), nextId: next?.issue.id };
   });
   if (items.length === 0) {
     void showInformationMessage('Beads: nothing is ready: every open issue is blocked, deferred or already in progress.');
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items.map(readyPickItem), {
+  const picked = await vscode.window.showQuickPick(items.map((item) => readyPickItem(item, item.issue.id === nextId)), {
     title: 'Claim a ready issue',
-    placeHolder: 'Ready issues, in the order beads suggests; each shows its parent and what it unblocks',
+    placeHolder: 'Ready issues, the suggested next one first; each shows its parent and what it unblocks',
     matchOnDescription: true,
     matchOnDetail: true,
   });
   return picked?.issueId;
 }
 
-function readyPickItem(item: ReadyItem): vscode.QuickPickItem & { issueId: string } {
+function readyPickItem(item: ReadyItem, suggested: boolean): vscode.QuickPickItem & { issueId: string } {
   const context = [
     item.parent ? `parent: ${name(item.parent)}` : undefined,
     // Only what is there: "unblocks: nothing" on most rows would be noise.
@@ -139,7 +143,7 @@ function readyPickItem(item: ReadyItem): vscode.QuickPickItem & { issueId: strin
   return {
     issueId: item.issue.id,
     label: `${item.issue.id}  ${item.issue.title}`,
-    description: `P${item.issue.priority} · ${item.issue.issueType}`,
+    description: `${suggested ? 'suggested next · ' : ''}P${item.issue.priority} · ${item.issue.issueType}`,
     detail: context.join('  ·  '),
   };
 }

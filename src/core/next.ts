@@ -100,8 +100,14 @@ export function nextFor<T extends IssueSummary>(input: NextForInput<T>): (NextPi
   return pickNext({ ready: input.ready });
 }
 
-/** The ready queue with the next issue first and the rest in the queue's order, as the Ready list shows it. */
-export function nextFirst<T extends IssueSummary>(ready: readonly T[], next: IssueSummary | undefined): T[] {
-  const chosen = next ? ready.find((issue) => issue.id === next.id) : undefined;
-  return chosen ? [chosen, ...ready.filter((issue) => issue !== chosen)] : [...ready];
+/**
+ * The Ready list, as every surface shows it (the view, the recovery context, the continue prompt,
+ * the Claim picker): each issue once, no container (an epic is finished through its children),
+ * the next issue first and the rest in the queue's order.
+ */
+export function readyOrder<T extends IssueSummary>(ready: readonly T[], next: IssueSummary | undefined): T[] {
+  const seen = new Set<string>();
+  const listed = ready.filter((issue) => !isContainer(issue) && !seen.has(issue.id) && seen.add(issue.id));
+  const chosen = next ? listed.find((issue) => issue.id === next.id) : undefined;
+  return chosen ? [chosen, ...listed.filter((issue) => issue !== chosen)] : listed;
 }

@@ -24,7 +24,7 @@ import {
 } from './graph';
 import { cutBytes, inlineCode, isMultiLine, shellWord, verbatimBlock, verbatimLine } from './markdown';
 import { IN_PROGRESS_STATUSES, isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue, type Memory } from './model';
-import { nextAfterClose, nextFor, type LastClose } from './next';
+import { nextAfterClose, nextFor, readyOrder, type LastClose } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
 import { threadFacts, type ThreadFact } from './threadFacts';
@@ -309,11 +309,13 @@ export function buildRecoveryContext(input: RecoveryInput): RecoveryResult {
 export function buildContinuePrompt(input: ContinueInput): BoundedMarkdown {
   const budget = sanitizeBudget(input.budget ?? DEFAULT_BUDGET_BYTES);
   const ready = uniqueReady(input.ready);
-  const readyList = readyListLines(ready);
   const unblocked = uniqueById(input.unblocked);
   const unblockedNames = unblocked.slice(0, LINKS_NAMED).map((issue) => issueName(issue, LINK_TITLE_BYTES));
   const closedLine = `## Closed: ${issueName(input.closed, HEADER_TITLE_BYTES)}`;
   const next = nextAfterClose(input.closed.id, unblocked.map((issue) => issue.id), ready.map((item) => item.issue));
+  // The Ready list of every surface: the next issue first, no epic.
+  const itemOf = new Map(ready.map((item) => [item.issue.id, item]));
+  const readyList = readyListLines(readyOrder(ready.map((item) => item.issue), next?.issue).map((issue) => itemOf.get(issue.id)!));
   const hint = next
     ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${input.cli} update ${shellWord(next.issue.id)} --claim`, 80)} and checkpoint with comments as you go.`
     : ready.length > 0
@@ -467,11 +469,12 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
 
 function noneState(input: RecoveryInput, common: Common): Plan {
   const cli = input.project?.cli ?? 'bd';
-  const queue = input.ready.ok ? uniqueById(input.ready.value) : [];
+  const next = input.ready.ok ? nextFor({ ready: input.ready.value, inProgress: input.inProgress.ok ? input.inProgress.value.map((issue) => issue.id) : [], lastClose: input.lastClose }) : undefined;
+  // The Ready list of every surface: the next issue first, no epic.
+  const queue = input.ready.ok ? readyOrder(input.ready.value, next?.issue) : [];
   // Only the listed items need their parent and unblocks; the rest are counted.
   const listed = readyItems(queue.slice(0, READY_ENTRIES), input.details.ok ? input.details.value : []);
   const readyList = readyListLines(listed, queue.length);
-  const next = nextFor({ ready: queue, inProgress: input.inProgress.ok ? input.inProgress.value.map((issue) => issue.id) : [], lastClose: input.lastClose });
   const hint = next
     ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${cli} update ${shellWord(next.issue.id)} --claim`, 80)}, then checkpoint with comments as you go.`
     : `Claim one with ${inlineCode(`${cli} update <id> --claim`, 80)}, then checkpoint with comments as you go.`;

@@ -8,7 +8,7 @@ import { compareText } from './compare';
 import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
 import { childrenOf, indexDetails, openBlockersOf, parentChain, readyItems, unblocksOf } from './graph';
 import { oneLine, truncate } from './markdown';
-import { isContainer, nextFirst, nextFor, type LastClose } from './next';
+import { nextFor, readyOrder, type LastClose } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
 import type {
@@ -106,7 +106,7 @@ export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_
   const model: SidebarModel = {
     otherInProgress: cap(inProgress.filter((issue) => issue.id !== focused?.id), limits.related, issueRef),
     trail: focusedDetails ? trailOf(focusedDetails.comments, input.now, limits.trail) : { items: [], more: 0 },
-    ready: input.ready.ok ? { ok: true, value: readyView(nextFirst(ready, pick?.issue), known, limits) } : { ok: false, error: oneLine(input.ready.error) },
+    ready: input.ready.ok ? { ok: true, value: readyView(readyOrder(ready, pick?.issue), known, limits) } : { ok: false, error: oneLine(input.ready.error) },
     problems,
   };
   const next = pick ? nextView(pick, known, limits) : undefined;
@@ -211,8 +211,8 @@ function ancestorsOf(details: IssueDetails, known: Map<string, IssueDetails>): {
 }
 
 function readyView(ready: readonly Issue[], known: Map<string, IssueDetails>, limits: Limits): Capped<ReadyItemView> {
-  // An epic is finished through its children, which are listed themselves: it takes no row.
-  const unique = dedupe(ready).filter((issue) => !isContainer(issue));
+  // In the caller's order (readyOrder): an epic has no row, it is finished through its children.
+  const unique = dedupe(ready);
   const shown = unique.slice(0, limits.ready);
   // readyItems indexes the details it is given for every item: give it only the few that matter.
   const relevant: IssueDetails[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IssueSummary } from '../../../src/core/model';
-import { isClaimable, isContainer, nextAfterClose, pickNext } from '../../../src/core/next';
+import { isClaimable, isContainer, nextAfterClose, nextFor, pickNext, readyOrder } from '../../../src/core/next';
 
 const issue = (id: string, priority: number, issueType = 'task', status = 'open'): IssueSummary => ({ id, title: `title of ${id}`, status, priority, issueType });
 
@@ -51,5 +51,23 @@ describe('isContainer / isClaimable', () => {
     expect(isClaimable({ issueType: 'bug', status: 'open' })).toBe(true);
     expect(isClaimable({ issueType: 'bug', status: 'in_progress' })).toBe(false);
     expect(isClaimable({ issueType: 'epic', status: 'open' })).toBe(false);
+  });
+});
+
+describe('readyOrder', () => {
+  it('lists the next issue first, the rest in the queue order, each once, and never an epic', () => {
+    // The report: after a close, Next was wf-3 while the context listed wf-6, wf-1 (the epic), wf-7, wf-3.
+    const ready = [issue('wf-6', 1), issue('wf-1', 0, 'epic'), issue('wf-7', 2), issue('wf-6', 1), issue('wf-3', 2)];
+    const lastClose = { closed: issue('wf-2', 1, 'task', 'closed'), unblocked: ['wf-3'], inProgressAfter: [] };
+    const next = nextFor({ ready, inProgress: [], lastClose });
+    expect(next?.issue.id).toBe('wf-3');
+    expect(readyOrder(ready, next?.issue).map((item) => item.id)).toEqual(['wf-3', 'wf-6', 'wf-7']);
+  });
+
+  it('keeps the queue order when there is no next issue or it is not in the queue', () => {
+    const ready = [issue('q-2', 2), issue('q-1', 1, 'Epic'), issue('q-3', 3)];
+    expect(readyOrder(ready, undefined).map((item) => item.id)).toEqual(['q-2', 'q-3']);
+    expect(readyOrder(ready, issue('q-9', 0)).map((item) => item.id)).toEqual(['q-2', 'q-3']);
+    expect(readyOrder([], undefined)).toEqual([]);
   });
 });

@@ -3,11 +3,11 @@
 // beads store files passed off as work. Goldens pin the exact text (goldenFiles.ts).
 
 import { describe, expect, it } from 'vitest';
-import { buildRecoveryContext, type RecoveryInput } from '../../../src/core/recovery';
+import { buildContinuePrompt, buildRecoveryContext, type RecoveryInput } from '../../../src/core/recovery';
 import { shellWord } from '../../../src/core/markdown';
 import { expectGolden } from '../support/goldenFiles';
 import { structureOf } from '../support/markdownStructure';
-import { NOW, comment, details, issue, link, minutesAgo, resumeInput } from '../support/recoveryFixtures';
+import { NOW, comment, details, issue, link, minutesAgo, noneInput, resumeInput } from '../support/recoveryFixtures';
 
 function resumeOf(focused: ReturnType<typeof issue>, parts: Parameters<typeof details>[1] = {}, overrides: Partial<RecoveryInput> = {}) {
   return buildRecoveryContext(
@@ -191,5 +191,29 @@ describe('what resuming needs', () => {
     expect(result.markdown).toContain('### Uncommitted Changes\n- `src/.beadsrc.ts` (M)\n- `src/parser.ts` (M)');
     expect(result.markdown).toContain('- 3 edits, 1 file: `src/parser.ts`');
     expectGolden('beads-filtered', result.markdown);
+  });
+});
+
+describe('the Ready list and Next say the same', () => {
+  // The report: after a close, Next said wf-3 while the list read wf-6, wf-1 (the epic), wf-7, wf-3.
+  const ready = [issue('wf-6', 'Fix flaky dashboard', { priority: 1 }), issue('wf-1', 'Workflow epic', { priority: 0, issueType: 'epic' }), issue('wf-7', 'Add dark-mode toggle'), issue('wf-3', 'Render widgets')];
+  const closed = issue('wf-2', 'Parse widgets', { status: 'closed' });
+
+  it('the recovery context lists the next issue first and no epic', () => {
+    const result = buildRecoveryContext(noneInput({
+      ready: { ok: true, value: ready },
+      details: { ok: true, value: [] },
+      lastClose: { closed, unblocked: ['wf-3'], inProgressAfter: [] },
+    }));
+    const listed = [...result.markdown.matchAll(/^- (wf-\d+) —/gm)].map((match) => match[1]);
+    expect(listed).toEqual(['wf-3', 'wf-6', 'wf-7']);
+    expect(result.markdown).toContain('**Next:** wf-3 — Render widgets (just unblocked)');
+  });
+
+  it('the continue prompt lists the next issue first and no epic', () => {
+    const result = buildContinuePrompt({ closed, unblocked: [ready[3]!], ready: ready.map((entry) => ({ issue: entry, unblocks: [] })), cli: 'br' });
+    const listed = [...result.markdown.matchAll(/^- (wf-\d+) —/gm)].map((match) => match[1]);
+    expect(listed).toEqual(['wf-3', 'wf-6', 'wf-7']);
+    expect(result.markdown).toContain('**Next:** wf-3 — Render widgets (just unblocked)');
   });
 });

@@ -77,11 +77,14 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
   };
   recovery.lastCloseOf = async (project) => activity.tracker.forProject(project)?.lastClose.read();
   beforeShutdown = () => autoCheckpoints.onShutdown();
+  // One model from the first paint: the view's, loaded at activation; the status bar reads it too.
+  const sidebar = registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints, work: { onDidClose: closes.event, onDidClaim: claims.event }, watchers: activity.tracker.watchers, sessions: sessionViews });
+  activity.statusBar.readModel(sidebar.model);
   context.subscriptions.push(
     projects,
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
-    ...registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints, work: { onDidClose: closes.event, onDidClaim: claims.event }, watchers: activity.tracker.watchers, sessions: sessionViews }),
+    ...sidebar.disposables,
     syncIdleSetting(projects, log),
     closes,
     claims,

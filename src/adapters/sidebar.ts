@@ -224,14 +224,17 @@ function pathsInView(state: ViewState): Set<string> {
   return paths;
 }
 
-/** The sidebar view and what keeps it current; every part is in the returned disposables. */
+/**
+ * The sidebar view and the model that keeps it current, which loads at activation whether or not
+ * the view is open (the status bar reads it too); every part is in the returned disposables.
+ */
 export function registerSidebar(
   extensionUri: vscode.Uri,
   projects: ProjectRegistry,
   log: vscode.LogOutputChannel,
   sources: SidebarSources = {},
-): vscode.Disposable[] {
+): { model: SidebarRefresh; disposables: vscode.Disposable[] } {
   const refresh = new SidebarRefresh(projects, log, sources);
   const provider = new SidebarViewProvider(extensionUri, refresh, log);
-  return [refresh, provider, vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, provider)];
+  return { model: refresh, disposables: [refresh, provider, vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, provider)] };
 }

@@ -5,7 +5,7 @@ import { CliError } from '../beads/errors';
 import type { CheckpointActivity } from '../core/checkpoint';
 import type { GitChange } from '../core/porcelain';
 import type { Section } from '../core/recovery';
-import { markRefreshing, nextViewState, DEFAULT_LIMITS, type ParkedWriteInput, type SidebarInput } from '../core/viewModel';
+import { markRefreshing, newestCommentAt, nextViewState, DEFAULT_LIMITS, type ParkedWriteInput, type SidebarInput } from '../core/viewModel';
 import { NotGitRepositoryError } from '../git/runGit';
 import { gitStatus } from '../git/status';
 import { Disposable, type Subscription } from '../services/disposable';
@@ -87,6 +87,9 @@ export class SidebarRefresh extends Disposable {
   private cache: { root: string; project: ProjectInfo; snapshot: ProjectSnapshot; uncommitted?: Section<GitChange[]> } | undefined;
   private focusRequest: string | undefined;
   private watched: { root: string; watches: Subscription } | undefined;
+  private visible = false;
+  /** The first refresh runs at activation, whether or not the view is open: the status bar reads its model too. */
+  private loadedOnce = false;
 
   constructor(
     private readonly projects: ProjectRegistry,
@@ -96,6 +99,7 @@ export class SidebarRefresh extends Disposable {
     super();
     this.register({ dispose: () => this.controller.abort() });
     this.scheduler.invalidate(['beads', 'git', 'local'], 0);
+    this.scheduler.setActive(true);
     this.registerAll(
       projects.onDidChange(() => this.invalidate(['beads', 'git', 'local'], 0)),
       vscode.workspace.onDidSaveTextDocument((document) => {
@@ -124,8 +128,23 @@ export class SidebarRefresh extends Disposable {
     return this.cache?.root;
   }
 
+  /**
+   * When `issueId`'s last checkpoint was, as the model read it (the newest of its comments and its
+   * ledger's checkpoints), for the status bar: `loaded: false` until the first refresh has
+   * finished; undefined when the model is of another project or does not hold the issue.
+   */
+  checkpointsOf(root: string, issueId: string): { loaded: boolean; lastCheckpointAt?: number } | undefined {
+    if (!this.loadedOnce) return { loaded: false };
+    const details = this.cache?.root === root && this.cache.snapshot.details.ok ? this.cache.snapshot.details.value.find((issue) => issue.id === issueId) : undefined;
+    if (!details) return undefined;
+    const activity = this.state.kind === 'project' && this.state.model.focused?.issue.id === issueId ? this.state.model.activity : undefined;
+    const at = Math.max(newestCommentAt(details) ?? -Infinity, activity?.lastCheckpointAt ?? -Infinity);
+    return Number.isFinite(at) ? { loaded: true, lastCheckpointAt: at } : { loaded: true };
+  }
+
   setVisible(visible: boolean): void {
-    this.scheduler.setActive(visible);
+    this.visible = visible;
+    this.scheduler.setActive(visible || !this.loadedOnce);
     if (visible) {
       this.clock ??= this.setInterval(() => this.invalidate(['local'], 0), CLOCK_TICK_MS);
     } else {
@@ -156,6 +175,19 @@ export class SidebarRefresh extends Disposable {
   }
 
   private async refreshOnce(changes: ReadonlySet<Change>): Promise<void> {
+    try {
+      await this.refreshModel(changes);
+    } finally {
+      if (!this.loadedOnce) {
+        this.loadedOnce = true;
+        // Loaded once: while the view is hidden, changes wait for it (each surface keeps its own counters meanwhile).
+        this.scheduler.setActive(this.visible);
+        this.stateChanged.fire(this.state);
+      }
+    }
+  }
+
+  private async refreshModel(changes: ReadonlySet<Change>): Promise<void> {
     const signal = this.controller.signal;
     try {
       const project = await this.projects.activeProject();

@@ -50,6 +50,12 @@ export interface PendingWrites {
   readonly onDidChange?: vscode.Event<unknown>;
 }
 
+/** The view model every surface reads, loaded once at activation (src/adapters/sidebarRefresh.ts). */
+export interface LoadedModel {
+  checkpointsOf(root: string, issueId: string): { loaded: boolean; lastCheckpointAt?: number } | undefined;
+  readonly onDidChangeState: vscode.Event<unknown>;
+}
+
 const MEMORY_KEY = 'beadsRecovery.nudges';
 const TICK_MS = 60_000;
 const FILES_IN_TOOLTIP = 15;
@@ -94,6 +100,15 @@ export class ActivityStatusBar extends Disposable {
       this.render();
       for (const folder of tracker.all()) folder.scheduleLink(0);
     }, TICK_MS);
+    this.render();
+  }
+
+  private model: LoadedModel | undefined;
+
+  /** The tooltip's last checkpoint comes from the model the view shows, from the first paint. */
+  readModel(model: LoadedModel): void {
+    this.model = model;
+    this.register(model.onDidChangeState(() => this.render()));
     this.render();
   }
 
@@ -167,7 +182,7 @@ export class ActivityStatusBar extends Disposable {
     } else {
       lines.push(`**${inlineText(issueId, 80)}**${issue ? ` — ${inlineText(issue.title, 120)}` : ''}`);
       const ledger = folder.focusedLedger();
-      const since = lastCheckpointPhrase(ledger, now);
+      const since = lastCheckpointPhrase(ledger, now, this.model?.checkpointsOf(folder.project.backend.root, issueId));
       const work = due.edits === 0 ? 'No edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${formatDuration(due.minutesWithChanges)}`;
       lines.push(`${work} since the last checkpoint (${since})${due.due ? ' — **checkpoint due**' : ''}`);
       // In the checkpoint text's order: the most edited first.

@@ -127,7 +127,14 @@ export function formatDuration(minutes: number): string {
   return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`;
 }
 
-/** When the last checkpoint was, as the status bar's tooltip says it: read from the ledger, the one model every surface reads. */
-export function lastCheckpointPhrase(ledger: Pick<Ledger, 'lastCheckpointAt'> | undefined, now: number): string {
-  return ledger?.lastCheckpointAt !== undefined ? `last checkpoint ${formatAge(ledger.lastCheckpointAt, now)}` : 'no checkpoint yet';
+/**
+ * When the last checkpoint was, as the status bar's tooltip says it. `model`: what the view model
+ * (loaded at activation, whether or not the view is open) knows of the issue's checkpoints, the
+ * issue's comments included; `loaded: false` while that first load runs, when the ledger alone
+ * cannot tell "no checkpoint" from "not read yet".
+ */
+export function lastCheckpointPhrase(ledger: Pick<Ledger, 'lastCheckpointAt'> | undefined, now: number, model?: { loaded: boolean; lastCheckpointAt?: number }): string {
+  const at = Math.max(ledger?.lastCheckpointAt ?? -Infinity, model?.lastCheckpointAt ?? -Infinity);
+  if (Number.isFinite(at)) return `last checkpoint ${formatAge(at, now)}`;
+  return model?.loaded === false ? 'reading its checkpoints…' : 'no checkpoint yet';
 }

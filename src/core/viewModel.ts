@@ -285,7 +285,7 @@ function trailEntry(comment: Comment, at: number | undefined, now: number): Trai
 }
 
 /** Any comment on the issue counts as a checkpoint (one written elsewhere resets the counters too). */
-function newestCommentAt(issue: IssueDetails): number | undefined {
+export function newestCommentAt(issue: Pick<IssueDetails, 'comments'>): number | undefined {
   const times = issue.comments.map((comment) => parseTimestamp(comment.createdAt)).filter((at): at is number => at !== undefined);
   return times.length > 0 ? Math.max(...times) : undefined;
 }
@@ -298,7 +298,10 @@ function activityView(activity: CheckpointActivity, newestComment: number | unde
   // The ledger's last checkpoint, as the status bar says it; the start of its recording is not one.
   const checkpointedAt = activity.recordingSince === undefined ? activity.lastCheckpointAt : undefined;
   const lastCheckpoint = Math.max(checkpointedAt ?? -Infinity, newestComment ?? -Infinity);
-  if (Number.isFinite(lastCheckpoint)) view.lastCheckpointAge = formatAge(lastCheckpoint, now);
+  if (Number.isFinite(lastCheckpoint)) {
+    view.lastCheckpointAge = formatAge(lastCheckpoint, now);
+    view.lastCheckpointAt = lastCheckpoint;
+  }
   return view;
 }
 

@@ -126,6 +126,8 @@ export interface ActivityView {
   edits: number;
   /** "25m ago", or undefined when the issue has no checkpoint yet. */
   lastCheckpointAge?: string;
+  /** The same moment (epoch ms): the status bar counts its own "ago" from it. */
+  lastCheckpointAt?: number;
 }
 
 /** An agent session working in the folder (src/core/sessionRows.ts). */

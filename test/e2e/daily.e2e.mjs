@@ -29,6 +29,18 @@ function toasts(page) {
   return page.locator('.notifications-toasts .notification-toast').allInnerTexts();
 }
 
+/** Hovers the status bar item showing `text` and returns its tooltip's text once it has one. */
+async function statusTooltip(page, text) {
+  const item = page.locator('.statusbar-item', { hasText: text }).first();
+  const hover = page.locator('.monaco-hover, .workbench-hover').filter({ visible: true }).first();
+  await page.mouse.move(900, 450);
+  await item.hover();
+  await hover.waitFor({ timeout: 10_000 });
+  const said = await hover.innerText();
+  await page.mouse.move(900, 450);
+  return said;
+}
+
 function commentWrites(helpers) {
   return helpers.standInCalls().filter((call) => call.args?.[0] === 'comments' && call.args?.[1] === 'add');
 }
@@ -45,6 +57,15 @@ export const tests = {
     assert(!shown.some((text) => /stalled|no activity/i.test(text)), `no stall warning on first open: ${JSON.stringify(shown)}`);
     assert(!shown.some((text) => /warning/i.test(text) && /beads/i.test(text) && !text.includes('Beads Recovery is keeping')), `no other Beads warning: ${JSON.stringify(shown)}`);
     assert((await welcome.getByRole('button', { name: 'Open the Beads View' }).count()) === 1, 'the welcome offers the view');
+    // One model from the first paint: before the view was ever opened, the first hover already
+    // knows demo-1's checkpoints (its comments), as the view will.
+    assert(!(await page.locator('.activitybar .action-item.checked [aria-label^="Beads"]').count()), 'the Beads view has not been opened');
+    let tooltip = '';
+    for (let tries = 0; tries < 20 && !/last checkpoint|no checkpoint yet/.test(tooltip); tries++) {
+      tooltip = await statusTooltip(page, 'demo-1');
+      if (!/last checkpoint|no checkpoint yet/.test(tooltip)) await page.waitForTimeout(1000);
+    }
+    assert(/since the last checkpoint \(last checkpoint \d+\w* ago\)/.test(tooltip) && !tooltip.includes('no checkpoint yet'), `the first hover names demo-1's last checkpoint: ${tooltip}`);
     await welcome.getByRole('button', { name: 'Get Started' }).click();
     await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 30_000 });
     await helpers.screenshot('daily-first-open');

@@ -7,6 +7,7 @@ import {
   dueNotified,
   findStalls,
   formatDuration,
+  lastCheckpointPhrase,
   lastSignOfLife,
   shouldNotifyDue,
   snoozed,
@@ -116,5 +117,23 @@ describe('formatDuration', () => {
     expect(formatDuration(59)).toBe('59m');
     expect(formatDuration(60)).toBe('1h');
     expect(formatDuration(125)).toBe('2h 5m');
+  });
+});
+
+describe('lastCheckpointPhrase', () => {
+  const now = Date.parse('2026-11-28T12:00:00Z');
+  const hoursAgo = (hours: number) => now - hours * 3_600_000;
+
+  it('says the newest of the ledger and the model, whichever knows it', () => {
+    // The report: before the view was opened, the tooltip said "no checkpoint yet" of an issue with three checkpoints.
+    expect(lastCheckpointPhrase(undefined, now, { loaded: true, lastCheckpointAt: hoursAgo(20) })).toBe('last checkpoint 20h ago');
+    expect(lastCheckpointPhrase({ lastCheckpointAt: hoursAgo(2) }, now, { loaded: true, lastCheckpointAt: hoursAgo(20) })).toBe('last checkpoint 2h ago');
+    expect(lastCheckpointPhrase({ lastCheckpointAt: hoursAgo(2) }, now)).toBe('last checkpoint 2h ago');
+  });
+
+  it('says it is reading while the model loads, and "no checkpoint yet" only once it knows', () => {
+    expect(lastCheckpointPhrase(undefined, now, { loaded: false })).toBe('reading its checkpoints…');
+    expect(lastCheckpointPhrase(undefined, now, { loaded: true })).toBe('no checkpoint yet');
+    expect(lastCheckpointPhrase({ lastCheckpointAt: undefined }, now, undefined)).toBe('no checkpoint yet');
   });
 });

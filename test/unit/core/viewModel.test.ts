@@ -303,6 +303,7 @@ describe('buildSidebarModel: activity, git and outbox', () => {
       commits: { items: [{ hash: 'abc1234', subject: 'feat: parser' }], more: 0 },
       edits: 14,
       lastCheckpointAge: '25m ago',
+      lastCheckpointAt: NOW - 25 * 60_000,
     });
     expect(model.pendingWrites).toBe(2);
     expect(buildSidebarModel(input(all, { activity: { ...activity, issueId: 'other' } })).activity).toBeUndefined();

@@ -47,7 +47,7 @@ let scrollRestored = false;
 const host: Host = {
   run(action, issueId, options) {
     const writeKey = options?.writeKey;
-    if (host.isBusy(action, issueId, writeKey)) return;
+    // A second press while one runs still goes to the host, which ignores it and says so.
     const requestId = nextRequestId++;
     inFlight.set(requestId, { action, ...(issueId === undefined ? {} : { issueId }), ...(writeKey === undefined ? {} : { writeKey }) });
     const message: WebviewMessage = issueId === undefined ? { type: 'run', requestId, action } : { type: 'run', requestId, action, issueId };

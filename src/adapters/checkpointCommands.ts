@@ -15,6 +15,7 @@ import { ledgerFallbackDir, type ActivityTracker, type FolderActivity } from './
 import { reportErrors, reportFailure } from './commandErrors';
 import { Disposable } from '../services/disposable';
 import { Commands } from './commandIds';
+import { interactive } from './oneAtATime';
 import { readSettings } from './config';
 import type { IssueDetails } from '../core/model';
 import { refusedWritesText, type ParkedWriteInput } from '../core/viewModel';
@@ -371,7 +372,10 @@ export function autoCheckpoint(
 export function registerCheckpointCommands(deps: WorkDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.checkpoint, (argument?: CheckpointArgument) =>
-      reportErrors(deps.log, () => checkpointNow(deps, argument)),
+      // A person's Checkpoint Now (it asks) runs one at a time; a given message (an agent, a test) is not a press.
+      typeof argument === 'object' && argument.message !== undefined
+        ? reportErrors(deps.log, () => checkpointNow(deps, argument))
+        : interactive.run('checkpoint', 'Checkpoint Now', () => reportErrors(deps.log, () => checkpointNow(deps, argument))),
     ),
     vscode.commands.registerCommand(Commands.retryPendingWrites, (argument?: { includeFailed?: boolean; keys?: unknown }) =>
       reportErrors(deps.log, () => retryPendingWrites(deps, argument?.includeFailed === true, writeKeys(argument))),
@@ -490,25 +494,24 @@ export async function checkpointIn(
     return undefined;
   }
   const { checkpoints, outbox, folder } = found;
-  const issueId = options.issueId ?? folder.focusedIssue() ?? (await project.backend.listInProgress())[0]?.id;
+  let issueId: string | undefined;
+  let text: string | undefined;
+  if (options.message !== undefined) {
+    issueId = options.issueId ?? folder.focusedIssue() ?? (await project.backend.listInProgress())[0]?.id;
+    text = options.message;
+  } else {
+    ({ issueId, text } = await askCheckpointText(options.issueId ?? folder.focusedIssue(), {
+      inProgress: async () => (await project.backend.listInProgress())[0]?.id,
+      suggestion: async (id, withLastNext) => {
+        await folder.flush();
+        return checkpoints.suggestion(id, withLastNext ? await lastNextOf(project, id, deps.log) : undefined);
+      },
+    }));
+  }
   if (!issueId) {
     void showInformationMessage(`Beads: no issue is in progress. Claim one first (${project.cli} update <id> --claim, or Beads: Claim Issue…).`);
     return undefined;
   }
-  await folder.flush();
-  const suggestion = options.message === undefined ? checkpoints.suggestion(issueId, await lastNextOf(project, issueId, deps.log)) : '';
-  const placeholder = suggestion.indexOf('…');
-  const text =
-    options.message ??
-    (await vscode.window.showInputBox({
-      title: `Checkpoint ${issueId}`,
-      prompt: 'What was done, and what is next? Written as a beads comment "Checkpoint: …".',
-      value: suggestion,
-      // "Progress: …" with nothing recorded: typing replaces the ellipsis.
-      ...(placeholder >= 0 ? { valueSelection: [placeholder, placeholder + 1] as [number, number] } : {}),
-      ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() === '' ? 'A checkpoint needs some text.' : undefined),
-    }));
   if (text === undefined || text.trim() === '') return undefined;
   // The one checkpoint flow, on the project this window keeps open: its outbox and its ledger.
   const result = await runCheckpoint(
@@ -523,6 +526,69 @@ export async function checkpointIn(
     throw new Error(result.reason);
   }
   return { issueId, comment: result.comment ?? text, state: result.outcome };
+}
+
+const CHECKPOINT_PROMPT = 'What was done, and what is next? Written as a beads comment "Checkpoint: …".';
+
+/**
+ * Checkpoint Now's input box, shown at once: while the issue (when none is focused), the work
+ * since the last checkpoint and the issue's last "Next:" load, it is busy and its prompt says what
+ * it still reads; each pre-fill replaces the text only while the person has not changed it.
+ * Resolves with the issue and the text, or no text when it was put away.
+ */
+async function askCheckpointText(
+  knownIssue: string | undefined,
+  load: { inProgress(): Promise<string | undefined>; suggestion(issueId: string, withLastNext: boolean): Promise<string> },
+): Promise<{ issueId?: string; text?: string }> {
+  const box = vscode.window.createInputBox();
+  box.title = knownIssue ? `Checkpoint ${knownIssue}` : 'Checkpoint';
+  box.ignoreFocusOut = true;
+  box.busy = true;
+  box.prompt = knownIssue ? `Reading the work on ${knownIssue} since its last checkpoint… ${CHECKPOINT_PROMPT}` : `Reading which issue is in progress… ${CHECKPOINT_PROMPT}`;
+  let prefilled = '';
+  const prefill = (suggestion: string) => {
+    if (box.value !== prefilled) return;
+    box.value = suggestion;
+    prefilled = suggestion;
+    // "Progress: …" with nothing recorded: typing replaces the ellipsis.
+    const placeholder = suggestion.indexOf('…');
+    if (placeholder >= 0) box.valueSelection = [placeholder, placeholder + 1];
+  };
+  const answer = new Promise<string | undefined>((resolve) => {
+    box.onDidChangeValue(() => (box.validationMessage = undefined));
+    box.onDidAccept(() => {
+      if (box.value.trim() === '') {
+        box.validationMessage = 'A checkpoint needs some text.';
+        return;
+      }
+      resolve(box.value);
+      box.hide();
+    });
+    box.onDidHide(() => resolve(undefined));
+  });
+  box.show();
+  const loading = (async () => {
+    const issueId = knownIssue ?? (await load.inProgress());
+    if (!issueId) {
+      box.hide();
+      return undefined;
+    }
+    box.title = `Checkpoint ${issueId}`;
+    prefill(await load.suggestion(issueId, false));
+    box.prompt = `Reading ${issueId}'s last "Next:" from beads… ${CHECKPOINT_PROMPT}`;
+    prefill(await load.suggestion(issueId, true));
+    box.busy = false;
+    box.prompt = CHECKPOINT_PROMPT;
+    return issueId;
+  })();
+  try {
+    const text = await answer;
+    // Enter before the issue was known: it is known a moment later.
+    const issueId = await loading;
+    return text === undefined ? { issueId } : { issueId, text };
+  } finally {
+    box.dispose();
+  }
 }
 
 /** The issue's last "Next:" from beads, for the checkpoint's pre-fill; none when beads cannot say now. */

@@ -106,7 +106,7 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
     try {
       if (issueId !== undefined && !issueIdsInView(this.refresh.current).has(issueId)) throw new Error(`${issueId} is not in the view`);
       if (writeKey !== undefined && !parkedKeysInView(this.refresh.current).has(writeKey)) throw new Error('that refused write is no longer in the view');
-      await vscode.commands.executeCommand(ACTION_COMMANDS[action], ...commandArguments(message));
+      await vscode.commands.executeCommand(ACTION_COMMANDS[action], ...commandArguments(message, this.refresh.current));
     } catch (caught) {
       error = errorMessage(caught);
       this.log.error(`sidebar: ${action} failed: ${error}`);
@@ -203,13 +203,24 @@ function issueIdsInView(state: ViewState): Set<string> {
 }
 
 /** What the action's command is given: an issue id, a claim to confirm, or the refused writes it names. */
-function commandArguments({ action, issueId, confirm, writeKey }: Extract<WebviewMessage, { type: 'run' }>): unknown[] {
+function commandArguments({ action, issueId, confirm, writeKey }: Extract<WebviewMessage, { type: 'run' }>, state: ViewState): unknown[] {
   if (PARKED_ACTIONS.has(action)) {
     const keys = writeKey === undefined ? {} : { keys: [writeKey] };
     return [action === 'retryParked' ? { includeFailed: true, ...keys } : keys];
   }
-  if (confirm && action === 'claim') return [{ issueId, confirm }];
+  if (confirm && action === 'claim') {
+    // The question names the issue at once, by the title the view shows, while beads is read.
+    const title = issueId === undefined ? undefined : titleInView(state, issueId);
+    return [{ issueId, confirm, ...(title === undefined ? {} : { title }) }];
+  }
   return issueId === undefined ? [] : [issueId];
+}
+
+function titleInView(state: ViewState, issueId: string): string | undefined {
+  if (state.kind !== 'project') return undefined;
+  const { focused, otherInProgress, ready, next } = state.model;
+  const issues = [focused?.issue, next?.item.issue, ...otherInProgress.items, ...(ready.ok ? ready.value.items.map((item) => item.issue) : [])];
+  return issues.find((issue) => issue?.id === issueId)?.title;
 }
 
 function parkedKeysInView(state: ViewState): Set<string> {

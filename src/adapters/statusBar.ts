@@ -135,10 +135,13 @@ export class ActivityStatusBar extends Disposable {
     if (issueId && due.edits > 0) parts.push(`${due.edits} ${due.edits === 1 ? 'edit' : 'edits'}`);
     if (issueId && due.minutesWithChanges > 0) parts.push(formatDuration(due.minutesWithChanges));
     if (readOnly) parts.push('read-only');
+    // A write on its way to beads (a checkpoint just typed) shows as pending until it lands.
+    const pending = this.writes?.pendingCount(folder) ?? 0;
+    if (pending > 0) parts.push(`$(sync~spin) ${pending} ${pending === 1 ? 'write' : 'writes'} pending`);
     // A write beads refused stays in sight until someone retries or discards it.
     if (refused.length > 0) parts.push(`$(warning) ${refused.length} refused`);
     const text = parts.join(' · ');
-    const accessibilityLabel = [this.spoken(issueId, due, readOnly, loading), refusedSpoken(refused.length)].filter(Boolean).join(' ');
+    const accessibilityLabel = [this.spoken(issueId, due, readOnly, loading), pendingSpoken(pending), refusedSpoken(refused.length)].filter(Boolean).join(' ');
     const tooltip = this.tooltip(folder, issueId, due, now, refused);
 
     this.item.text = text;
@@ -274,4 +277,9 @@ export class ActivityStatusBar extends Disposable {
 function refusedSpoken(count: number): string {
   if (count === 0) return '';
   return `${count} beads ${count === 1 ? 'write was' : 'writes were'} refused and ${count === 1 ? 'waits' : 'wait'} for you to retry or discard.`;
+}
+
+function pendingSpoken(count: number): string {
+  if (count === 0) return '';
+  return `${count} ${count === 1 ? 'write is' : 'writes are'} on the way to beads.`;
 }

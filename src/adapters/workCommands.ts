@@ -9,6 +9,7 @@ import { loadSnapshot } from '../services/snapshot';
 import { autoCheckpoint, type WorkDeps } from './checkpointCommands';
 import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
+import { interactive } from './oneAtATime';
 import { readSettings } from './config';
 import { inject } from './inject';
 import { readOnlyWarning, type Project } from './projects';
@@ -25,7 +26,7 @@ const CLOSE_FLUSH_MS = 5_000;
  * `beadsRecovery.claim` takes an issue id (the sidebar, the close offer) or nothing (a quick pick);
  * with `confirm` it asks first (a key press in the sidebar is easier to make by accident than a click).
  */
-export type ClaimArgument = string | { issueId?: string; confirm?: boolean } | undefined;
+export type ClaimArgument = string | { issueId?: string; confirm?: boolean; title?: string } | undefined;
 
 /**
  * `beadsRecovery.close` takes an issue id (the sidebar) or options; with `reason` it asks for no
@@ -42,8 +43,8 @@ export interface ClaimResult {
 
 export function registerWorkCommands(deps: WorkDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(Commands.claim, (argument?: ClaimArgument) => reportErrors(deps.log, () => claim(deps, argument))),
-    vscode.commands.registerCommand(Commands.close, (argument?: CloseArgument) => reportErrors(deps.log, () => close(deps, argument))),
+    vscode.commands.registerCommand(Commands.claim, (argument?: ClaimArgument) => interactive.run('claim', 'a claim', () => reportErrors(deps.log, () => claim(deps, argument)))),
+    vscode.commands.registerCommand(Commands.close, (argument?: CloseArgument) => interactive.run('close', 'a close', () => reportErrors(deps.log, () => close(deps, argument)))),
   ];
 }
 
@@ -66,7 +67,8 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
   if (!project) return undefined;
   const issueId = (typeof argument === 'string' ? argument : argument?.issueId) ?? (await pickReady(project, await deps.activity.forProject(project)?.lastClose.read()));
   if (!issueId) return undefined;
-  if (!(await confirmClaim(project, issueId, typeof argument === 'object' && argument?.confirm === true))) return undefined;
+  const options = typeof argument === 'object' ? argument : {};
+  if (!(await confirmClaim(project, issueId, options.confirm === true, options.title))) return undefined;
   const outbox = await deps.outboxes.open(project);
   if (!outbox) throw new WorkRefusedError('there is no place to keep beads writes for this folder');
   const now = Date.now();
@@ -90,12 +92,21 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
 
 /**
  * Claiming an epic records work against a container that is finished through its children: it
- * is said, and claimed only if the user insists. `ask` asks about any other issue too.
+ * is said, and claimed only if the user insists. `ask` asks about any other issue too, at once
+ * (named by the `title` the caller knows) while beads is read; the reading is a progress sign.
  */
-async function confirmClaim(project: Project, issueId: string, ask: boolean): Promise<boolean> {
-  const issue = (await project.backend.show([issueId])).find((candidate) => candidate.id === issueId);
-  if (!issue) throw new WorkRefusedError(`${issueId} was not found: it may have been deleted.`);
+async function confirmClaim(project: Project, issueId: string, ask: boolean, title: string | undefined): Promise<boolean> {
+  const reading = project.backend.show([issueId]).then((found) => found.find((candidate) => candidate.id === issueId));
+  // Read beside the question: its failure is reported once the answer is in.
+  reading.catch(() => undefined);
   const claim = `Claim ${issueId}`;
+  if (ask) {
+    const named = title === undefined ? issueId : `${issueId} ${title}`;
+    const choice = await showInformationMessage(`Claim ${named}?`, { modal: true, detail: 'It becomes in progress and assigned to you; work is recorded against it from now on.' }, claim);
+    if (choice !== claim) return false;
+  }
+  const issue = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Beads: reading ${issueId}` }, () => reading);
+  if (!issue) throw new WorkRefusedError(`${issueId} was not found: it may have been deleted.`);
   if (isContainer(issue)) {
     const children = childrenOf(issue).filter((child) => !isTerminal(child.status));
     const detail = children.length > 0 ? `Its open children: ${children.slice(0, 5).map(name).join(', ')}${children.length > 5 ? ', …' : ''}.` : 'It has no open children.';
@@ -106,9 +117,7 @@ async function confirmClaim(project: Project, issueId: string, ask: boolean): Pr
     );
     return choice === claim;
   }
-  if (!ask) return true;
-  const choice = await showInformationMessage(`Claim ${name(issue)}?`, { modal: true, detail: 'It becomes in progress and assigned to you; work is recorded against it from now on.' }, claim);
-  return choice === claim;
+  return true;
 }
 
 /** The Ready list as every surface orders it (readyOrder): the next issue first and marked, no epic. */

@@ -51,7 +51,8 @@ export function currentLauncher(extensionUri: vscode.Uri): HookLauncher {
 
 /** An agent's hook commands as they would be installed now, for messages and tests. */
 export function currentHookCommands(agent: AgentId = 'claude'): { event: string; command: string }[] {
-  return AGENT_FORMATS[agent].hooks.map((spec) => ({ event: spec.event, command: shimCommandLine(hookArgs(agent, spec.event), 'posix') }));
+  const { hooks, commandShell } = AGENT_FORMATS[agent];
+  return hooks.map((spec) => ({ event: spec.event, command: shimCommandLine(hookArgs(agent, spec.event), commandShell ?? 'posix') }));
 }
 
 /**

@@ -77,6 +77,9 @@ const TIMEOUT_S = 30;
 const TIMEOUT_MS = TIMEOUT_S * 1000;
 
 export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
+  // Claude Code runs a command hook with its `shell`, "bash" by default, on Windows too: Git Bash
+  // (CLAUDE_CODE_GIT_BASH_PATH, or Git for Windows found); without it, it asks the user to install
+  // Git for Windows or to set "shell": "powershell" (the 2.1.332 bundle). So the POSIX command.
   claude: {
     id: 'claude',
     label: 'Claude Code',

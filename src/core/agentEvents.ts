@@ -169,11 +169,9 @@ export function filesOfCommand(command: string): FileTouch[] {
   if (/\bapply_?patch\b/.test(command) && command.includes('*** Begin Patch')) touched.push(...patchFiles(command));
   const script = command.replace(/<<-?\s*(['"]?)(\w+)\1([^\n]*)\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g, '$3');
   for (const segment of commandSegments(script)) {
-    for (const match of segment.matchAll(/(?:^|[^<>&\d])(?:\d)?>>?\s*('[^']*'|"[^"]*"|[^\s;&|<>()]+)/g)) {
-      const target = unquote(match[1] as string);
-      if (target && !target.startsWith('&') && !/^\/dev\//.test(target)) touched.push({ path: target, change: 'edited' });
-    }
-    const words = commandWords(segment.replace(/\d?>>?\s*('[^']*'|"[^"]*"|[^\s;&|<>()]+)/g, ' '));
+    const { targets, rest } = redirections(segment);
+    for (const target of targets) if (target && !target.startsWith('&') && !/^\/dev\//.test(target)) touched.push({ path: target, change: 'edited' });
+    const words = commandWords(rest);
     let index = 0;
     while (index < words.length && (/^[A-Za-z_]\w*=/.test(words[index] as string) || words[index] === 'sudo')) index++;
     const name = words[index] === 'git' && words[index + 1] === 'rm' ? 'git rm' : words[index];
@@ -187,6 +185,47 @@ export function filesOfCommand(command: string): FileTouch[] {
     }
   }
   return touched;
+}
+
+/**
+ * The files a segment's output redirections (`> f`, `>> f`, `2> f`) write, and the segment without
+ * them. Only redirections outside quotes count: a `->` inside a commit message writes nothing.
+ */
+function redirections(segment: string): { targets: string[]; rest: string } {
+  const targets: string[] = [];
+  let rest = '';
+  let quote: string | undefined;
+  for (let index = 0; index < segment.length; index++) {
+    const char = segment[index] as string;
+    if (quote) {
+      if (char === '\\' && quote === '"' && index + 1 < segment.length) rest += char + (segment[++index] as string);
+      else {
+        if (char === quote) quote = undefined;
+        rest += char;
+      }
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      quote = char;
+      rest += char;
+      continue;
+    }
+    const previous = segment[index - 1] ?? ' ';
+    if (char !== '>' || previous === '<' || previous === '>' || previous === '&' || previous === '-' || previous === '=') {
+      rest += char;
+      continue;
+    }
+    // `2>` names a file descriptor, not a word: drop the digit from what is left.
+    if (/\d/.test(previous) && /\s/.test(segment[index - 2] ?? ' ')) rest = rest.slice(0, -1);
+    let end = index + 1;
+    if (segment[end] === '>') end++;
+    while (end < segment.length && /[ \t]/.test(segment[end] as string)) end++;
+    const word = /^(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s;&|<>()]+)/.exec(segment.slice(end))?.[0] ?? '';
+    targets.push(unquote(word));
+    rest += ' ';
+    index = end + word.length - 1;
+  }
+  return { targets, rest };
 }
 
 /** The files `sed -i` rewrites: its operands after the script (which `-e`/`-f` give instead). */

@@ -117,11 +117,17 @@ describe('one model of file changes', () => {
     expect(files(events)).toEqual([{ path: 'new.ts', change: 'created' }]);
   });
 
-  it('shell commands: sed -i, mv, cp, >, >>, rm; a heredoc body is text', () => {
+  it('shell commands: sed -i, mv, cp, >, >> outside quotes; a heredoc body is text', () => {
     expect(filesOfCommand("sed -i 's/a/b/' src/a.ts src/b.ts && sed -i.bak -e 's/x/y/' c.ts && sed -n '1,5p' d.ts")).toEqual([
       { path: 'src/a.ts', change: 'edited' },
       { path: 'src/b.ts', change: 'edited' },
       { path: 'c.ts', change: 'edited' },
+    ]);
+    // A `>` inside quotes writes nothing: real sessions commit with messages that say `a -> b`.
+    expect(filesOfCommand('git add -A && git commit -m "feat: x\n\n- map a -> b\n- keep > 2"')).toEqual([]);
+    expect(filesOfCommand('echo "a > b" > "out file.txt" 2>/dev/null && cat x 2>&1 >>log.txt')).toEqual([
+      { path: 'out file.txt', change: 'edited' },
+      { path: 'log.txt', change: 'edited' },
     ]);
     expect(filesOfCommand('mv old.ts new.ts; cp a.ts b.ts; printf x > out.txt')).toEqual([
       { path: 'old.ts', change: 'deleted' },

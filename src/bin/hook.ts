@@ -15,11 +15,11 @@ import { claimCompressionCheckpoint, compressionCheckpointFile, readGeminiHistor
 import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
-import { runCheckpoint } from '../services/checkpointFlow';
+import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { hookSurfaceBudget } from '../core/budget';
-import { threadFactLines } from '../core/threadFacts';
+import { compactionInstructions, threadFactLines } from '../core/threadFacts';
 import type { SessionThread } from '../core/transcriptThread';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
 import { sessionOfHook } from '../core/agentSessions';
@@ -111,7 +111,9 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   await mkdir(path.dirname(marker), { recursive: true });
   if (plan.disarm) await rm(marker, { force: true });
   if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, transcript: run.input?.transcript, armedAt: new Date().toISOString() }), 'utf8');
-  if (plan.checkpoint) await checkpointForCompaction(agent, run);
+  const checkpointed = plan.checkpoint ? await checkpointForCompaction(agent, run) : undefined;
+  // Claude Code's compaction prompt takes this text as is: a JSON `{}` would land there as noise.
+  if (plan.steerCompaction && checkpointed) return compactionInstructions(checkpointed.issueId, await run.thread()) ?? '';
   if (plan.checkpointCompression) await checkpointCompression(agent, run);
   if (plan.inject === 'if-missing') return handOverIfMissing(agent, event, run, produce);
   const conversation = run.input?.session ?? run.input?.transcript;
@@ -172,7 +174,7 @@ function sessionRecordFile(run: HookRun): string | undefined {
   return session === undefined ? undefined : path.join(markerDir(), `${fnv1a(`${run.root}\0${session}`)}.holds`);
 }
 
-async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<void> {
+async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<CheckpointFlowResult> {
   // The checkpoint flow itself, under this hook's signal and deadline (no second guard, no argv).
   const result = await runCheckpoint(
     { ask: { trigger: 'pre-compaction', thread: threadLinesOf(await run.thread()) }, session: sessionOfHook(agent, run.input), place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
@@ -181,6 +183,7 @@ async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<vo
   run.note(checkpointLine(result));
   // The compaction drops what the conversation held: the start that follows it is a delivery of its own.
   await forgetDeliveries(run);
+  return result;
 }
 
 /**

@@ -71,6 +71,12 @@ export interface HookPlan {
   disarm: boolean;
   /** Write the checkpoint of a compression the session's chat file shows and no run checkpointed yet (Gemini CLI's BeforeModel). */
   checkpointCompression?: boolean;
+  /**
+   * Answer with a few plain lines for the agent's own compaction prompt instead of JSON: Claude
+   * Code puts what a PreCompact hook prints there, under "Additional Instructions" (threadFacts'
+   * compactionInstructions).
+   */
+  steerCompaction?: boolean;
   /** Keep the agent's compaction summary for the session's next recovery context (after a compaction). */
   keepSummary: boolean;
   /**
@@ -85,7 +91,7 @@ const NOTHING: HookPlan = { inject: 'never', checkpoint: false, arm: false, disa
 const PLANS: Record<AgentId, Record<string, HookPlan>> = {
   claude: {
     SessionStart: { ...NOTHING, inject: 'always' },
-    PreCompact: { ...NOTHING, checkpoint: true },
+    PreCompact: { ...NOTHING, checkpoint: true, steerCompaction: true },
     PostCompact: { ...NOTHING, keepSummary: true },
     // Not installed by us, but what a hand-written `context --format claude-hook` on it expects.
     UserPromptSubmit: { ...NOTHING, inject: 'always' },

@@ -26,7 +26,8 @@ describe.skipIf(process.platform === 'win32')('the PreCompact hook and the check
     const dir = makeWorkspace({ dir: path.join(scratch, 'plain'), dialect: 'br', data: 'scenario', git: true }).dir;
     writeFileSync(path.join(dir, 'work.ts'), 'export {};\n');
     const { run, notes } = preCompact(dir, { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' });
-    expect(await run).toBe('{}');
+    // What Claude Code puts into its compaction prompt: the issue, in plain words.
+    expect(await run).toMatch(new RegExp(`^Beads recovery: .*\nThe beads issue in progress is ${SCENARIO.inProgress}:`));
     expect(notes).toContainEqual(expect.stringMatching(new RegExp(`^checkpoint written on ${SCENARIO.inProgress}: Auto-checkpoint \\(pre-compaction\\)`)));
     // The hook's note adds "beads-recovery: " itself; nothing it is given carries one already.
     expect(notes.filter((line) => line.startsWith('beads-recovery:'))).toEqual([]);

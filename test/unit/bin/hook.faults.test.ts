@@ -92,7 +92,9 @@ describe.skipIf(process.platform === 'win32')('hooks and FIFOs', { timeout: 60_0
       const run = hook(dir, event, env);
       expect(run.signal, `${event} was still running after 20 s`).toBeNull();
       expect(run.status, run.stderr).toBe(0);
-      expect(() => JSON.parse(run.stdout) as unknown).not.toThrow();
+      // Claude Code's PreCompact answers with plain lines for its compaction prompt (or nothing), never a half-written JSON.
+      if (event === 'PreCompact') expect(run.stdout.trim()).toMatch(/^$|^Beads recovery: /);
+      else expect(() => JSON.parse(run.stdout) as unknown).not.toThrow();
       said += run.stdout + run.stderr;
     }
     // Said where it was read (SessionStart reads no outbox; PreCompact reads all three).

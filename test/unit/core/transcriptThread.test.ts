@@ -131,6 +131,9 @@ describe('test runner output', () => {
     ['cargo', 'test result: FAILED. 9 passed; 1 failed; 0 ignored; 0 measured', '1 failed, 9 passed'],
     ['mocha', '  9 passing (20ms)\n  1 failing\n', '1 failed, 9 passed'],
     ['go', '--- FAIL: TestNested (0.00s)\n--- PASS: TestFlat (0.00s)\nFAIL', '1 failed, 1 passed'],
+    ['ExUnit', 'Finished in 3.2 seconds\n359 tests, 0 failures (3 excluded)', '359 passed, 3 skipped'],
+    ['RSpec', '10 examples, 1 failure, 2 pending', '1 failed, 9 passed, 2 skipped'],
+    ['unittest', 'Ran 12 tests in 0.004s\n\nFAILED (failures=1, errors=1)', '2 failed, 10 passed'],
   ])('%s counts', (_runner, output, expected) => {
     const counts = testCounts(output);
     expect(counts && formatCounts(counts)).toBe(expected);
@@ -190,6 +193,12 @@ describe('the state at the end of the session, not its history (issue 26, item 2
     const lines = threadFactLines(threadOf(bash('npm test', ' Tests  2 failed | 408 passed (410)', 1), bash('npm test', ' Tests  410 passed (410)'), bash('ls', 'a b')));
     expect(lines).toContain('- Last test run: `npm test`: exit 0: 410 passed');
     expect(lines.some((line) => line.startsWith('- Failing:'))).toBe(false);
+  });
+
+  it('a run the user refused is no failure', () => {
+    const thread = threadOf([claude.tool('r1', 'Bash', { command: 'mix test' }), claude.result('r1', "The user doesn't want to proceed with this tool use. The tool use was rejected.", true)]);
+    expect(failingNow(thread.commands)).toEqual([]);
+    expect(lastTestRun(thread.commands)).toBeUndefined();
   });
 
   it('a command sent to the background is running, not passed, and no failure', () => {

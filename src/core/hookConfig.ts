@@ -266,9 +266,11 @@ export function shimCommandLine(args: readonly string[], shell: HookShell): stri
       // sh reads `set BR '" <# '` (a harmless `set` of its arguments), runs the POSIX command, and
       // takes everything from ` #>` on as a comment. PowerShell reads `set BR '\'` (Set-Variable:
       // in its double quotes a backslash escapes nothing), skips the block comment `<# … #>` that
-      // holds the POSIX command, and runs its own. Gemini CLI appends its exit-code check after
-      // the marker, where PowerShell reads it as part of the comment.
-      return `set BR "\\" <# "; ${posix()} #> ${powershell} } ${HOOK_MARKER}`;
+      // holds the POSIX command, ends that statement at the `;` after it (a block comment is only
+      // a space: without it the assignment would be more arguments of `set`), and runs its own.
+      // Gemini CLI appends its exit-code check after the marker, where PowerShell reads it as part
+      // of the comment.
+      return `set BR "\\" <# "; ${posix()} #>; ${powershell} } ${HOOK_MARKER}`;
   }
 }
 

@@ -98,7 +98,7 @@ describe('hook commands', () => {
     const command = shimCommandLine(['hook', 'gemini', 'BeforeModel'], 'posix-or-powershell');
     expect(command).toBe(
       'set BR "\\" <# "; [ ! -x "$HOME/.beads-recovery/bin/beads-recovery" ] || "$HOME/.beads-recovery/bin/beads-recovery" hook gemini BeforeModel ' +
-        '#> $launcher = "$env:USERPROFILE\\.beads-recovery\\bin\\beads-recovery.cmd"; if (Test-Path -LiteralPath $launcher) { & $launcher hook gemini BeforeModel } # beads-recovery',
+        '#>; $launcher = "$env:USERPROFILE\\.beads-recovery\\bin\\beads-recovery.cmd"; if (Test-Path -LiteralPath $launcher) { & $launcher hook gemini BeforeModel } # beads-recovery',
     );
     expect(isOurCommand(command)).toBe(true);
   });

@@ -10,6 +10,7 @@ import { describeDamage } from '../services/durableJson';
 import type { CloseOutcome } from '../services/closeFlow';
 import { locateLedger } from '../services/ledgerStore';
 import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
+import { describeMasked } from '../services/redaction';
 import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
 import { ledgerFallbackDir, type ActivityTracker, type FolderActivity } from './activity';
 import { reportErrors, reportFailure } from './commandErrors';
@@ -345,6 +346,8 @@ export class AutoCheckpoints extends Disposable {
     if (result.outcome === 'failed') this.deps.log.warn(`${name}: automatic checkpoint (${trigger}): ${result.reason}`);
     else if (result.outcome !== 'nothing-new') this.deps.log.info(`${name}: automatic checkpoint (${trigger}) ${result.outcome} as ${result.key}: ${result.reason}`);
     for (const note of result.notes) this.deps.log.info(`${name}: ${note}`);
+    const masked = result.masked && describeMasked(result.masked);
+    if (masked) this.deps.log.info(`${name}: automatic checkpoint (${trigger}): ${masked} before it went to beads`);
   }
 }
 
@@ -518,10 +521,14 @@ export async function checkpointIn(
     { ask: { message: text }, issueId, place: { kind: 'open', backend: project.backend, outbox, ledger: folder.store } },
     { signal: options.signal, deadline: Date.now() + CHECKPOINT_LAND_MS },
   );
+  // What was masked, never the values: the log, and the notification instead of the status bar's brief word.
+  const masked = result.masked && describeMasked(result.masked);
+  if (masked) deps.log.info(`checkpoint on ${issueId}: ${masked} before it went to beads`);
   if (result.outcome === 'written') {
-    vscode.window.setStatusBarMessage(`$(check) Beads: checkpoint written on ${issueId}`, 4000);
+    if (masked) void showInformationMessage(`Beads: checkpoint written on ${issueId}; ${masked} before it went to beads.`);
+    else vscode.window.setStatusBarMessage(`$(check) Beads: checkpoint written on ${issueId}`, 4000);
   } else if (result.outcome === 'queued') {
-    void showWarningMessage(`Beads: the checkpoint on ${issueId} is queued and will be written when beads answers (${pendingReason(outbox, result.key)}).`);
+    void showWarningMessage(`Beads: the checkpoint on ${issueId} is queued and will be written when beads answers (${pendingReason(outbox, result.key)})${masked ? `; ${masked} before it went to the queue` : ''}.`);
   } else {
     throw new Error(result.reason);
   }

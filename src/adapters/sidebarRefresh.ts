@@ -12,6 +12,7 @@ import { Disposable, type Subscription } from '../services/disposable';
 import { isVolatileBeadsFile } from '../core/beadsFiles';
 import { withdrawnReason } from '../core/cliVersions';
 import type { FileWatchers } from '../services/folderActivity';
+import { redactIssues } from '../services/redaction';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
 import type { IssueDetails, IssueSummary } from '../core/model';
 import { lastCloseHolds, type LastClose } from '../core/next';
@@ -225,7 +226,9 @@ export class SidebarRefresh extends Disposable {
       if (needSnapshot && snapshot.incomplete && !sameIds(snapshot.contextIds, cached?.snapshot.contextIds)) this.invalidate(['beads'], 0);
       this.log.debug(`sidebar: refreshed (${[...changes].join(', ')})${needSnapshot ? ' with a beads snapshot' : ''}${needGit ? ' and git status' : ''}`);
       const lastClose = await this.lastClose(root, snapshot);
-      const input = this.input(snapshot, uncommitted, activity?.ledger, root, lastClose);
+      // What the view shows passes the one redaction step (src/services/redaction.ts), as every context does.
+      const details = snapshot.details.ok ? { ok: true as const, value: await redactIssues(snapshot.details.value, root) } : snapshot.details;
+      const input = this.input({ ...snapshot, details }, uncommitted, activity?.ledger, root, lastClose);
       const sessions = await this.sources.sessions?.(project, snapshot.inProgress.ok ? snapshot.inProgress.value : [], snapshot.focusedId).catch((error: unknown) => {
         this.log.warn(`could not list the agent sessions: ${errorMessage(error)}`);
         return undefined;

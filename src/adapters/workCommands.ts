@@ -4,6 +4,7 @@ import { childrenOf, describeCloseObstacles, readyItems, type CloseObstacles, ty
 import { isTerminal, type Issue, type IssueSummary } from '../core/model';
 import { unlinked } from '../core/markdown';
 import { isContainer, nextFor, readyOrder, type LastClose } from '../core/next';
+import { describeMasked } from '../services/redaction';
 import { closeObstaclesFor, closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { loadSnapshot } from '../services/snapshot';
 import { autoCheckpoint, type WorkDeps } from './checkpointCommands';
@@ -212,6 +213,8 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
       log: (message) => deps.log.warn(message),
     });
   });
+  const masked = outcome.masked && describeMasked(outcome.masked);
+  if (masked) deps.log.info(`close of ${issueId}: ${masked} before the reason and the file list went to beads`);
   if (outcome.state === 'queued') {
     void showWarningMessage(`Beads: ${issueId} will be closed when beads answers: ${outcome.why}. Its file list is queued after it.`);
     return outcome;

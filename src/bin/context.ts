@@ -1,6 +1,7 @@
 // The recovery context for a folder, as the command line, the agent hooks and the MCP server
 // produce it: the same core and backends as the extension, with the ledger VS Code keeps for the
 // folder when there is one, and settings from the environment instead of VS Code's.
+import { describeMasked } from '../services/redaction';
 import path from 'node:path';
 import { localVersion } from '../beads/bdMigration';
 import { detectProject, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
@@ -159,6 +160,8 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
       result = await produce(readOnly);
       remember = undefined;
     }
+    const masked = result.masked && describeMasked(result.masked);
+    if (masked) warn(`${masked} in the recovery context.`);
     if (cache && root !== undefined && remember) await cache.saveHints(root, remember).catch(() => undefined);
     if (sessions && options.session) await rememberHanded(sessions, options.session, result.choice, inProgressIds, warn);
     return result;

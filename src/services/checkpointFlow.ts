@@ -33,6 +33,7 @@ import { actorFor } from './actor';
 import { AgentSessionsStore, observeSession } from './agentSessions';
 import { LEDGER_DIR } from './ledgerStore';
 import type { BeadsWrite } from './writeQueue';
+import { describeMasked, pathPlaces, redactText, type MaskedCounts } from './redaction';
 
 /** What a checkpoint is asked for, on which issue, where. */
 export interface CheckpointFlowRequest {
@@ -90,6 +91,8 @@ export interface CheckpointFlowResult {
   comment?: string;
   /** What else the caller should pass on: earlier writes sent or still queued. */
   notes: string[];
+  /** How many values of each kind the comment had masked before it went to beads (never the values). */
+  masked?: MaskedCounts;
 }
 
 /** Part of the time left that is kept for closing files and answering. */
@@ -133,7 +136,10 @@ async function checkpointInFolder(place: FolderPlace, request: CheckpointFlowReq
         : undefined,
     ]);
     const whose: SessionFacts = { identity: request.session, actor, state: sessionState, store: sessions };
-    return await checkpointOn({ ...opened, whose, readOnlyReads: () => readOnlyReads(detection) }, request, options, now);
+    const result = await checkpointOn({ ...opened, folder: path.resolve(place.cwd), whose, readOnlyReads: () => readOnlyReads(detection) }, request, options, now);
+    const masked = result.masked && describeMasked(result.masked);
+    if (masked) note(`${masked} in the checkpoint before it went to beads.`);
+    return result;
   } finally {
     opened.close();
   }
@@ -245,6 +251,8 @@ async function readOnlyReads(detection: Exclude<Detection, { kind: 'none' }>): P
 
 interface OpenProject {
   backend: BeadsBackend;
+  /** The session's folder, which personal paths are made relative to; the project's root by default. */
+  folder?: string;
   outbox: Outbox | undefined;
   ledger: CheckpointLedger | undefined;
   focusedId?: string;
@@ -349,7 +357,10 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
     const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
     return { outcome: 'nothing-new', issueId, reason: `nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.`, notes: earlier };
   }
-  const { key, comment } = planned;
+  const { key } = planned;
+  // The one redaction step before beads (src/services/redaction.ts): typed, automatic,
+  // pre-compaction, MCP and language-model tool checkpoints all come through here.
+  const { text: comment, masked } = await redactText(planned.comment, pathPlaces(project.folder ?? backend.root));
   const write: BeadsWrite = {
     key,
     kind: 'comment',
@@ -362,7 +373,7 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
   };
   const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, issueId, comment, withDeadline(options));
   const firstLine = comment.split('\n')[0] ?? comment;
-  const base = { issueId, key, comment, notes: [...earlier, ...parkedNotes(outbox)] };
+  const base = { issueId, key, comment, notes: [...earlier, ...parkedNotes(outbox)], ...(Object.keys(masked).length > 0 ? { masked } : {}) };
   if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}` };
   // Counted (by the outbox's landing) only once it landed: a queued checkpoint must not make the next run "nothing new".
   if (result.state === 'queued') return { ...base, outcome: 'queued', reason: `checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}` };

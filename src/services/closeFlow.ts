@@ -20,6 +20,8 @@ import { toWriteFailure, type PendingWrite } from './outbox';
 import type { BeadsWrite } from './writeQueue';
 import { trackedPathFilter } from '../core/ledger';
 import { errorMessage } from '../core/errors';
+import { addCounts, type MaskedCounts } from '../core/redact';
+import { pathPlaces, redactText } from './redaction';
 
 /** What claim and close need of the outbox. */
 export interface WorkQueue {
@@ -130,6 +132,8 @@ export interface CloseOutcome {
   next?: NextPick<IssueSummary>;
   /** `buildContinuePrompt` for an agent: what was unblocked, what is ready next. */
   continuePrompt?: string;
+  /** How many values of each kind the reason and the file list had masked before they went to beads. */
+  masked?: MaskedCounts;
 }
 
 const DEFAULT_READY_DETAILS = 5;
@@ -148,20 +152,27 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
   const force = request.force === true || (await closeAnyway(details, request));
 
   const files = await issueFiles(details, request);
+  // The one redaction step before beads (src/services/redaction.ts), as for every checkpoint.
+  const places = pathPlaces(backend.root);
+  const reason = await redactText(request.reason, places);
   // Files earlier checkpoints or the ledger only counted are said as a number, never dropped.
-  const filesComment = filesModifiedComment(files, unnamedFilesInComments(details.comments) + (request.ledgerMoreFiles ?? 0));
+  const listed = filesModifiedComment(files, unnamedFilesInComments(details.comments) + (request.ledgerMoreFiles ?? 0));
+  const listedRedacted = listed ? await redactText(listed, places) : undefined;
+  const filesComment = listedRedacted?.text;
+  const counts = addCounts(reason.masked, listedRedacted?.masked ?? {});
+  const masked = Object.keys(counts).length > 0 ? { masked: counts } : {};
   // Keyed by content: closing again after a queued close does not list the same files twice.
   const filesWrite: BeadsWrite | undefined = filesComment ? { key: `files:${issueId}:${textFingerprint(filesComment)}`, kind: 'comment', issueId, text: filesComment } : undefined;
   if ((request.ledgerCommits?.length ?? 0) > 0) await request.checkpointCommits?.();
   await queue.drain(anySignal(signal, AbortSignal.timeout(request.flushTimeoutMs)));
   if (signal?.aborted) throw new CliError({ kind: 'canceled', command: 'close', args: [issueId] });
 
-  const closeWrite: BeadsWrite = { key: `close:${issueId}:${request.now}`, kind: 'close', issueId, reason: request.reason, ...(force ? { force } : {}) };
+  const closeWrite: BeadsWrite = { key: `close:${issueId}:${request.now}`, kind: 'close', issueId, reason: reason.text, ...(force ? { force } : {}) };
   const closedSummary = { ...summarize(details), status: 'closed' };
   const queued = async (why: string): Promise<CloseOutcome> => {
     // The outbox keeps each issue's writes in order: the file list lands after the close.
     if (filesWrite) await queue.enqueue(filesWrite);
-    return { closed: closedSummary, state: 'queued', why, filesComment, unblocked: [], ready: [] };
+    return { closed: closedSummary, state: 'queued', why, filesComment, unblocked: [], ready: [], ...masked };
   };
   const stillQueued = queue.pending.filter((entry) => entry.write.issueId === issueId);
   if (stillQueued.length > 0) {
@@ -177,7 +188,7 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
   const next = await whatComesNext(backend, details, request);
   const continuePrompt = buildContinuePrompt({ closed: closedSummary, unblocked: next.unblocked, ready: next.ready, cli: request.cli }).markdown;
   const pick = nextAfterClose(issueId, next.unblocked.map((issue) => issue.id), next.ready.map((item) => summarize(item.issue)));
-  return { closed: closedSummary, state: 'closed', filesComment, ...next, ...(pick ? { next: pick } : {}), continuePrompt };
+  return { closed: closedSummary, state: 'closed', filesComment, ...next, ...(pick ? { next: pick } : {}), continuePrompt, ...masked };
 }
 
 /**

@@ -6,6 +6,9 @@ import type { GitChange } from '../core/porcelain';
 import type { SessionThread } from '../core/transcriptThread';
 import { chooseSessionIssue, describeSessionIssueChoice, type Actor, type IssueRule, type SessionIssueChoice } from '../core/sessionIssue';
 import { gitStatus } from '../git/status';
+import { utf8Length } from '../core/budget';
+import type { MaskedCounts } from '../core/redact';
+import { pathPlaces, redactText } from './redaction';
 import { section } from './section';
 import { loadSnapshot, type ProjectSnapshot } from './snapshot';
 
@@ -64,6 +67,8 @@ const READY_IN_CONTEXT = 5;
 export interface SessionRecoveryResult extends RecoveryResult {
   /** How the session's issue was chosen (with `request.session`). */
   choice?: SessionIssueChoice;
+  /** How many values of each kind the context had masked (never the values). */
+  masked?: MaskedCounts;
 }
 
 export async function produceRecoveryContext(request: RecoveryRequest): Promise<SessionRecoveryResult> {
@@ -106,21 +111,41 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
   request.onSnapshot?.(snapshot);
   // Every in-progress issue is another actor's: this one has none to resume, and gets the ready work.
   const inProgress = choice && !choice.issueId && choice.heldByOthers > 0 ? { ok: true as const, value: [] } : snapshot.inProgress;
-  const result = buildRecoveryContext({
+  const memories = await memoriesQuery;
+  const uncommitted = await uncommittedQuery;
+  const build = (budget: number) => buildRecoveryContext({
     now: request.now,
-    budget: request.budget,
+    budget,
     project: { cli: request.cli, readOnly: backend.readOnly },
     omitRules: request.omitRules,
-    memories: await memoriesQuery,
+    memories,
     focusedId: snapshot.focusedId,
     inProgress,
     details: snapshot.details,
     ready: snapshot.ready,
     ledger: snapshot.focusedId === undefined ? undefined : request.ledger?.issueId === snapshot.focusedId ? request.ledger : request.ledgerFor?.(snapshot.focusedId),
     chosenBy: choice ? describeSessionIssueChoice(choice) : undefined,
-    uncommitted: await uncommittedQuery,
+    uncommitted,
     ...(request.lastClose ? { lastClose: request.lastClose } : {}),
     ...(request.thread ? { thread: request.thread } : {}),
   });
-  return { ...result, choice };
+  return { ...(await redactedWithin(build, request.budget, request.workingFolder)), choice };
+}
+
+/**
+ * The context as it may be shown (src/services/redaction.ts): every secret masked, personal paths
+ * made relative. A mask can be longer than what it hides (`PASSWORD=[redacted: password]`), so a
+ * context that outgrows its budget is built again smaller by as much, until it fits.
+ */
+async function redactedWithin(build: (budget: number) => RecoveryResult, budget: number, folder: string): Promise<RecoveryResult & { masked?: MaskedCounts }> {
+  const places = pathPlaces(folder);
+  let room = budget;
+  for (;;) {
+    const result = build(room);
+    const { text, masked } = await redactText(result.markdown, places);
+    const bytes = utf8Length(text);
+    const counted = Object.keys(masked).length > 0 ? { masked } : {};
+    if (bytes <= budget || room <= 0) return { ...result, markdown: text, bytes, ...counted };
+    room = Math.max(0, room - (bytes - budget));
+  }
 }

@@ -1,0 +1,77 @@
+// The one redaction step (src/services/redaction.ts, src/core/redact.ts): every shape of the
+// corpus masked by kind with the sentence kept, nothing that is no secret touched, personal paths
+// made relative, and what was masked said in counts and kinds only.
+import { describe, expect, it } from 'vitest';
+import { describeMasked, redactText } from '../../../src/services/redaction';
+import { NOT_SECRETS, SECRET_CORPUS } from '../../fixtures/secrets/corpus.mjs';
+
+const places = { folder: '/home/alice/work/app', home: '/home/alice' };
+
+describe('the redaction step', () => {
+  it('has at least 40 secret shapes to plant', () => {
+    expect(SECRET_CORPUS.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(SECRET_CORPUS.map((entry) => entry.secret)).size).toBe(SECRET_CORPUS.length);
+  });
+
+  it.each(SECRET_CORPUS.map((entry) => [entry.label, entry.text, entry.secret] as const))('masks a %s: %s', async (label, text, secret) => {
+    const { text: redacted, masked } = await redactText(text, places);
+    expect(redacted).not.toContain(secret);
+    expect(redacted).toContain('[redacted: ');
+    expect(Object.values(masked).reduce((sum, count) => sum + count, 0)).toBeGreaterThan(0);
+    // The words around it stay: the first and last word of the sentence that are not the secret.
+    const words = text.split(/\s+/).filter((word) => !secret.includes(word) && !word.includes(secret.slice(0, 12)) && /^[a-z]{3,}$/i.test(word));
+    for (const word of words) expect(redacted).toContain(word);
+    expect(describeMasked(masked)).not.toContain(secret);
+    // The label of the rule that knows the vendor, where one does.
+    if (!['key', 'token', 'secret', 'password', 'secret-like string'].includes(label)) expect(Object.keys(masked)).toContain(label);
+  });
+
+  it('reads as the issue asks: the kind in brackets, the sentence around it', async () => {
+    const token = SECRET_CORPUS[0]!.secret;
+    expect((await redactText(`push failed until I used ${token} as the password`, places)).text).toBe('push failed until I used [redacted: GitHub token] as the password');
+    expect((await redactText('PASSWORD=hunter2x psql', places)).text).toBe('PASSWORD=[redacted: password] psql');
+    expect((await redactText('curl -H "Authorization: Bearer abcdefghijkl0123"', places)).text).toBe('curl -H "Authorization: Bearer [redacted: authorization header]"');
+  });
+
+  it('masks every secret of a sentence that holds many, and a second pass changes nothing', async () => {
+    const all = SECRET_CORPUS.map((entry) => entry.text).join(' | ');
+    const once = await redactText(all, places);
+    for (const { secret } of SECRET_CORPUS) expect(once.text).not.toContain(secret);
+    expect(await redactText(once.text, places)).toEqual({ text: once.text, masked: {} });
+  });
+
+  it('masks a token the thread cut short, by its prefix or its randomness', async () => {
+    const token = SECRET_CORPUS[0]!.secret;
+    const cut = `${token.slice(0, 20)}\u2026`;
+    expect((await redactText(`Request: push with ${cut}`, places)).text).toBe('Request: push with [redacted: secret (cut short)]');
+  });
+
+  it('a secretlint-disable comment in the text switches nothing off', async () => {
+    const token = SECRET_CORPUS[0]!.secret;
+    expect((await redactText(`// secretlint-disable\n${token}`, places)).text).not.toContain(token);
+  });
+
+  it.each(NOT_SECRETS)('leaves what is no secret alone: %s', async (text) => {
+    expect(await redactText(text, places)).toEqual({ text, masked: {} });
+  });
+
+  it('makes personal paths relative to the session folder, else to ~, on Linux, macOS and Windows', async () => {
+    const cases: [string, string, { folder?: string; home?: string }][] = [
+      ['failed at /home/alice/work/app/test/unit/parse.test.ts:42', 'failed at test/unit/parse.test.ts:42', places],
+      ['cd /home/alice/work/app', 'cd .', places],
+      ['notes in /home/alice/notes/todo.md', 'notes in ~/notes/todo.md', places],
+      ['opened /Users/bob/Projects/app/src/a.ts', 'opened src/a.ts', { folder: '/Users/bob/Projects/app', home: '/Users/bob' }],
+      ['read C:\\Users\\Carol\\code\\app\\src\\a.ts', 'read src\\a.ts', { folder: 'c:\\Users\\carol\\code\\app', home: 'C:\\Users\\carol' }],
+      ['json "C:\\\\Users\\\\carol\\\\AppData\\\\x.log"', 'json "~\\\\AppData\\\\x.log"', { folder: 'D:\\repo', home: 'C:\\Users\\carol' }],
+      ['someone else: /home/dave/.ssh/config', 'someone else: ~/.ssh/config', places],
+    ];
+    for (const [text, expected, where] of cases) expect((await redactText(text, where)).text).toBe(expected);
+    expect((await redactText('see /usr/lib/node and /tmp/x and src/home/a.ts', places)).masked).toEqual({});
+  });
+
+  it('says what was masked in counts and kinds, never values', async () => {
+    const { masked } = await redactText(`${SECRET_CORPUS[0]!.text}; ${SECRET_CORPUS[1]!.text}; PASSWORD=abc123x at /home/alice/x.txt`, places);
+    expect(describeMasked(masked)).toBe('masked 3 secrets (2 GitHub token, 1 password) and 1 personal path made relative');
+    expect(describeMasked({})).toBeUndefined();
+  });
+});

@@ -16,6 +16,7 @@ import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
+import { pathPlaces, redactText } from '../services/redaction';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { hookSurfaceBudget } from '../core/budget';
@@ -113,7 +114,11 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, transcript: run.input?.transcript, armedAt: new Date().toISOString() }), 'utf8');
   const checkpointed = plan.checkpoint ? await checkpointForCompaction(agent, run) : undefined;
   // Claude Code's compaction prompt takes this text as is: a JSON `{}` would land there as noise.
-  if (plan.steerCompaction && checkpointed) return compactionInstructions(checkpointed.issueId, await run.thread()) ?? '';
+  if (plan.steerCompaction && checkpointed) {
+    // Text that goes into a conversation passes the one redaction step, as every context does.
+    const instructions = compactionInstructions(checkpointed.issueId, await run.thread());
+    return instructions ? (await redactText(instructions, pathPlaces(run.cwd))).text : '';
+  }
   if (plan.checkpointCompression) await checkpointCompression(agent, run);
   if (plan.inject === 'if-missing') return handOverIfMissing(agent, event, run, produce);
   const conversation = run.input?.session ?? run.input?.transcript;

@@ -170,8 +170,8 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         // scripts/bench/*.ts sit outside tsconfig.json (nothing compiles them); lint them with the default project.
-        // callLog.ts is the exception: test/agents imports it, so the project already holds it.
-        projectService: { allowDefaultProject: ['scripts/bench/!(callLog).ts'] },
+        // callLog.ts and realTranscripts.ts are the exceptions: tests import them, so the project already holds them.
+        projectService: { allowDefaultProject: ['scripts/bench/!(callLog|realTranscripts).ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -17,7 +17,7 @@ import {
   type AgentId,
   type HookLauncher,
 } from '../core/hookConfig';
-import { MCP_FILES } from '../core/mcpConfig';
+import { AGENT_PROFILES } from '../core/agents';
 import { applyChange, hookFile, planRepair, planSetup, whyNotWritable, type FileChange } from '../services/agentSetup';
 import { ensureLauncher } from '../services/launcherShim';
 import { keepLocal, namesMachinePaths } from '../services/localFiles';
@@ -154,7 +154,7 @@ async function installCommand(
       before: change.before,
       after: change.after,
       title: `${change.relative} (with beads-recovery entries)`,
-      question: `${AGENT_FORMATS[change.agent].label}: write ${change.relative}?`,
+      question: `${AGENT_PROFILES[change.agent].label}: write ${change.relative}?`,
       detail: [
         describeChange(change),
         ignoreNote?.message,
@@ -181,8 +181,8 @@ async function installCommand(
 }
 
 function describeChange(change: FileChange): string {
-  if (change.relative === MCP_FILES[change.agent].file && change.relative !== hookFile(change.agent)) {
-    return `Registers the beads-recovery MCP server (tools get_recovery_context and write_checkpoint, the recover prompt) for ${AGENT_FORMATS[change.agent].label}. It names this install's paths, so the file is this machine's.`;
+  if (change.relative === AGENT_PROFILES[change.agent].mcp.file && change.relative !== hookFile(change.agent)) {
+    return `Registers the beads-recovery MCP server (tools get_recovery_context and write_checkpoint, the recover prompt) for ${AGENT_PROFILES[change.agent].label}. It names this install's paths, so the file is this machine's.`;
   }
   const what: Record<AgentId, string> = {
     claude: 'SessionStart (startup, resume, /clear, compaction) hands Claude Code the recovery context; PreCompact writes a checkpoint first.',
@@ -230,7 +230,7 @@ async function pickAgents(root: string): Promise<{ agents: AgentId[]; mcp: boole
   for (const agent of AGENTS) {
     const signs = await detectAgent(root, agent);
     items.push({
-      label: AGENT_FORMATS[agent].label,
+      label: AGENT_PROFILES[agent].label,
       description: hookFile(agent),
       detail: signs.length > 0 ? `Detected: ${signs.join(', ')}` : 'Not detected here',
       picked: signs.length > 0,
@@ -239,7 +239,7 @@ async function pickAgents(root: string): Promise<{ agents: AgentId[]; mcp: boole
   }
   items.push({
     label: '$(plug) Also register the MCP server',
-    description: AGENTS.map((agent) => MCP_FILES[agent].file).join(', '),
+    description: AGENTS.map((agent) => AGENT_PROFILES[agent].mcp.file).join(', '),
     detail: 'For each picked agent: beads-recovery mcp, with the recovery context and checkpoint tools (VS Code finds it without this).',
     mcp: true,
   });

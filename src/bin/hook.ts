@@ -19,7 +19,7 @@ import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpoint
 import { pathPlaces, redactText } from '../services/redaction';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
-import { hookSurfaceBudget } from '../core/budget';
+import { hookSurfaceBudget } from '../core/agents';
 import { compactionInstructions, threadFactLines } from '../core/threadFacts';
 import type { SessionThread } from '../core/transcriptThread';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';

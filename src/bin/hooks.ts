@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_FORMATS, AGENTS, isAgentId, launcherFor, type AgentId, type HookLauncher } from '../core/hookConfig';
+import { AGENT_PROFILES } from '../core/agents';
 import { applyChange, installedEntries, planSetup, unusableHookFiles, type SetupPlan } from '../services/agentSetup';
 import { ensureLauncher } from '../services/launcherShim';
 import { keepLocal, namesMachinePaths } from '../services/localFiles';
@@ -71,11 +72,11 @@ export async function hooksCommand(
     for (const agent of agents) {
       // A file we would refuse to edit is not read for entries either: what it holds is unclear.
       const problems = await unusableHookFiles(root, agent);
-      for (const problem of problems) err(`beads-recovery: ${AGENT_FORMATS[agent].label}: ${problem}.\n`);
+      for (const problem of problems) err(`beads-recovery: ${AGENT_PROFILES[agent].label}: ${problem}.\n`);
       unusable += problems.length;
       const entries = await installedEntries(root, agent);
-      if (entries.length === 0 && problems.length === 0) out(`${AGENT_FORMATS[agent].label}: no beads-recovery hooks.\n`);
-      for (const { relative, event, command } of entries) out(`${AGENT_FORMATS[agent].label} (${relative}) ${event}: ${command}\n`);
+      if (entries.length === 0 && problems.length === 0) out(`${AGENT_PROFILES[agent].label}: no beads-recovery hooks.\n`);
+      for (const { relative, event, command } of entries) out(`${AGENT_PROFILES[agent].label} (${relative}) ${event}: ${command}\n`);
     }
     return unusable > 0 ? 1 : 0;
   }
@@ -83,7 +84,7 @@ export async function hooksCommand(
   const plan = await planSetup(root, agents, action, currentLauncher(), { shared: values.shared, mcp: values.mcp });
   for (const { error } of plan.problems) err(`beads-recovery: ${error}${error.includes('nothing was changed') ? '' : '; nothing was changed'}.\n`);
   for (const agent of plan.unchanged) {
-    out(action === 'install' ? `${AGENT_FORMATS[agent].label}: the beads-recovery entries are already there.\n` : `${AGENT_FORMATS[agent].label}: no beads-recovery entries.\n`);
+    out(action === 'install' ? `${AGENT_PROFILES[agent].label}: the beads-recovery entries are already there.\n` : `${AGENT_PROFILES[agent].label}: no beads-recovery entries.\n`);
   }
   if (values['dry-run']) {
     for (const change of plan.changes) out(change.after === '' ? `--- ${change.relative} (would be removed)\n` : `--- ${change.relative}\n${change.after}`);
@@ -114,7 +115,7 @@ export async function hooksCommand(
 
 function describe(action: 'install' | 'uninstall', change: SetupPlan['changes'][number]): string {
   if (action === 'uninstall') return change.after === '' ? `Removed ${change.relative} (it held only beads-recovery entries).\n` : `Removed the beads-recovery entries from ${change.relative}.\n`;
-  return `${AGENT_FORMATS[change.agent].label}: wrote the beads-recovery entries into ${change.relative}.\n`;
+  return `${AGENT_PROFILES[change.agent].label}: wrote the beads-recovery entries into ${change.relative}.\n`;
 }
 
 function changedAgents(plan: SetupPlan): AgentId[] {

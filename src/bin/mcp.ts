@@ -15,6 +15,7 @@ import * as z from 'zod';
 import { version } from '../../package.json';
 import { findBeadsDir } from '../beads/detect';
 import { AGENT_FORMATS, AGENTS } from '../core/hookConfig';
+import { AGENT_PROFILES } from '../core/agents';
 import { mcpInstructions } from '../core/mcpInstructions';
 import { installedEntries } from '../services/agentSetup';
 import { runCheckpoint } from '../services/checkpointFlow';
@@ -145,7 +146,7 @@ export async function hookedAgents(cwd: string): Promise<string[]> {
   const hooked: string[] = [];
   for (const agent of AGENTS) {
     const start = AGENT_FORMATS[agent].hooks[0]?.event;
-    if ((await installedEntries(root, agent)).some((entry) => entry.event === start)) hooked.push(AGENT_FORMATS[agent].label);
+    if ((await installedEntries(root, agent)).some((entry) => entry.event === start)) hooked.push(AGENT_PROFILES[agent].label);
   }
   return hooked;
 }

@@ -5,35 +5,6 @@
 // fits. Trying prefixes in order (rather than searching) keeps the result monotone: a smaller
 // budget never keeps something a larger budget dropped.
 
-/**
- * How much recovery context each agent's hook surface takes, in UTF-8 bytes (a byte budget is
- * also a character budget: no character is shorter than one byte). The 2 KB default stays for
- * Copy, Inject and every surface whose limit no source states.
- */
-export interface SurfaceBudget {
-  bytes: number;
-  /** Where the agent's own limit is stated, or why the default is kept. */
-  source: string;
-}
-
-export const DEFAULT_SURFACE_BUDGET: SurfaceBudget = { bytes: 2048, source: 'no limit stated by the agent (unverified): the 2 KB default' };
-
-const HOOK_SURFACE_BUDGETS: Readonly<Record<string, SurfaceBudget>> = {
-  // "Hook output strings, including additionalContext, systemMessage, and plain stdout, are capped
-  // at 10,000 characters"; longer output is saved to a file and only a 2 KB preview shown
-  // (code.claude.com/docs/en/hooks, "JSON output"). 9,000 leaves room for the prefix and mark.
-  claude: { bytes: 9000, source: 'Claude Code hooks docs: hook output capped at 10,000 characters' },
-  // About 2,500 tokens per model-visible hook message (approx_token_count: 4 bytes a token), the
-  // rest spilled to a file with a head-and-tail preview (developers.openai.com/codex/hooks, "Large
-  // hook output"; codex-rs/hooks/src/output_spill.rs).
-  codex: { bytes: 9000, source: 'Codex hooks docs: about 2,500 tokens (10,000 bytes) per hook message' },
-};
-
-/** The budget of an agent's hook surface: its stated limit, less a margin, else the 2 KB default. */
-export function hookSurfaceBudget(agent: string): SurfaceBudget {
-  return HOOK_SURFACE_BUDGETS[agent] ?? DEFAULT_SURFACE_BUDGET;
-}
-
 /** Units kept per droppable part, keyed by the part's name. */
 export type Kept = Readonly<Record<string, number>>;
 

@@ -15,9 +15,10 @@
 import { parseTree, findNodeAtLocation, getNodeValue, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { describeContainer, duplicateKey, setJsonValue } from './jsoncEdit';
 import { OPENCODE_EVENTS, opencodePluginText, readOpencodePlugin } from './opencodePlugin';
+import { type AgentId } from './agents/profile';
 
-export const AGENTS = ['claude', 'copilot', 'codex', 'cursor', 'gemini', 'opencode'] as const;
-export type AgentId = (typeof AGENTS)[number];
+// The agent type and its list live with the agents' profiles (./agents/); kept here too for the modules that read the hook formats.
+export { AGENTS, isAgentId, type AgentId } from './agents/profile';
 
 /** What runs our command line: a JavaScript runtime and the bundled `dist/cli.js`. */
 export interface HookLauncher {
@@ -49,7 +50,6 @@ interface HookSpec {
 
 export interface AgentFormat {
   id: AgentId;
-  label: string;
   layout: 'nested' | 'flat' | 'plugin';
   /** The hook file, relative to the project: the private one, and the one shared with the team when they differ. */
   file: { local: string; shared?: string };
@@ -82,7 +82,6 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // Git for Windows or to set "shell": "powershell" (the 2.1.332 bundle). So the POSIX command.
   claude: {
     id: 'claude',
-    label: 'Claude Code',
     layout: 'nested',
     file: { local: '.claude/settings.local.json', shared: '.claude/settings.json' },
     hooks: [
@@ -102,7 +101,6 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // CLI also the next UserPromptSubmit of the same run) hands the context over.
   copilot: {
     id: 'copilot',
-    label: 'GitHub Copilot (VS Code agent hooks, Copilot CLI)',
     layout: 'flat',
     file: { local: '.github/hooks/beads-recovery.json' },
     preamble: { version: 1 },
@@ -121,7 +119,6 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   },
   codex: {
     id: 'codex',
-    label: 'Codex',
     layout: 'nested',
     file: { local: '.codex/hooks.json' },
     // On Windows Codex takes `commandWindows` (codex-rs/hooks/src/engine/discovery.rs,
@@ -145,7 +142,6 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // speakeasy-api/gram#3736, obra/superpowers#871).
   cursor: {
     id: 'cursor',
-    label: 'Cursor',
     layout: 'flat',
     file: { local: '.cursor/hooks.json' },
     preamble: { version: 1 },
@@ -172,7 +168,6 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // holds none.
   gemini: {
     id: 'gemini',
-    label: 'Gemini CLI',
     layout: 'nested',
     file: { local: '.gemini/settings.json' },
     commandShell: 'posix-or-powershell',
@@ -187,17 +182,12 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
   // opencode: a plugin file (core/opencodePlugin.ts) that runs our hook on its own events.
   opencode: {
     id: 'opencode',
-    label: 'opencode',
     layout: 'plugin',
     file: { local: '.opencode/plugins/beads-recovery.js' },
     hooks: OPENCODE_EVENTS.map((event) => ({ event, timeout: TIMEOUT_S })),
     signs: { folders: ['.opencode'], executables: ['opencode'], extensions: [] },
   },
 };
-
-export function isAgentId(value: unknown): value is AgentId {
-  return typeof value === 'string' && (AGENTS as readonly string[]).includes(value);
-}
 
 export const HOOK_MARKER = '# beads-recovery';
 const MARKER_AT_END = /\s#\s*beads-recovery\s*$/;

@@ -6,6 +6,7 @@
 
 import type { LedgerSummary } from './recovery';
 import type { ReflogCursor } from './reflog';
+import { isAgentConfigFile } from './agents';
 import { isBeadsFile } from './beadsFiles';
 import { compareText } from './compare';
 import { oneLine, truncate } from './markdown';
@@ -538,20 +539,17 @@ function isCount(value: unknown): value is number {
 // repository's machinery, the tracker's own files (in and beside .beads: core/beadsFiles.ts) or
 // installed dependencies.
 const ALWAYS_IGNORED = /(?:^|\/)(?:\.git|node_modules)(?:\/|$)/;
-// Agent configuration at the folder's root — hook settings and MCP server lists, which this
-// extension (or `beads-recovery hooks install`, or an agent's own setup) writes: configuring an
-// agent is not work on an issue, and counting it made a focus click write a checkpoint.
-const AGENT_CONFIGURATION = /^(?:\.mcp\.json|\.claude\/settings(?:\.local)?\.json|\.github\/hooks\/[^/]+\.json|\.codex\/(?:hooks\.json|config\.toml)|\.cursor\/(?:hooks|mcp)\.json|\.vscode\/mcp\.json)$/;
 
 /**
  * A test for paths relative to the workspace folder (with `/` separators): false for `.git/`,
- * beads' own files (`.beads/`, `.beads.gate.lock`), `node_modules/`, agent hook and MCP settings, and anything matching one of `excludes`
+ * beads' own files (`.beads/`, `.beads.gate.lock`), `node_modules/`, an agent's own configuration
+ * (its hook and MCP files, from its profile: configuring an agent is not work on an issue), and anything matching one of `excludes`
  * (the `files.watcherExclude` globs, which VS Code does not apply to every watcher).
  */
 export function trackedPathFilter(excludes: readonly string[]): (relativePath: string) => boolean {
   const patterns = excludes.map(globToRegExp);
   return (relativePath) =>
-    relativePath !== '' && !ALWAYS_IGNORED.test(relativePath) && !isBeadsFile(relativePath) && !AGENT_CONFIGURATION.test(relativePath) && !patterns.some((pattern) => pattern.test(relativePath));
+    relativePath !== '' && !ALWAYS_IGNORED.test(relativePath) && !isBeadsFile(relativePath) && !isAgentConfigFile(relativePath) && !patterns.some((pattern) => pattern.test(relativePath));
 }
 
 /** A VS Code glob (`**`, `*`, `?`, `{a,b}`, `[abc]`) as an anchored regular expression over `/`-separated paths. */

@@ -10,29 +10,9 @@ import { findNodeAtLocation, getNodeValue } from 'jsonc-parser';
 import { setJsonValue } from './jsoncEdit';
 import { detectStyle, parseDocument, type AgentId, type ConfigEdit, type HookLauncher } from './hookConfig';
 import { errorMessage } from './errors';
+import { AGENT_PROFILES } from './agents';
 
 export const MCP_SERVER_NAME = 'beads-recovery';
-
-interface McpFile {
-  file: string;
-  kind: 'json' | 'toml';
-  /** JSON files: the object that holds the servers. */
-  container?: string;
-  /** JSON files: the entry names its transport. */
-  typed?: boolean;
-  /** opencode's own entry shape: `{type: "local", command: [program, ...args], environment}`. */
-  opencode?: boolean;
-}
-
-export const MCP_FILES: Record<AgentId, McpFile> = {
-  claude: { file: '.mcp.json', kind: 'json', container: 'mcpServers', typed: true },
-  copilot: { file: '.vscode/mcp.json', kind: 'json', container: 'servers', typed: true },
-  codex: { file: '.codex/config.toml', kind: 'toml' },
-  cursor: { file: '.cursor/mcp.json', kind: 'json', container: 'mcpServers' },
-  // Gemini CLI's `mcpServers` sits in the same settings file as its hooks.
-  gemini: { file: '.gemini/settings.json', kind: 'json', container: 'mcpServers' },
-  opencode: { file: 'opencode.json', kind: 'json', container: 'mcp', opencode: true },
-};
 
 /** How an agent starts our server: no shell, the runtime with the script and `mcp`. */
 export function mcpServerEntry(launcher: HookLauncher): { command: string; args: string[]; env?: Record<string, string> } {
@@ -46,7 +26,7 @@ export function mcpServerEntry(launcher: HookLauncher): { command: string; args:
 /** The launcher an existing registration of ours names, for path repair; undefined when there is none. */
 export function registeredLauncher(text: string | undefined, agent: AgentId): HookLauncher | undefined {
   const entry = readEntry(text, agent);
-  if (MCP_FILES[agent].opencode) {
+  if (AGENT_PROFILES[agent].mcp.opencode) {
     const [runtime, script] = Array.isArray(entry?.command) ? (entry.command as unknown[]) : [];
     const environment = entry?.environment as Record<string, unknown> | undefined;
     return typeof runtime === 'string' && typeof script === 'string' ? { runtime, script, electron: environment?.ELECTRON_RUN_AS_NODE === '1' } : undefined;
@@ -57,7 +37,7 @@ export function registeredLauncher(text: string | undefined, agent: AgentId): Ho
 }
 
 export function installMcpServer(text: string | undefined, launcher: HookLauncher, agent: AgentId): ConfigEdit {
-  const spec = MCP_FILES[agent];
+  const spec = AGENT_PROFILES[agent].mcp;
   const entry = spec.opencode ? opencodeEntry(launcher) : { ...(spec.typed ? { type: 'stdio' } : {}), ...mcpServerEntry(launcher) };
   return spec.kind === 'toml' ? editToml(text, entry) : editJson(text, spec.container!, entry);
 }
@@ -71,12 +51,12 @@ function opencodeEntry(launcher: HookLauncher): Record<string, unknown> {
 }
 
 export function uninstallMcpServer(text: string | undefined, agent: AgentId): ConfigEdit {
-  const spec = MCP_FILES[agent];
+  const spec = AGENT_PROFILES[agent].mcp;
   return spec.kind === 'toml' ? editToml(text, undefined) : editJson(text, spec.container!, undefined);
 }
 
 function readEntry(text: string | undefined, agent: AgentId): Record<string, unknown> | undefined {
-  const spec = MCP_FILES[agent];
+  const spec = AGENT_PROFILES[agent].mcp;
   if (spec.kind === 'toml') {
     const parsed = parseTomlText(text);
     return parsed.ok ? ((parsed.value.mcp_servers as Record<string, unknown> | undefined)?.[MCP_SERVER_NAME] as Record<string, unknown> | undefined) : undefined;

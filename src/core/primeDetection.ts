@@ -17,11 +17,11 @@
 //
 // Pure: the caller reads the files (src/services/primeDetection.ts) and passes their text.
 import { parse as parseToml } from 'smol-toml';
+import { AGENT_PROFILES } from './agents';
+import { type AgentId, type ConfigScope, type PrimeConfigLocation } from './agents/profile';
 
-export type PrimeAgent = 'claude' | 'codex' | 'cursor' | 'copilot' | 'gemini' | 'opencode';
-
-/** Where an agent's configuration lives: a folder of the project, or of the user's home. */
-export type ConfigScope = 'project' | 'user';
+// Codex's config.toml can also enable beads' own Codex plugin, which runs prime (see codexBeadsPlugin).
+const CODEX_CONFIG = '.codex/config.toml';
 
 /** One configuration file an agent reads, as the caller found it. */
 export interface AgentConfigFile {
@@ -30,43 +30,6 @@ export interface AgentConfigFile {
   path: string;
   text: string;
 }
-
-export interface PrimeConfigLocation {
-  scope: ConfigScope;
-  /** A file, or (ending in `/*.json`) every JSON file of a folder. */
-  path: string;
-}
-
-const CODEX_CONFIG = '.codex/config.toml';
-
-/** The files that can show bd's prime reaching each agent. */
-export const PRIME_CONFIG_LOCATIONS: Readonly<Record<PrimeAgent, readonly PrimeConfigLocation[]>> = {
-  claude: [
-    { scope: 'project', path: '.claude/settings.json' },
-    { scope: 'project', path: '.claude/settings.local.json' },
-    { scope: 'user', path: '.claude/settings.json' },
-  ],
-  codex: [
-    { scope: 'project', path: '.codex/hooks.json' },
-    { scope: 'user', path: '.codex/hooks.json' },
-    { scope: 'project', path: CODEX_CONFIG },
-    { scope: 'user', path: CODEX_CONFIG },
-  ],
-  cursor: [
-    { scope: 'project', path: '.cursor/hooks.json' },
-    { scope: 'user', path: '.cursor/hooks.json' },
-  ],
-  // bd's copilot hook prints `bd prime` as plain text, which reaches neither reader of the file:
-  // VS Code parses a hook's stdout as JSON, and Copilot CLI took only a top-level
-  // `additionalContext` in the real-agent suite. Our block keeps the rules there.
-  copilot: [],
-  gemini: [
-    { scope: 'project', path: '.gemini/settings.json' },
-    { scope: 'user', path: '.gemini/settings.json' },
-  ],
-  // bd sets up no opencode integration.
-  opencode: [],
-};
 
 export type PrimePresence = { present: true; reason: string } | { present: false };
 
@@ -78,11 +41,11 @@ const SESSION_START = 'sessionstart';
 
 /**
  * Whether bd's prime already reaches `agent` when a session starts, judged from the agent's
- * configuration files (any of PRIME_CONFIG_LOCATIONS[agent]; others are ignored). A file that is
+ * configuration files (any of AGENT_PROFILES[agent].primeLocations; others are ignored). A file that is
  * not valid JSON (or TOML) shows nothing, so our rules stay in: a doubled rule costs less than a missing one.
  */
-export function bdPrimeReachesAgent(agent: PrimeAgent, files: readonly AgentConfigFile[]): PrimePresence {
-  const ours = files.filter((file) => PRIME_CONFIG_LOCATIONS[agent].some((location) => matches(location, file)));
+export function bdPrimeReachesAgent(agent: AgentId, files: readonly AgentConfigFile[]): PrimePresence {
+  const ours = files.filter((file) => AGENT_PROFILES[agent].primeLocations.some((location) => matches(location, file)));
   if (agent === 'codex') {
     const plugin = codexBeadsPlugin(ours.filter((file) => file.path === CODEX_CONFIG));
     if (plugin) return { present: true, reason: `beads' Codex plugin, enabled in ${plugin}` };

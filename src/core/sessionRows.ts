@@ -3,6 +3,7 @@
 // sessions our hooks recorded (src/core/agentSessions.ts) and those the agents keep on disk
 // (src/services/sessionsOnDisk.ts, only to show them) come in; rows go out.
 
+import { agentName } from './agents';
 import { bindingsOf, type AgentSession } from './agentSessions';
 import type { SessionView } from '../shared/protocol';
 import { formatAge } from './time';
@@ -60,7 +61,7 @@ export function sessionRows(input: SessionRowsInput): SessionView[] {
   // The status bar follows the folder's focus: the most recently active session on that issue.
   const followed = live.find((row) => row.issueId !== undefined && row.issueId === input.focusedId);
   return live.slice(0, input.limit ?? DEFAULT_LIMIT).map((row) => ({
-    agent: AGENT_NAMES[row.agent] ?? row.agent,
+    agent: agentName(row.agent),
     session: row.agent === input.ownSession?.agent && row.sessionId === input.ownSession.sessionId ? 'this window' : shortId(row.sessionId),
     sessionId: row.sessionId,
     ...(row.issueId ? { issue: { id: row.issueId, title: titles.get(row.issueId) ?? '' } } : {}),
@@ -75,12 +76,3 @@ function shortId(sessionId: string): string {
   const name = (sessionId.split(/[\\/]/).pop() ?? sessionId).replace(/\.jsonl$/, '');
   return name.length > SHORT_ID_CHARS ? name.slice(0, SHORT_ID_CHARS) : name;
 }
-
-const AGENT_NAMES: Record<string, string> = {
-  claude: 'Claude Code',
-  codex: 'Codex',
-  copilot: 'Copilot',
-  cursor: 'Cursor',
-  gemini: 'Gemini CLI',
-  vscode: 'VS Code',
-};

@@ -11,7 +11,8 @@ import { access, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_FORMATS, installHooks, ourCommands, parseDocument, repairHooks, uninstallHooks, type AgentId, type ConfigEdit, type HookLauncher } from '../core/hookConfig';
 import { errorMessage } from '../core/errors';
-import { installMcpServer, MCP_FILES, registeredLauncher, uninstallMcpServer } from '../core/mcpConfig';
+import { installMcpServer, registeredLauncher, uninstallMcpServer } from '../core/mcpConfig';
+import { AGENT_PROFILES } from '../core/agents';
 import { assertWriteStaysInside, OutsideWorkspaceError, readIfPresent } from './files';
 import { expectOwnWrite } from './ownWrites';
 
@@ -64,7 +65,7 @@ export async function planSetup(
     }));
     if (options.mcp) {
       edits.push({
-        relative: MCP_FILES[agent].file,
+        relative: AGENT_PROFILES[agent].mcp.file,
         edit: (text) => (action === 'install' ? installMcpServer(text, launcher, agent) : uninstallMcpServer(text, agent)),
       });
     }
@@ -136,7 +137,7 @@ export async function installedEntries(root: string, agent: AgentId): Promise<{ 
     const text = await readIfPresent(path.join(root, ...relative.split('/'))).catch(() => undefined);
     for (const entry of ourCommands(text)) found.push({ relative, ...entry });
   }
-  const mcp = MCP_FILES[agent].file;
+  const mcp = AGENT_PROFILES[agent].mcp.file;
   const launcher = registeredLauncher(await readIfPresent(path.join(root, ...mcp.split('/'))).catch(() => undefined), agent);
   if (launcher) found.push({ relative: mcp, event: 'MCP server', command: `${launcher.runtime} ${launcher.script} mcp` });
   return found;
@@ -183,7 +184,7 @@ export async function planRepair(
       const edit = repairHooks(before, launcher, agent);
       if (edit.ok && edit.changed) changes.push({ agent, relative, file, before, after: edit.text });
     }
-    const relative = MCP_FILES[agent].file;
+    const relative = AGENT_PROFILES[agent].mcp.file;
     const file = path.join(root, ...relative.split('/'));
     // Gemini CLI's MCP servers share the hook file: repair on top of the hooks' repair.
     const earlier = changes.find((change) => change.relative === relative);

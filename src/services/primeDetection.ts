@@ -1,14 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import {
-  PRIME_CONFIG_LOCATIONS,
-  bdPrimeReachesAgent,
-  type AgentConfigFile,
-  type PrimeAgent,
-  type PrimeConfigLocation,
-  type PrimePresence,
-} from '../core/primeDetection';
+import { bdPrimeReachesAgent, type AgentConfigFile, type PrimePresence } from '../core/primeDetection';
+import { AGENT_PROFILES } from '../core/agents';
+import { type AgentId, type PrimeConfigLocation } from '../core/agents/profile';
 import { readIfPresent } from './files';
 
 export interface PrimeDetectionOptions {
@@ -25,8 +20,8 @@ export interface PrimeDetectionOptions {
  * agent's configuration files in the project and the user's home. Hook output for that agent
  * then leaves our rules out. Unreadable files count as absent: detection never fails a hook.
  */
-export async function detectBdPrime(agent: PrimeAgent, options: PrimeDetectionOptions): Promise<PrimePresence> {
-  const files = await readAgentConfigFiles(PRIME_CONFIG_LOCATIONS[agent], options);
+export async function detectBdPrime(agent: AgentId, options: PrimeDetectionOptions): Promise<PrimePresence> {
+  const files = await readAgentConfigFiles(AGENT_PROFILES[agent].primeLocations, options);
   return bdPrimeReachesAgent(agent, files);
 }
 

@@ -6,7 +6,7 @@ import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hookSurfaceBudget } from '../../../src/core/budget';
+import { hookSurfaceBudget } from '../../../src/core/agents';
 import { AGENT_FORMATS, AGENTS, ourCommands, shimCommandLine, type AgentId } from '../../../src/core/hookConfig';
 import { BD_HOOK_FILES } from '../../fixtures/agentHookFiles.mjs';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';

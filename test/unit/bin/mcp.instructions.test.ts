@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hookedAgents } from '../../../src/bin/mcp';
-import { AGENT_FORMATS, AGENTS, launcherFor } from '../../../src/core/hookConfig';
+import { AGENT_PROFILES } from '../../../src/core/agents';
+import { AGENTS, launcherFor } from '../../../src/core/hookConfig';
 import { mcpInstructions } from '../../../src/core/mcpInstructions';
 import { applyChange, planSetup } from '../../../src/services/agentSetup';
 
@@ -36,6 +37,6 @@ describe('the MCP server instructions', () => {
     expect(text).toContain('its hooks for Claude Code, Codex already put this project\'s recovery context into the conversation');
     expect(text).toContain('do not fetch it again');
     expect(text).not.toMatch(/Call get_recovery_context at the start/);
-    expect(mcpInstructions(AGENTS.map((agent) => AGENT_FORMATS[agent].label)).length).toBeLessThanOrEqual(512);
+    expect(mcpInstructions(AGENTS.map((agent) => AGENT_PROFILES[agent].label)).length).toBeLessThanOrEqual(512);
   });
 });

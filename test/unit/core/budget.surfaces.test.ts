@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SURFACE_BUDGET, hookSurfaceBudget } from '../../../src/core/budget';
+import { hookSurfaceBudget } from '../../../src/core/agents';
+import { DEFAULT_SURFACE_BUDGET } from '../../../src/core/agents/profile';
 
 describe('budget by surface', () => {
   it("gives each agent's hook what that agent accepts, below its stated limit, and cites it", () => {

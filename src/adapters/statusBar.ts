@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { showWarningMessage } from './notify';
-import { filesByEdits } from '../core/ledger';
+import { filesByEdits, ledgerOf } from '../core/ledger';
 import { inlineCode, inlineText } from '../core/markdown';
 import {
   EMPTY_NUDGE_MEMORY,
@@ -227,7 +227,7 @@ export class ActivityStatusBar extends Disposable {
 
   private stalls(folder: FolderActivity, policy: CheckpointPolicy, now: number): Stall[] {
     const candidates = (folder.inProgressIssues ?? []).flatMap((issue) => {
-      const lastActivityAt = lastSignOfLife(folder.state.ledgers[issue.id], parseTimestamp(issue.updatedAt));
+      const lastActivityAt = lastSignOfLife(ledgerOf(folder.state, issue.id), parseTimestamp(issue.updatedAt));
       return lastActivityAt === undefined ? [] : [{ issueId: issue.id, lastActivityAt }];
     });
     return findStalls(candidates, now, policy, this.watchingSince);

@@ -3,6 +3,7 @@ import { showInformationMessage, showWarningMessage } from './notify';
 import { childrenOf, describeCloseObstacles, readyItems, type CloseObstacles, type ReadyItem } from '../core/graph';
 import { isTerminal, type Issue, type IssueSummary } from '../core/model';
 import { unlinked } from '../core/markdown';
+import { ledgerOf } from '../core/ledger';
 import { isContainer, nextFor, readyOrder, type LastClose } from '../core/next';
 import { describeMasked } from '../services/redaction';
 import { closeObstaclesFor, closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
@@ -195,15 +196,16 @@ async function close(deps: WorkDeps, argument: CloseArgument): Promise<CloseOutc
     // The reflog read and the last burst of file events written, so the file list is complete.
     await folder?.flush();
     const now = Date.now();
+    const ledger = folder ? ledgerOf(folder.state, issueId) : undefined;
     return closeWithFiles({
       backend: project.backend,
       queue: outbox,
       issueId,
       reason: reason.trim(),
       cli: project.cli,
-      ledgerFiles: folder?.state.ledgers[issueId]?.files ?? [],
-      ledgerMoreFiles: folder?.state.ledgers[issueId]?.moreFiles ?? 0,
-      ledgerCommits: folder?.state.ledgers[issueId]?.commits.map((commit) => commit.hash) ?? [],
+      ledgerFiles: ledger?.files ?? [],
+      ledgerMoreFiles: ledger?.moreFiles ?? 0,
+      ledgerCommits: ledger?.commits.map((commit) => commit.hash) ?? [],
       checkpointCommits: folder ? () => autoCheckpoint(project, outbox, folder, 'before-close', issueId, 0) : undefined,
       commitFiles: (hashes) => filesOfCommits(project.folder.uri.fsPath, hashes, { timeoutMs: settings.cliTimeoutMs }),
       flushTimeoutMs: CLOSE_FLUSH_MS,

@@ -10,7 +10,7 @@ import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
 import { createJsonlBackend } from '../beads/jsonlBackend';
 import type { AgentId } from '../core/hookConfig';
-import { toLedgerSummary } from '../core/ledger';
+import { ledgerOf, toLedgerSummary } from '../core/ledger';
 import { clampTimeoutMs } from '../core/time';
 import { findRepository, type GitRepository } from '../git/repo';
 import { gitStatus } from '../git/status';
@@ -137,7 +137,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
           inProgressIds = snapshot.inProgress.ok ? snapshot.inProgress.value.map((issue) => issue.id) : undefined;
         },
         ledgerFor: (issueId) => {
-          const recorded = ledger?.state.ledgers[issueId];
+          const recorded = (ledger ? ledgerOf(ledger.state, issueId) : undefined);
           return recorded ? toLedgerSummary(recorded) : undefined;
         },
         lastClose,

@@ -13,6 +13,7 @@
 import type { IssueRule } from './sessionIssue';
 import { type AgentEvent, type FileTouch, type ToolCall, type ToolResult } from './agentEvents';
 import { issueActionsIn, type IssueAction } from './commandLine';
+import { entryOf, idRecord, withEntry } from './idRecord';
 
 export interface SessionCommit {
   hash: string;
@@ -127,7 +128,7 @@ function applyToolCall(session: AgentSession, call: ToolCall, result: ToolResult
   const touched: FileTouch[] = result?.files ?? call.files;
   for (const touch of touched) {
     const relative = workTreePath(touch.path, root);
-    if (relative !== undefined) next = { ...next, files: capFiles({ ...next.files, [relative]: Math.max(next.files[relative] ?? at, at) }) };
+    if (relative !== undefined) next = { ...next, files: capFiles(withEntry(next.files, relative, Math.max(entryOf(next.files, relative) ?? at, at))) };
   }
   if (call.command) {
     for (const action of issueActionsIn(call.command)) next = applyIssueAction(next, action);
@@ -222,7 +223,7 @@ function withSession(state: AgentSessionsState, session: AgentSession): AgentSes
 function capFiles(files: Record<string, number>): Record<string, number> {
   const entries = Object.entries(files);
   if (entries.length <= MAX_FILES) return files;
-  return Object.fromEntries(entries.sort((a, b) => b[1] - a[1]).slice(0, MAX_FILES));
+  return idRecord(entries.sort((a, b) => b[1] - a[1]).slice(0, MAX_FILES));
 }
 
 /**
@@ -321,7 +322,7 @@ export function normalizeAgentSessions(value: unknown, problems: string[] = []):
 
 function normalizeSession(raw: unknown): AgentSession | undefined {
   if (!isRecord(raw) || !isText(raw.agent) || !isText(raw.sessionId) || !isTime(raw.startedAt) || !isTime(raw.lastEventAt)) return undefined;
-  const files: Record<string, number> = {};
+  const files = idRecord<number>();
   if (isRecord(raw.files)) for (const [file, at] of Object.entries(raw.files)) if (file !== '' && isTime(at)) files[file] = at;
   const commits = Array.isArray(raw.commits)
     ? raw.commits.filter((c): c is SessionCommit => isRecord(c) && isText(c.hash) && typeof c.subject === 'string' && isTime(c.at)).map(({ hash, subject, at }) => ({ hash, subject, at }))

@@ -7,6 +7,7 @@
 import type { LedgerSummary } from './recovery';
 import type { ReflogCursor } from './reflog';
 import { isAgentConfigFile } from './agents';
+import { entryOf, idRecord, withEntry } from './idRecord';
 import { isBeadsFile } from './beadsFiles';
 import { compareText } from './compare';
 import { oneLine, truncate } from './markdown';
@@ -62,6 +63,7 @@ export interface LedgerState {
   focusPinned?: boolean;
   /** When the focus last changed: between windows, the later choice wins. */
   focusedAt?: number;
+  /** By issue id; without a prototype (core/idRecord.ts). */
   ledgers: Record<string, Ledger>;
   /** Full hashes of commits already handled (linked, or recognised as copies of linked work), oldest first, the newest MAX_LINKED_COMMITS. */
   linkedCommits: string[];
@@ -81,7 +83,7 @@ export const EDIT_COALESCE_MS = 1_000;
 const SUBJECT_CHARS = 200;
 
 export function emptyLedgerState(): LedgerState {
-  return { version: 1, ledgers: {}, linkedCommits: [], linkedSubjects: [] };
+  return { version: 1, ledgers: idRecord(), linkedCommits: [], linkedSubjects: [] };
 }
 
 function emptyLedger(issueId: string, now: number): Ledger {
@@ -93,7 +95,7 @@ function emptyLedger(issueId: string, now: number): Ledger {
  * file events: a repeat of a file within EDIT_COALESCE_MS only moves `lastActivityAt`.
  */
 export function recordFileChange(state: LedgerState, issueId: string, path: string, now: number): LedgerState {
-  const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
+  const ledger = entryOf(state.ledgers, issueId) ?? emptyLedger(issueId, now);
   const index = lowerBound(ledger.files, path);
   const listed = ledger.files[index] === path;
   const previous = listed ? ledger.touched[index] : undefined;
@@ -111,7 +113,7 @@ export function recordFileChange(state: LedgerState, issueId: string, path: stri
     if (!listed) next = dropFolders(next, path);
     if (next.files.length > MAX_FILES) next = capFiles(next);
   }
-  return { ...state, ledgers: { ...state.ledgers, [issueId]: next } };
+  return { ...state, ledgers: withEntry(state.ledgers, issueId, next) };
 }
 
 /** True when `sorted` lists a path inside the folder `path` (which would sit at `index`). */
@@ -143,7 +145,7 @@ function dropFolders(ledger: Ledger, path: string): Ledger {
  * tracked files changed right after every commit.
  */
 export function recordCommit(state: LedgerState, issueId: string, commit: LedgerCommit, now: number): LedgerState {
-  const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, now);
+  const ledger = entryOf(state.ledgers, issueId) ?? emptyLedger(issueId, now);
   const subject = cleanSubject(commit.subject);
   const commits = ledger.commits.some((known) => known.hash === commit.hash)
     ? ledger.commits
@@ -151,7 +153,7 @@ export function recordCommit(state: LedgerState, issueId: string, commit: Ledger
   const next: Ledger = { ...ledger, commits, lastActivityAt: now };
   return {
     ...rememberLinked(state, commit.hash),
-    ledgers: { ...state.ledgers, [issueId]: next },
+    ledgers: withEntry(state.ledgers, issueId, next),
     linkedSubjects: appendCapped(state.linkedSubjects, { issueId, subject }, MAX_LINKED_SUBJECTS, sameSubject),
   };
 }
@@ -187,7 +189,7 @@ export function isSubjectLinked(state: LedgerState, issueId: string, subject: st
  * counted as one edit (the count cannot be split by time).
  */
 export function markCheckpoint(state: LedgerState, issueId: string, at: number): LedgerState {
-  const ledger = state.ledgers[issueId] ?? emptyLedger(issueId, at);
+  const ledger = entryOf(state.ledgers, issueId) ?? emptyLedger(issueId, at);
   const reset: Ledger = {
     issueId,
     files: [],
@@ -202,7 +204,7 @@ export function markCheckpoint(state: LedgerState, issueId: string, at: number):
   };
   const next = absorbLater(reset, ledger);
   const counted: Ledger = { ...next, editCounts: next.files.map(() => 1), edits: next.files.length };
-  return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: counted } });
+  return capLedgers({ ...state, ledgers: withEntry(state.ledgers, issueId, counted) });
 }
 
 /**
@@ -214,9 +216,9 @@ export function markCheckpoint(state: LedgerState, issueId: string, at: number):
  * beside a view that lists them. Returns the same object when the ledger knew as much already.
  */
 export function noteEarlierCheckpoint(state: LedgerState, issueId: string, at: number, now?: number): LedgerState {
-  const ledger = state.ledgers[issueId] ?? (now === undefined ? undefined : emptyLedger(issueId, Math.max(now, at)));
+  const ledger = entryOf(state.ledgers, issueId) ?? (now === undefined ? undefined : emptyLedger(issueId, Math.max(now, at)));
   if (!ledger || (ledger.lastCheckpointAt !== undefined && ledger.lastCheckpointAt >= at)) return state;
-  return capLedgers({ ...state, ledgers: { ...state.ledgers, [issueId]: { ...ledger, lastCheckpointAt: at } } });
+  return capLedgers({ ...state, ledgers: withEntry<Ledger>(state.ledgers, issueId, { ...ledger, lastCheckpointAt: at }) });
 }
 
 /** The user (pinned) or the extension (derived) chose the issue work is attributed to. */
@@ -236,8 +238,13 @@ export function reconcileFocus(state: LedgerState, inProgressIds: readonly strin
   return setFocus(state, focusedId, now, keepPin);
 }
 
+/** The ledger of `issueId`, if any (whatever the id: ids are data). */
+export function ledgerOf(state: LedgerState, issueId: string): Ledger | undefined {
+  return entryOf(state.ledgers, issueId);
+}
+
 export function focusedLedger(state: LedgerState): Ledger | undefined {
-  return state.focusedId === undefined ? undefined : state.ledgers[state.focusedId];
+  return state.focusedId === undefined ? undefined : entryOf(state.ledgers, state.focusedId);
 }
 
 export function toLedgerSummary(ledger: Ledger): LedgerSummary {
@@ -266,9 +273,9 @@ export function cleanSubject(subject: string): string {
  * and idempotent, so windows may merge in any order, any number of times.
  */
 export function mergeLedgerStates(a: LedgerState, b: LedgerState): LedgerState {
-  const ledgers: Record<string, Ledger> = { ...a.ledgers };
+  const ledgers = idRecord(Object.entries(a.ledgers));
   for (const [id, ledger] of Object.entries(b.ledgers)) {
-    const mine = ledgers[id];
+    const mine = entryOf(ledgers, id);
     ledgers[id] = mine ? mergeLedgers(mine, ledger) : ledger;
   }
   const focus = (b.focusedAt ?? -Infinity) > (a.focusedAt ?? -Infinity) ? b : a;
@@ -388,14 +395,14 @@ function capLedgers(state: LedgerState): LedgerState {
   const ids = Object.keys(state.ledgers);
   if (ids.length <= MAX_LEDGERS) return state;
   const activity = (id: string) => {
-    const ledger = state.ledgers[id];
+    const ledger = entryOf(state.ledgers, id);
     return Math.max(ledger?.lastActivityAt ?? 0, ledger?.lastCheckpointAt ?? 0, ledger?.startedAt ?? 0);
   };
   const keep = new Set(ids.sort((x, y) => activity(y) - activity(x)).slice(0, MAX_LEDGERS));
   if (state.focusedId !== undefined) keep.add(state.focusedId);
-  const ledgers: Record<string, Ledger> = {};
+  const ledgers = idRecord<Ledger>();
   for (const id of keep) {
-    const ledger = state.ledgers[id];
+    const ledger = entryOf(state.ledgers, id);
     if (ledger) ledgers[id] = ledger;
   }
   return { ...state, ledgers };

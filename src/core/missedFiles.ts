@@ -3,7 +3,8 @@
 // what the focused issue's ledger recorded. Only work done while that issue was focused counts:
 // a file already dirty before the claim (or before the last checkpoint) is not this work.
 
-import { recordFileChange, type Ledger, type LedgerState } from './ledger';
+import { withEntry } from './idRecord';
+import { ledgerOf, recordFileChange, type Ledger, type LedgerState } from './ledger';
 
 /** An uncommitted file, relative to the workspace folder; no modification time when it is gone. */
 export interface DirtyFile {
@@ -63,9 +64,9 @@ export function missedFiles(input: MissedFilesInput): { path: string; at: number
  */
 export function recordMissedFiles(state: LedgerState, issueId: string, missed: readonly { path: string; at: number }[]): LedgerState {
   if (missed.length === 0) return state;
-  const before = state.ledgers[issueId]?.lastActivityAt;
+  const before = ledgerOf(state, issueId)?.lastActivityAt;
   const next = [...missed].sort((a, b) => a.at - b.at).reduce((current, file) => recordFileChange(current, issueId, file.path, file.at), state);
-  const ledger = next.ledgers[issueId] as Ledger;
+  const ledger = ledgerOf(next, issueId) as Ledger;
   const lastActivityAt = Math.max(before ?? -Infinity, ledger.lastActivityAt ?? -Infinity);
-  return { ...next, ledgers: { ...next.ledgers, [issueId]: { ...ledger, lastActivityAt } } };
+  return { ...next, ledgers: withEntry<Ledger>(next.ledgers, issueId, { ...ledger, lastActivityAt }) };
 }

@@ -317,7 +317,7 @@ export function buildContinuePrompt(input: ContinueInput): BoundedMarkdown {
   const itemOf = new Map(ready.map((item) => [item.issue.id, item]));
   const readyList = readyListLines(readyOrder(ready.map((item) => item.issue), next?.issue).map((issue) => itemOf.get(issue.id)!));
   const hint = next
-    ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${input.cli} update ${shellWord(next.issue.id)} --claim`, 80)} and checkpoint with comments as you go.`
+    ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${input.cli} update --claim -- ${shellWord(next.issue.id)}`, 80)} and checkpoint with comments as you go.`
     : ready.length > 0
       ? 'Only epics are ready, and an epic is finished through its children: summarize what was accomplished and ask the user what is next.'
       : 'Nothing is ready: summarize what was accomplished and ask the user what is next.';
@@ -476,8 +476,8 @@ function noneState(input: RecoveryInput, common: Common): Plan {
   const listed = readyItems(queue.slice(0, READY_ENTRIES), input.details.ok ? input.details.value : []);
   const readyList = readyListLines(listed, queue.length);
   const hint = next
-    ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${cli} update ${shellWord(next.issue.id)} --claim`, 80)}, then checkpoint with comments as you go.`
-    : `Claim one with ${inlineCode(`${cli} update <id> --claim`, 80)}, then checkpoint with comments as you go.`;
+    ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${cli} update --claim -- ${shellWord(next.issue.id)}`, 80)}, then checkpoint with comments as you go.`
+    : `Claim one with ${inlineCode(`${cli} update --claim -- <id>`, 80)}, then checkpoint with comments as you go.`;
   const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0 };
   const render = (kept: Kept): string => {
     const lines = common.render(kept);
@@ -506,27 +506,28 @@ const CORE_RULES = [
 ];
 
 function essentialCommands(cli: Dialect, focusedId: string | undefined): string[] {
-  // An id is data: quoted for a POSIX shell when it holds anything a shell would read.
+  // An id is data: quoted for a POSIX shell when it holds anything a shell would read, and after
+  // `--` (both CLIs end their options there), so an id such as `--help` is no flag.
   const id = focusedId === undefined ? '<id>' : shellWord(focusedId);
   const commands: [string, string][] =
     cli === 'bd'
       ? [
           ['bd ready', 'unblocked work'],
           ['bd list --status in_progress --json', 'work in progress'],
-          ['bd show <id> --include-comments', 'details and trail'],
+          ['bd show --include-comments -- <id>', 'details and trail'],
           ['bd create "Title" -t task -p 2', 'new issue'],
-          ['bd update <id> --claim', 'start work'],
-          [`bd comments add ${id} "Done: …; Next: …"`, 'checkpoint'],
-          [`bd close ${id} --reason "Verified: …"`, 'finish'],
+          ['bd update --claim -- <id>', 'start work'],
+          [`bd comments add -- ${id} "Done: …; Next: …"`, 'checkpoint'],
+          [`bd close --reason "Verified: …" -- ${id}`, 'finish'],
         ]
       : [
           ['br ready', 'unblocked work'],
           ['br list -s in_progress --json', 'work in progress'],
-          ['br show <id>', 'details and trail'],
+          ['br show -- <id>', 'details and trail'],
           ['br create "Title" -t task -p 2', 'new issue'],
-          ['br update <id> --claim', 'start work'],
-          [`br comments add ${id} "Done: …; Next: …"`, 'checkpoint'],
-          [`br close ${id} --reason "Verified: …"`, 'finish'],
+          ['br update --claim -- <id>', 'start work'],
+          [`br comments add -- ${id} "Done: …; Next: …"`, 'checkpoint'],
+          [`br close --reason "Verified: …" -- ${id}`, 'finish'],
         ];
   return commands.map(([command, purpose]) => `- ${inlineCode(command, 400)} — ${purpose}`);
 }
@@ -570,7 +571,7 @@ function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, h
     // A list item's first line, then (for several lines) a code block inside the item.
     return isMultiLine(text) ? [age, '', ...verbatimBlock(text, 6)].join('\n') : `${age} ${verbatimLine(text)}`;
   });
-  const empty = `- none yet: checkpoint with ${inlineCode(`${cli} comments add ${shellWord(id)} "…"`, 400)}`;
+  const empty = `- none yet: checkpoint with ${inlineCode(`${cli} comments add -- ${shellWord(id)} "…"`, 400)}`;
   return {
     entries,
     old,

@@ -25,6 +25,7 @@ import { activityOf, checkpointWrite, markCheckpointsOnLanding, type CheckpointL
 import { describeDamage, type DamageReport } from './durableJson';
 import { gitActivity, uniqueCommits } from './gitActivity';
 import { locateLedger, LedgerStore } from './ledgerStore';
+import { ledgerOf } from '../core/ledger';
 import { describeWrite, Outbox, type PendingWrite } from './outbox';
 import { chooseFocus } from './snapshot';
 import { attributeWork, bindingsOf, endBindings, othersWork, ownWork, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
@@ -317,7 +318,7 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
   }
   if (!issueId) return failed('no-issue', 'no issue is in progress; no checkpoint written.', earlier);
 
-  const recorded = ledger?.state.ledgers[issueId];
+  const recorded = (ledger ? ledgerOf(ledger.state, issueId) : undefined);
   const fromLedger = recorded ? activityOf(recorded) : undefined;
   let activity: CheckpointActivity = fromLedger ?? { issueId, files: [], commits: [], edits: 0 };
   if (project.gitRoot !== undefined || !ledger) {

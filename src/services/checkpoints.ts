@@ -14,7 +14,7 @@ import {
   type AutoCheckpointTrigger,
   type CheckpointActivity,
 } from '../core/checkpoint';
-import { filesByEdits, type Ledger, type LedgerState } from '../core/ledger';
+import { filesByEdits, ledgerOf, type Ledger, type LedgerState } from '../core/ledger';
 import { oneLine } from '../core/markdown';
 import { isWorkInProgress, type IssueDetails } from '../core/model';
 import type { LandListener, Subscription } from './outbox';
@@ -110,7 +110,7 @@ export class Checkpoints {
   }
 
   private activityOf(issueId: string): CheckpointActivity {
-    const ledger = this.ledger.state.ledgers[issueId];
+    const ledger = ledgerOf(this.ledger.state, issueId);
     return ledger ? activityOf(ledger) : { issueId, files: [], commits: [], edits: 0 };
   }
 
@@ -155,7 +155,7 @@ export async function noticeExternalCheckpoint(
   isOwn: (issueId: string, text: string) => boolean = () => false,
   cliOffsetMs?: number,
 ): Promise<boolean> {
-  const ledger = ledgerStore.state.ledgers[details.id];
+  const ledger = ledgerOf(ledgerStore.state, details.id);
   if (!ledger) {
     // Nothing recorded yet (a first open): its checkpoints are still its last ones, for every surface.
     if (!isWorkInProgress(details)) return false;

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { storeFolderOf, type BeadsBackend } from '../beads/backend';
 import { errorMessage } from '../core/errors';
 import { isVolatileBeadsFile } from '../core/beadsFiles';
-import { reconcileFocus, recordFileChange, setFocus, trackedPathFilter, type Ledger, type LedgerState } from '../core/ledger';
+import { ledgerOf, reconcileFocus, recordFileChange, setFocus, trackedPathFilter, type Ledger, type LedgerState } from '../core/ledger';
 import { missedFiles, recordMissedFiles, type DirtyBaseline, type DirtyFile } from '../core/missedFiles';
 import type { Issue } from '../core/model';
 import type { GitRepository } from '../git/repo';
@@ -224,7 +224,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
 
   focusedLedger(): Ledger | undefined {
     const id = this.focusedIssue();
-    return id === undefined ? undefined : this.store.state.ledgers[id];
+    return id === undefined ? undefined : ledgerOf(this.store.state, id);
   }
 
   get state(): LedgerState {
@@ -587,7 +587,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     const state = this.store.state;
     // The focus may have moved while git ran: the next refresh looks again.
     if (this.disposed || state.focusedId !== issueId) return;
-    const missed = missedFiles({ issueId, ledger: state.ledgers[issueId], focusedAt: state.focusedAt, dirty, baseline: this.dirtyBaseline, now: this.timers.now() });
+    const missed = missedFiles({ issueId, ledger: ledgerOf(state, issueId), focusedAt: state.focusedAt, dirty, baseline: this.dirtyBaseline, now: this.timers.now() });
     this.dirtyBaseline = { issueId, focusedAt: state.focusedAt, paths: new Set(dirty.map((file) => file.path)) };
     if (missed.length === 0) return;
     this.options.log.info(`${this.name}: ${missed.length} changed ${missed.length === 1 ? 'file' : 'files'} the watcher missed, from git status: ${missed.slice(0, 5).map((file) => file.path).join(', ')}${missed.length > 5 ? ', …' : ''}`);

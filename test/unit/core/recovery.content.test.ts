@@ -62,9 +62,9 @@ describe('ids in commands are quoted for a POSIX shell', () => {
   it.each(['bd', 'br'] as const)('never prints a hostile id unquoted (%s)', (cli) => {
     const hostile = issue('x; touch pwned #', 'Hostile id', { status: 'in_progress' });
     const markdown = resumeOf(hostile, {}, { project: { cli, readOnly: false }, budget: 8192 }).markdown;
-    expect(markdown).toContain(`\`${cli} comments add 'x; touch pwned #' "Done: …; Next: …"\``);
-    expect(markdown).toContain(`\`${cli} close 'x; touch pwned #' --reason "Verified: …"\``);
-    expect(markdown).toContain(`checkpoint with \`${cli} comments add 'x; touch pwned #' "…"\``);
+    expect(markdown).toContain(`\`${cli} comments add -- 'x; touch pwned #' "Done: …; Next: …"\``);
+    expect(markdown).toContain(`\`${cli} close --reason "Verified: …" -- 'x; touch pwned #'\``);
+    expect(markdown).toContain(`checkpoint with \`${cli} comments add -- 'x; touch pwned #' "…"\``);
     expect(markdown).not.toMatch(/(?:add|close) x; touch/);
   });
 });

@@ -90,7 +90,7 @@ describe('closeWithFiles', () => {
     expect(outcome.continuePrompt).toMatch(/\*\*Unblocked:\*\* .*demo-2/);
     // The prompt, the notification and the sidebar name the same next issue: the one just unblocked.
     expect(outcome.next).toEqual({ issue: expect.objectContaining({ id: 'demo-2' }), reason: 'unblocked' });
-    expect(outcome.continuePrompt).toContain('**Next:** demo-2 — Issue demo-2 (just unblocked). Claim it with `br update demo-2 --claim`');
+    expect(outcome.continuePrompt).toContain('**Next:** demo-2 — Issue demo-2 (just unblocked). Claim it with `br update --claim -- demo-2`');
   });
 
   it('names the commits the ledger still holds in a checkpoint that lands before the close', async () => {

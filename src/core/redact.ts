@@ -146,8 +146,9 @@ export function transcriptSecrets(text: string): Redaction[] {
   });
   valueOf(FLAG, 2, (match) => (isSecretName(match[1] ?? '') ? labelOfName(match[1] ?? '') : undefined));
   valueOf(CUT_SHORT, 1, (match) => {
-    const token = (match[1] ?? '').slice(0, -1);
-    return TOKEN_PREFIX.test(token) || (!/[/.]/.test(token) && looksRandom(token)) ? 'secret (cut short)' : undefined;
+    // A URL's or a path's last part is judged alone (`https://<token>@github.com` cut before its `@`).
+    const token = (match[1] ?? '').slice(0, -1).split('/').at(-1) ?? '';
+    return TOKEN_PREFIX.test(token) || (token.length >= 12 && !token.includes('.') && looksRandom(token)) ? 'secret (cut short)' : undefined;
   });
   valueOf(NEAR_SECRET_WORD, 1, (match) => (looksRandom(match[1] ?? '') ? 'secret-like string' : undefined));
   return found;

@@ -33,7 +33,7 @@ As a hook (--auto, --pre-compact or hook JSON), it always exits 0.
 Sends every queued beads write of the project that contains DIR now, whatever its backoff said,
 and waits (up to BEADS_RECOVERY_TIMEOUT_MS) for them to land. --parked first puts back the writes
 beads refused, which are otherwise kept and never sent again by themselves. Exits 1 when writes
-are still waiting.`;
+are still waiting, queued or refused; it counts as landed only what landed.`;
 
 export interface CheckpointIo {
   out(line: string): void;
@@ -146,17 +146,27 @@ export async function retryCommand(args: string[], io: CheckpointIo): Promise<nu
       say(`${before} write(s) wait for a beads CLI that can write: ${opened.detection.kind === 'readonly' ? opened.detection.message : ''}`);
       return 1;
     }
-    await outbox.retryNow();
-    await outbox.drain(AbortSignal.timeout(clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000)));
+    // Only what this run saw land counts: a write beads refused again leaves the queue too, parked.
+    let landed = 0;
+    const counting = outbox.onDidLand(() => {
+      landed += 1;
+    });
+    try {
+      await outbox.retryNow();
+      await outbox.drain(AbortSignal.timeout(clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000)));
+    } finally {
+      counting.dispose();
+    }
     const left = outbox.pending;
     const parts = [
       ...(putBack > 0 ? [`${putBack} refused write(s) put back in the queue.`] : []),
-      `${before - left.length} of ${before} queued write(s) landed.`,
+      `${landed} of ${before} queued write(s) landed.`,
       ...(left.length > 0 ? [`${left.length} still wait: ${left[0]?.lastError ?? 'beads did not answer in time'}.`] : []),
       ...parkedNotes(outbox),
     ];
     say(parts.join(' '));
-    return left.length > 0 ? 1 : 0;
+    // Refused writes wait too, for the user: nothing waits only when both are empty.
+    return left.length > 0 || outbox.failedCount > 0 ? 1 : 0;
   } catch (error) {
     say(`could not send the queued writes: ${errorMessage(error)}`);
     return 1;

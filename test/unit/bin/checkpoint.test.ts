@@ -287,7 +287,8 @@ describe('the retry policy (issue 18)', () => {
     expect(outboxState().pending.map((entry) => entry.write.text.split('\n')[0])).toEqual(['Checkpoint: kept though beads hangs', 'Checkpoint: kept though beads is locked']);
 
     rmSync(path.join(scratch, 'fault'));
-    expect((await retry([])).code).toBe(0);
+    const sent = await retry([]);
+    expect(sent.code, sent.output).toBe(0);
     expect(comments('demo-1').map((text) => text.split('\n')[0])).toEqual(['Checkpoint: kept though beads hangs', 'Checkpoint: kept though beads is locked']);
   }, 30_000);
 
@@ -321,6 +322,24 @@ describe('the retry policy (issue 18)', () => {
     expect(parked.code).toBe(0);
     expect(comments('demo-1').map((text) => text.split('\n')[0])).toContain('Checkpoint: refused once');
     expect(outboxState().failed).toEqual([]);
+  });
+
+  it('`retry --parked` while beads still refuses counts nothing as landed and exits 1; `retry` exits 1 while a refused write waits', async () => {
+    writeFileSync(path.join(scratch, 'fault'), 'exit:4 write\n');
+    expect((await run(['--cwd', work, '--issue', 'demo-1', '--message', 'refused twice'])).code).toBe(1);
+    const again = await retry(['--parked']);
+    expect(again.output).toMatch(/1 refused write\(s\) put back/);
+    expect(again.output).toMatch(/0 of 1 queued write\(s\) landed/);
+    expect(again.output).toMatch(/1 write\(s\) were refused by beads/);
+    expect(again.code).toBe(1);
+    const plain = await retry([]);
+    expect(plain.output).toMatch(/0 of 0 queued write\(s\) landed/);
+    expect(plain.code).toBe(1);
+    expect(comments('demo-1').map((text) => text.split('\n')[0])).not.toContain('Checkpoint: refused twice');
+    rmSync(path.join(scratch, 'fault'));
+    const landed = await retry(['--parked']);
+    expect(landed.output).toMatch(/1 of 1 queued write\(s\) landed/);
+    expect(landed.code).toBe(0);
   });
 });
 

@@ -45,13 +45,17 @@ run_suite() {
 }
 
 # No stale report or package: a suite that fails to produce them must not pass on old ones.
-rm -f "$results/vitest.json" "$results/faults.json" dist/beads-recovery.vsix
+rm -f "$results"/vitest*.json "$results/faults.json" dist/beads-recovery.vsix
 run_suite typecheck check npm run typecheck
 run_suite lint check npm run lint
 run_suite build check npm run build
 run_suite package check npm run package
 run_suite openvsx check node scripts/check-openvsx.mjs dist/beads-recovery.vsix
-run_suite unit vitest:vitest.json npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
+# The unit tests in their lanes (vitest.config.mts): the fast lane, the tests that start processes,
+# and the randomized fault tests that keep both cores busy.
+for lane in fast processes randomized; do
+  run_suite "unit-$lane" "vitest:vitest-$lane.json" npx vitest run --project "$lane" --reporter=default --reporter=json --outputFile.json="$results/vitest-$lane.json"
+done
 # The model-based randomized test of the write path (test/faults): minutes, both cores busy, so not in the unit suite.
 run_suite faults vitest:faults.json npx vitest run --config test/faults/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$results/faults.json"
 # The hook commands and the launcher in Wine's cmd.exe, as each agent's runner hands them over on

@@ -43,6 +43,8 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
     const input = JSON.stringify({ hook_event_name: event, session_id: `${dialect}-${which}`, transcript_path: transcripts[which], cwd: dir, ...extra });
     const result = spawnSync(process.execPath, [CLI_SCRIPT, 'hook', 'claude', event], { cwd: dir, env, input, encoding: 'utf8', timeout: 30_000 });
     expect(result.status, result.stderr).toBe(0);
+    // PreCompact answers in plain text (what Claude Code adds to its compaction prompt); the rest in JSON.
+    if (event === 'PreCompact') return result.stdout;
     return (JSON.parse(result.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
   }
 
@@ -75,7 +77,10 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
 
   it("each session's PreCompact checkpoints its own issue, naming only its own file", () => {
     for (const [which, own, other] of [['first', 'first.txt', 'second.txt'], ['second', 'second.txt', 'first.txt']] as const) {
-      hook(which, 'PreCompact', { trigger: 'manual' });
+      // What Claude Code's own summary is asked to keep names this session's issue, not the other's.
+      const instructions = hook(which, 'PreCompact', { trigger: 'manual' });
+      expect(instructions).toContain(ids[which]);
+      expect(instructions).not.toContain(ids[which === 'first' ? 'second' : 'first']);
       const comments = JSON.parse(beads('comments', ids[which], '--json')) as { text: string }[];
       const checkpoint = comments.map((comment) => comment.text).find((text) => text.startsWith('Auto-checkpoint (pre-compaction)'));
       expect(checkpoint, `${which}: ${JSON.stringify(comments)}`).toContain(own);

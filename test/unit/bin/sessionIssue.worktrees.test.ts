@@ -28,6 +28,8 @@ describe.each(['bd', 'br'] as const)('two %s worktrees sharing one store through
     const input = JSON.stringify({ hook_event_name: event, session_id: `${dialect}-${which}`, transcript_path: transcript(which), cwd: trees[which].dir, ...extra });
     const run = spawnSync(process.execPath, [CLI_SCRIPT, 'hook', 'claude', event], { cwd: trees[which].dir, env, input, encoding: 'utf8', timeout: 30_000 });
     expect(run.status, run.stderr).toBe(0);
+    // PreCompact answers in plain text (what Claude Code adds to its compaction prompt); the rest in JSON.
+    if (event === 'PreCompact') return run.stdout;
     return (JSON.parse(run.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
   }
 
@@ -55,7 +57,7 @@ describe.each(['bd', 'br'] as const)('two %s worktrees sharing one store through
     for (const which of ['main', 'linked'] as const) {
       const tree = trees[which];
       const other = trees[which === 'main' ? 'linked' : 'main'];
-      hook(which, 'PreCompact', { trigger: 'manual' });
+      expect(hook(which, 'PreCompact', { trigger: 'manual' })).toContain(tree.issue);
       const comments = JSON.parse(execFileSync(dialect, ['comments', tree.issue, '--json'], { cwd: main, env, encoding: 'utf8' })) as { text: string }[];
       const checkpoint = comments.map((comment) => comment.text).find((text) => text.startsWith('Auto-checkpoint (pre-compaction)'));
       expect(checkpoint, JSON.stringify(comments)).toContain(tree.file);

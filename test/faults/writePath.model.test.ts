@@ -49,7 +49,7 @@ import { CLI_SCRIPT, ensureCliBuilt } from '../unit/support/builtCli';
  * automatic checkpoint that had landed (its answer garbled, or its process killed mid-write)
  * merged into a later one unseen (test/unit/services/outbox.test.ts "looked for in beads").
  */
-const FIXED_SEEDS = [10, 13];
+const FIXED_SEEDS = [10, 13, 661462];
 const FRESH_SEEDS = Number(process.env.WRITE_PATH_MODEL_FRESH ?? 1);
 const SEEDS = process.env.WRITE_PATH_MODEL_SEED
   ? [Number(process.env.WRITE_PATH_MODEL_SEED)]
@@ -297,10 +297,12 @@ class World {
             ? await this.start(['checkpoint', '--cwd', this.dir, '--auto'], env, step.interrupt)
             : await this.start(['hook', 'claude', 'PreCompact'], env, step.interrupt, JSON.stringify({ session_id: step.session, cwd: this.dir, hook_event_name: 'PreCompact', trigger: 'auto' }));
         if (ran.killed) return;
-        // A hook never fails the agent: exit 0, in time (PreCompact: valid JSON on stdout).
+        // A hook never fails the agent: exit 0, in time, with an answer Claude Code takes from a
+        // PreCompact hook: nothing, JSON ({} after a fallback), or the plain text it adds to its
+        // compaction prompt (threadFacts' compactionInstructions).
         expect(ran.code, ran.stderr).toBe(0);
         if (step.op === 'pre-compact') {
-          expect(() => JSON.parse(ran.stdout) as unknown, ran.stdout).not.toThrow();
+          expect(isPreCompactAnswer(ran.stdout), ran.stdout).toBe(true);
           expect(ran.elapsedMs, 'the hook answered within its deadline').toBeLessThan(HOOK_DEADLINE_MS + HOOK_SLACK_MS);
         }
         const outcome = outcomeOf(ran, step.op === 'auto' ? ran.stdout : ran.stderr);
@@ -622,4 +624,15 @@ function summary(model: Model): string {
 function textHash(text: string): string {
   const trimmed = text.trim();
   return `${fnv1a(trimmed)}:${trimmed.length}`;
+}
+
+function isPreCompactAnswer(stdout: string): boolean {
+  const answer = stdout.trim();
+  if (answer === '' || answer.startsWith('Beads recovery: in the summary')) return true;
+  try {
+    JSON.parse(answer);
+    return true;
+  } catch {
+    return false;
+  }
 }

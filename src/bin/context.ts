@@ -23,7 +23,7 @@ import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
 import { section } from '../services/section';
 import { actorFor } from '../services/actor';
-import { AgentSessionsStore, observeSession } from '../services/agentSessions';
+import { AgentSessionsStore, liveSessions, observeSession } from '../services/agentSessions';
 import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import type { SessionIssueChoice } from '../core/sessionIssue';
 import { expectFromFile } from '../services/snapshot';
@@ -98,6 +98,8 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   ]);
   const ownSession = options.session ? sessionState?.sessions[sessionKey(options.session)] : undefined;
   const bindings = bindingsOf(ownSession);
+  // The other sessions still at work here: their issues are theirs (README "Which issue is this session's?").
+  const others = options.session ? await liveSessions(sessions, sessionState, options.session, { now: Date.now(), env }).catch(() => []) : [];
   let inProgressIds: string[] | undefined;
   try {
     if (prime?.present) warn(`rules left out: ${prime.reason} already gives them`);
@@ -130,7 +132,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         cli: current.kind === 'none' ? 'br' : current.cli,
         focusedId: ledger?.state.focusedId,
         expectedId: expected.focusedId,
-        session: { bindings, actor, handedBy: (issueId) => handedRuleOf(ownSession, issueId) },
+        session: { bindings, actor, handedBy: (issueId) => handedRuleOf(ownSession, issueId), liveSessions: others },
         hints: expected.hints,
         onSnapshot: (snapshot) => {
           remember = { focusedId: snapshot.focusedId, contextIds: snapshot.contextIds };

@@ -24,6 +24,7 @@ import { compactionInstructions, threadFactLines } from '../core/threadFacts';
 import type { SessionThread } from '../core/transcriptThread';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
 import { sessionOfHook } from '../core/agentSessions';
+import { AgentSessionsStore, endObservedSession, locateSessions } from '../services/agentSessions';
 import { readSessionThread, transcriptAgentOf } from '../services/transcripts/sessionThread';
 import { checkpointLine } from './checkpoint';
 import { recoveryContextFor } from './context';
@@ -111,6 +112,10 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   const marker = markerFile(agent, run.holder);
   await mkdir(path.dirname(marker), { recursive: true });
   if (plan.disarm) await rm(marker, { force: true });
+  if (plan.endSession) {
+    await endSessionHere(agent, run);
+    return hookResponse(agent, event, undefined);
+  }
   if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, transcript: run.input?.transcript, armedAt: new Date().toISOString() }), 'utf8');
   const checkpointed = plan.checkpoint ? await checkpointForCompaction(agent, run) : undefined;
   // Claude Code's compaction prompt takes this text as is: a JSON `{}` would land there as noise.
@@ -177,6 +182,14 @@ async function forgetDeliveries(run: HookRun): Promise<void> {
 function sessionRecordFile(run: HookRun): string | undefined {
   const session = run.input?.session ?? run.input?.transcript;
   return session === undefined ? undefined : path.join(markerDir(), `${fnv1a(`${run.root}\0${session}`)}.holds`);
+}
+
+/** The agent's end-of-session hook: what its transcript shows is counted, and the session holds its issue no longer. */
+async function endSessionHere(agent: AgentId, run: HookRun): Promise<void> {
+  const identity = sessionOfHook(agent, run.input);
+  const location = identity ? await locateSessions(run.cwd, { timeoutMs: Math.max(0, run.deadline - Date.now()), signal: run.signal }) : undefined;
+  if (!identity || !location) return;
+  await endObservedSession(new AgentSessionsStore(location), identity, { now: Date.now(), env: run.env });
 }
 
 async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<CheckpointFlowResult> {

@@ -9,8 +9,12 @@
 // issue is its when its own command claimed it, set it in progress or commented on it, or when a
 // context handed it over. A binding ends when the session closes or unclaims the issue, claims
 // another, or is gone (no event for the idle time a setting gives).
+//
+// A session is live until its agent's end-of-session hook says it ended, or until it has been
+// silent for the live limit (README "Which issue is this session's?"): while live, the issue its
+// own commands claimed is not handed to another session.
 
-import type { IssueRule } from './sessionIssue';
+import type { IssueRule, LiveSession } from './sessionIssue';
 import { type AgentEvent, type FileTouch, type ToolCall, type ToolResult } from './agentEvents';
 import { issueActionsIn, type IssueAction } from './commandLine';
 import { entryOf, idRecord, withEntry } from './idRecord';
@@ -29,12 +33,16 @@ export interface AgentSession {
   transcript?: string;
   /** The issue it claimed or set in progress (or, for VS Code, focused). */
   claimed?: string;
+  /** Epoch ms of that claim. */
+  claimedAt?: number;
   /** Issues it commented on since, most recent first: bound only when it claimed nothing in progress. */
   named: string[];
   /** The issue a recovery context handed it, when none of its own commands named one. */
   handed?: string;
   /** The rule that chose `handed` (src/core/sessionIssue.ts): the next context says it again. */
   handedBy?: IssueRule;
+  /** Epoch ms of that hand-over. */
+  handedAt?: number;
   /** Work-tree-relative paths its edits touched (`/`-separated), with the time of the last touch. */
   files: Record<string, number>;
   commits: SessionCommit[];
@@ -43,6 +51,8 @@ export interface AgentSession {
   startedAt: number;
   /** The latest event seen: a hook run, a transcript entry, a focus. */
   lastEventAt: number;
+  /** Its agent's end-of-session hook ran (and no event came since): it holds no issue any more. */
+  endedAt?: number;
   /** Transcript entries up to this time are already counted. */
   readUpTo?: number;
 }
@@ -66,6 +76,12 @@ const MAX_COMMITS = 100;
 const MAX_NAMED = 5;
 /** The session setting's default: a session silent this long is gone (README, `beadsRecovery.sessions.idleMinutes`). */
 export const DEFAULT_SESSION_IDLE_MINUTES = 720;
+/**
+ * A session silent this long no longer holds its issue against a new session, though its binding
+ * and work are kept for the idle time (README, `BEADS_RECOVERY_SESSION_LIVE_MINUTES`): agents
+ * without an end-of-session hook (Codex) never say that they ended.
+ */
+export const DEFAULT_SESSION_LIVE_MINUTES = 30;
 
 export function emptyAgentSessions(): AgentSessionsState {
   return { version: 1, sessions: {} };
@@ -131,7 +147,7 @@ function applyToolCall(session: AgentSession, call: ToolCall, result: ToolResult
     if (relative !== undefined) next = { ...next, files: capFiles(withEntry(next.files, relative, Math.max(entryOf(next.files, relative) ?? at, at))) };
   }
   if (call.command) {
-    for (const action of issueActionsIn(call.command)) next = applyIssueAction(next, action);
+    for (const action of issueActionsIn(call.command)) next = applyIssueAction(next, action, at);
     const printed = result && GIT_COMMIT.test(call.command) ? COMMIT_LINE.exec(result.output) : null;
     if (printed && !next.commits.some((commit) => commit.hash === printed[1])) {
       next = { ...next, commits: [...next.commits, { hash: printed[1] as string, subject: (printed[2] ?? '').trim(), at }].slice(-MAX_COMMITS) };
@@ -140,12 +156,14 @@ function applyToolCall(session: AgentSession, call: ToolCall, result: ToolResult
   return next;
 }
 
-export function applyIssueAction(session: AgentSession, action: IssueAction): AgentSession {
+/** `at`: when the command ran (epoch ms), which a claim keeps as the time it holds the issue since. */
+export function applyIssueAction(session: AgentSession, action: IssueAction, at?: number): AgentSession {
   const without = (ids: readonly string[]) => ids.filter((id) => id !== action.issueId);
   switch (action.kind) {
     case 'claim':
       // Claiming another issue ends the binding to the one before, and to what was handed.
-      return { ...session, claimed: action.issueId, named: without(session.named), handed: undefined, handedBy: undefined };
+      if (session.claimed === action.issueId) return { ...session, named: without(session.named), handed: undefined, handedBy: undefined, handedAt: undefined };
+      return { ...session, claimed: action.issueId, claimedAt: at, named: without(session.named), handed: undefined, handedBy: undefined, handedAt: undefined };
     case 'comment':
       return action.issueId === session.claimed ? session : { ...session, named: [action.issueId, ...without(session.named)].slice(0, MAX_NAMED) };
     case 'close':
@@ -153,9 +171,11 @@ export function applyIssueAction(session: AgentSession, action: IssueAction): Ag
       return {
         ...session,
         claimed: session.claimed === action.issueId ? undefined : session.claimed,
+        claimedAt: session.claimed === action.issueId ? undefined : session.claimedAt,
         named: without(session.named),
         handed: session.handed === action.issueId ? undefined : session.handed,
         handedBy: session.handed === action.issueId ? undefined : session.handedBy,
+        handedAt: session.handed === action.issueId ? undefined : session.handedAt,
       };
   }
 }
@@ -163,7 +183,7 @@ export function applyIssueAction(session: AgentSession, action: IssueAction): Ag
 /** A context handed the session this issue (it stays the weakest binding: its own claims come first). */
 export function handIssue(state: AgentSessionsState, identity: SessionIdentity, issueId: string, now: number, rule?: IssueRule): AgentSessionsState {
   const session = touchSession(state.sessions[sessionKey(identity)], identity, now);
-  return withSession(state, { ...session, handed: issueId, handedBy: rule });
+  return withSession(state, { ...session, handed: issueId, handedBy: rule, handedAt: session.handed === issueId ? (session.handedAt ?? now) : now });
 }
 
 /** The rule that handed the session this issue, when it is bound to it only by a context's hand-over. */
@@ -174,7 +194,43 @@ export function handedRuleOf(session: AgentSession | undefined, issueId: string 
 /** The session chose its issue itself (VS Code's Focus Issue…): as binding as a claim. */
 export function bindIssue(state: AgentSessionsState, identity: SessionIdentity, issueId: string | undefined, now: number): AgentSessionsState {
   const session = touchSession(state.sessions[sessionKey(identity)], identity, now);
-  return withSession(state, { ...session, claimed: issueId, handed: undefined, handedBy: undefined });
+  return withSession(state, { ...session, claimed: issueId, claimedAt: issueId === undefined ? undefined : now, handed: undefined, handedBy: undefined, handedAt: undefined });
+}
+
+/** The agent's end-of-session hook ran: the session holds its issue no longer (its next event, a resume, makes it live again). */
+export function endSession(state: AgentSessionsState, identity: SessionIdentity, now: number): AgentSessionsState {
+  const session = touchSession(state.sessions[sessionKey(identity)], identity, now);
+  return withSession(state, { ...session, endedAt: now });
+}
+
+/**
+ * The other agent sessions that are live at `now`, with the issues their own commands bound them
+ * to: not ended, and with an event within `liveMs`
+ * (`lastActiveOf` may know a later one than the state, such as its transcript's last write).
+ * VS Code's own window is no agent session: its focus is the focus rule's, not a hold.
+ */
+export function liveSessionsOf(
+  state: AgentSessionsState,
+  self: Pick<SessionIdentity, 'agent' | 'sessionId'> | undefined,
+  now: number,
+  liveMs: number,
+  lastActiveOf: (session: AgentSession) => number | undefined = () => undefined,
+): LiveSession[] {
+  const selfKey = self ? sessionKey(self) : undefined;
+  const live: LiveSession[] = [];
+  for (const [key, session] of Object.entries(state.sessions)) {
+    if (key === selfKey || session.agent === 'vscode') continue;
+    // Ended is ended: an agent may still write its transcript after its end hook ran.
+    if (session.endedAt !== undefined) continue;
+    const lastActive = Math.max(session.lastEventAt, lastActiveOf(session) ?? 0);
+    if (now - lastActive > liveMs) continue;
+    // What its own commands claimed or commented on; an issue a context only handed it is shared
+    // (issue 30: two sessions may work on one issue, each checkpoint naming its own work).
+    const own = unique([session.claimed, ...session.named].filter((id): id is string => id !== undefined));
+    const bindings = own.map((issueId) => ({ issueId, since: (issueId === session.claimed ? session.claimedAt : undefined) ?? session.startedAt }));
+    if (bindings.length > 0) live.push({ agent: session.agent, sessionId: session.sessionId, bindings, lastActive });
+  }
+  return live;
 }
 
 /** The issues no longer in progress leave every binding (closed or unclaimed, by anyone). */
@@ -192,9 +248,11 @@ export function endBindings(state: AgentSessionsState, inProgressIds: readonly s
     sessions[key] = {
       ...session,
       claimed: session.claimed !== undefined && live.has(session.claimed) ? session.claimed : undefined,
+      claimedAt: session.claimed !== undefined && live.has(session.claimed) ? session.claimedAt : undefined,
       named: session.named.filter((id) => live.has(id)),
       handed: session.handed !== undefined && live.has(session.handed) ? session.handed : undefined,
       handedBy: session.handed !== undefined && live.has(session.handed) ? session.handedBy : undefined,
+      handedAt: session.handed !== undefined && live.has(session.handed) ? session.handedAt : undefined,
     };
   }
   return changed ? { ...state, sessions } : state;
@@ -209,7 +267,8 @@ export function pruneSessions(state: AgentSessionsState, now: number, idleMs: nu
 
 function touchSession(existing: AgentSession | undefined, identity: SessionIdentity, now: number): AgentSession {
   const base: AgentSession = existing ?? { agent: identity.agent, sessionId: identity.sessionId, named: [], files: {}, commits: [], compactions: 0, startedAt: now, lastEventAt: now };
-  return { ...base, transcript: identity.transcript ?? base.transcript, lastEventAt: Math.max(base.lastEventAt, now) };
+  // Any event of its own (a resume's start, a prompt) makes an ended session live again.
+  return { ...base, transcript: identity.transcript ?? base.transcript, lastEventAt: Math.max(base.lastEventAt, now), endedAt: undefined };
 }
 
 function withSession(state: AgentSessionsState, session: AgentSession): AgentSessionsState {
@@ -332,15 +391,18 @@ function normalizeSession(raw: unknown): AgentSession | undefined {
     sessionId: raw.sessionId,
     transcript: isText(raw.transcript) ? raw.transcript : undefined,
     claimed: isText(raw.claimed) ? raw.claimed : undefined,
+    claimedAt: isText(raw.claimed) && isTime(raw.claimedAt) ? raw.claimedAt : undefined,
     named: Array.isArray(raw.named) ? raw.named.filter(isText).slice(0, MAX_NAMED) : [],
     handed: isText(raw.handed) ? raw.handed : undefined,
     handedBy: raw.handedBy === 'actor' || raw.handedBy === 'focus' || raw.handedBy === 'newest' ? raw.handedBy : undefined,
+    handedAt: isText(raw.handed) && isTime(raw.handedAt) ? raw.handedAt : undefined,
     files: capFiles(files),
     commits: commits.slice(-MAX_COMMITS),
     compactions: typeof raw.compactions === 'number' && Number.isInteger(raw.compactions) && raw.compactions >= 0 ? raw.compactions : 0,
     lastCompactionAt: isTime(raw.lastCompactionAt) ? raw.lastCompactionAt : undefined,
     startedAt: raw.startedAt,
     lastEventAt: raw.lastEventAt,
+    endedAt: isTime(raw.endedAt) ? raw.endedAt : undefined,
     readUpTo: isTime(raw.readUpTo) ? raw.readUpTo : undefined,
   };
 }

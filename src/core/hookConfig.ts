@@ -89,6 +89,8 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
       { event: 'PreCompact', matcher: 'auto|manual', timeout: TIMEOUT_S },
       // Hands over Claude Code's own summary of what it compacted (`compact_summary`, v2.1.76+).
       { event: 'PostCompact', matcher: 'auto|manual', timeout: TIMEOUT_S },
+      // The session ended (any reason): the issue it held is free for the next session.
+      { event: 'SessionEnd', timeout: TIMEOUT_S },
     ],
     signs: { folders: ['.claude'], executables: ['claude'], extensions: ['anthropic.claude-code'] },
   },
@@ -175,6 +177,7 @@ export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
       { event: 'BeforeModel', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'BeforeAgent', matcher: '*', timeout: TIMEOUT_MS },
       { event: 'AfterTool', matcher: '*', timeout: TIMEOUT_MS },
+      { event: 'SessionEnd', matcher: '*', timeout: TIMEOUT_MS },
     ],
     afterInstall: 'Gemini CLI asks before it runs project hooks it has not seen (or whose command changed): accept the beads-recovery hooks when it asks.',
     signs: { folders: ['.gemini'], executables: ['gemini'], extensions: ['google.geminicodeassist'] },

@@ -84,6 +84,8 @@ export interface HookPlan {
    * CLI's UserPromptSubmit, which runs beside a new run's SessionStart).
    */
   sameRunOnly?: boolean;
+  /** The session ended (the agent's end-of-session hook): it holds its issue no longer (src/core/agentSessions.ts). */
+  endSession?: boolean;
 }
 
 const NOTHING: HookPlan = { inject: 'never', checkpoint: false, arm: false, disarm: false, keepSummary: false };
@@ -93,6 +95,7 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     SessionStart: { ...NOTHING, inject: 'always' },
     PreCompact: { ...NOTHING, checkpoint: true, steerCompaction: true },
     PostCompact: { ...NOTHING, keepSummary: true },
+    SessionEnd: { ...NOTHING, endSession: true },
     // Not installed by us, but what a hand-written `context --format claude-hook` on it expects.
     UserPromptSubmit: { ...NOTHING, inject: 'always' },
   },
@@ -123,6 +126,7 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     BeforeModel: { ...NOTHING, checkpointCompression: true },
     BeforeAgent: { ...NOTHING, inject: 'if-missing' },
     AfterTool: { ...NOTHING, inject: 'if-missing' },
+    SessionEnd: { ...NOTHING, endSession: true },
   },
   // The events our opencode plugin (core/opencodePlugin.ts) passes on. Before a compaction it only
   // checkpoints: the block goes in after it, once (session.compacted), not into the summary request too.

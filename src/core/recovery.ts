@@ -29,6 +29,7 @@ import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
 import { threadFacts, type ThreadFact } from './threadFacts';
 import type { SessionThread } from './transcriptThread';
+import type { HeldIssue } from './sessionIssue';
 
 /** One query's outcome: a failed query empties only its own section of the context. */
 export type Section<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -77,6 +78,11 @@ omitRules?: boolean;
   ledger?: LedgerSummary;
   /** One line saying which rule chose the focused issue, when the session's own binding did not (src/core/sessionIssue.ts). */
   chosenBy?: string;
+  /**
+   * In-progress issues other live agent sessions are bound to (src/core/sessionIssue.ts): listed
+   * as theirs, never resumed, and left out of `inProgress` by the caller when none is this session's.
+   */
+  heldByLive?: readonly (HeldIssue & { issue: IssueSummary })[];
   uncommitted: Section<GitChange[]>;
   /** The last close not followed up yet: its "next" is the one every surface names (`nextFor`). */
   lastClose?: LastClose;
@@ -143,6 +149,7 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   { part: 'cleanTree', downTo: 0 },
   { part: 'threadWaiting', downTo: 0 },
   { part: 'others', downTo: 0 },
+  { part: 'held', downTo: 1 },
   // 8. The commands, and the block's title that introduces the rules; then bd's memories, last first.
   { part: 'commands', downTo: 0 },
   { part: 'memories', downTo: 0 },
@@ -214,6 +221,7 @@ const PART_NAMES: Record<string, string | [singular: string, plural: string]> = 
   design: 'design',
   children: ['open child', 'open children'],
   others: 'other in-progress list',
+  held: ['issue held by another live session', 'issues held by other live sessions'],
   trail: ['trail entry', 'trail entries'],
   oldTrail: ['trail entry over 4 weeks old', 'trail entries over 4 weeks old'],
   done: ['closed child or sibling', 'closed children and siblings'],
@@ -388,7 +396,9 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
   const parent = details ? parentOf(details) : undefined;
   const blockers = details ? openBlockersOf(details) : [];
   const unblocks = details && input.details.ok ? unblocksOf(details, input.details.value) : [];
-  const others = inProgress.filter((other) => other.id !== focused.id);
+  const heldLines = heldByLiveLines(input);
+  const heldIds = new Set((input.heldByLive ?? []).map((entry) => entry.issueId));
+  const others = inProgress.filter((other) => other.id !== focused.id && !heldIds.has(other.id));
   const optional = {
     parent: parent ? `- **Parent:** ${linkName(parent)}` : undefined,
     blockers: blockers.length > 0 ? `- **Blocked by (open):** ${withMore(blockers.slice(0, LINKS_NAMED).map(blockerName), blockers.length)}` : undefined,
@@ -420,6 +430,7 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     status: 1,
     chosenBy: chosenBy ? 1 : 0,
     ...Object.fromEntries(Object.entries(optional).map(([part, line]) => [part, line ? 1 : 0])),
+    held: heldLines.length,
     ...Object.fromEntries(TEXT_SECTIONS.map((part) => [part, texts[part] ? 1 : 0])),
     children: children?.entries.length ?? 0,
     done: done?.entries.length ?? 0,
@@ -445,6 +456,8 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
       const line = optional[part];
       if (line && kept[part]) lines.push(line);
     }
+    const held = heldRender(heldLines, input.heldByLive?.length ?? 0, kept.held ?? 0);
+    if (held.length > 0) lines.push('- **In progress in other live sessions** (theirs: not this session\'s to checkpoint or close):', ...held.map((line) => `  ${line}`));
     if (thread) lines.push(...thread.render(kept));
     for (const part of TEXT_SECTIONS) {
       const section = texts[part];
@@ -478,10 +491,13 @@ function noneState(input: RecoveryInput, common: Common): Plan {
   const hint = next
     ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${cli} update --claim -- ${shellWord(next.issue.id)}`, 80)}, then checkpoint with comments as you go.`
     : `Claim one with ${inlineCode(`${cli} update --claim -- <id>`, 80)}, then checkpoint with comments as you go.`;
-  const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0 };
+  const heldLines = heldByLiveLines(input);
+  const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0, held: heldLines.length };
   const render = (kept: Kept): string => {
     const lines = common.render(kept);
     if (!input.inProgress.ok) lines.push('', `- **In progress:** ${unavailable(input.inProgress.error)}`);
+    const held = heldRender(heldLines, input.heldByLive?.length ?? 0, kept.held ?? 0);
+    if (held.length > 0) lines.push('', '## In Progress in Other Live Sessions (theirs: do not checkpoint or close them)', ...held);
     if (lines.length > 0) lines.push('');
     lines.push('## Next Ready Work');
     if (!input.ready.ok) lines.push(`- ${unavailable(input.ready.error)}`);
@@ -493,6 +509,20 @@ function noneState(input: RecoveryInput, common: Common): Plan {
     return lines.join('\n');
   };
   return { full, steps: RECOVERY_DROP_ORDER, render };
+}
+
+/** One line per issue another live session holds: which agent, bound since when, last active when. */
+function heldByLiveLines(input: RecoveryInput): string[] {
+  return (input.heldByLive ?? [])
+    .slice(0, OTHERS_NAMED)
+    .map((entry) => `- ${issueName(entry.issue, LINK_TITLE_BYTES)} — a live ${verbatimLine(cutBytes(entry.agent, 20))} session's, since ${formatAge(entry.since, input.now)}, last active ${formatAge(entry.lastActive, input.now)}`);
+}
+
+/** In the resume state, under their own label; in the none state, under the section's heading (the caller's). */
+function heldRender(lines: readonly string[], total: number, kept: number): string[] {
+  const shown = lines.slice(0, kept);
+  if (shown.length === 0) return [];
+  return [...shown, ...moreLine(total - shown.length, 'held elsewhere')];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,10 @@
 //      in-progress (`in_progress`/`hooked`) issues;
 //   3. VS Code's focus for the folder;
 //   4. the most recently updated in-progress issue.
+// Rules 2–4 never hand over an issue another live agent session's own commands claimed (or
+// commented on): that issue is listed as held, with the session's agent and times. An issue whose
+// session ended (its end hook ran, or it was silent past the live limit) is free again; one a
+// context only handed a session may be handed to another too (each checkpoint names its own work).
 // An actor set on purpose (a flag, an environment variable, beads' config) says who this is: the
 // focus and the newest issue then never hand it an issue another actor holds.
 
@@ -75,9 +79,30 @@ export function isExplicitActor(actor: Actor | undefined): boolean {
   return actor !== undefined && actor.source !== 'git' && actor.source !== 'USER';
 }
 
+/** Another agent session that is still live, with the issues it is bound to (most binding first). */
+export interface LiveSession {
+  agent: string;
+  sessionId: string;
+  bindings: readonly { issueId: string; since: number }[];
+  /** Epoch ms of its latest event (a hook run, a transcript entry). */
+  lastActive: number;
+}
+
+/** An in-progress issue another live session is bound to: not this session's to take. */
+export interface HeldIssue {
+  issueId: string;
+  agent: string;
+  sessionId: string;
+  /** Epoch ms since which that session is bound to it. */
+  since: number;
+  lastActive: number;
+}
+
 export interface SessionIssueFacts {
   /** The in-progress issues (any order). */
   inProgress: readonly Pick<Issue, 'id' | 'assignee' | 'updatedAt'>[];
+  /** The other agent sessions of the work tree that are still live (not this one). */
+  liveSessions?: readonly LiveSession[];
   /** The issue this session's own events bound it to. */
   binding?: string;
   /** The binding is an issue an earlier context handed the session, by this rule: the context says so again, in the same words. */
@@ -94,8 +119,10 @@ export interface SessionIssueChoice {
   actor?: Actor;
   /** The binding named an issue that is no longer in progress (closed or unclaimed): it ends. */
   bindingEnded: boolean;
-  /** In-progress issues left out because another actor holds them. */
+  /** In-progress issues left out because another actor or another live session holds them. */
   heldByOthers: number;
+  /** The in-progress issues other live sessions are bound to, newest first (left out unless this session is bound to one itself). */
+  heldByLive: HeldIssue[];
   /** For a binding that an earlier context handed over: the rule that chose it then. */
   handedBy?: IssueRule;
 }
@@ -104,15 +131,20 @@ export function chooseSessionIssue(facts: SessionIssueFacts): SessionIssueChoice
   const issues = newestFirst(facts.inProgress);
   const inProgress = (id: string | undefined) => id !== undefined && issues.some((issue) => issue.id === id);
   const bindingEnded = facts.binding !== undefined && !inProgress(facts.binding);
-  const base = { actor: facts.actor, bindingEnded, heldByOthers: 0 };
+  const heldByLive = heldByLiveSessions(issues, facts.liveSessions ?? []);
+  const base = { actor: facts.actor, bindingEnded, heldByOthers: 0, heldByLive };
   if (facts.binding !== undefined && !bindingEnded) {
     const handedBy = facts.bindingHandedBy !== 'binding' ? facts.bindingHandedBy : undefined;
-    return { ...base, issueId: facts.binding, rule: 'binding', ...(handedBy ? { handedBy } : {}) };
+    // Its own issue, even when another live session works on it too (that one is not listed as held).
+    return { ...base, heldByLive: heldByLive.filter((entry) => entry.issueId !== facts.binding), issueId: facts.binding, rule: 'binding', ...(handedBy ? { handedBy } : {}) };
   }
 
+  // Another live session's issue is not handed over by any rule below.
+  const held = new Set(heldByLive.map((entry) => entry.issueId));
+  const free = issues.filter((issue) => !held.has(issue.id));
   const actor = facts.actor;
   if (actor) {
-    const own = issues.filter((issue) => sameActor(issue.assignee, actor.name));
+    const own = free.filter((issue) => sameActor(issue.assignee, actor.name));
     if (own.length > 0) {
       // Several of the actor's own: the focus among them, else the newest.
       const pick = own.find((issue) => issue.id === facts.focusedId) ?? own[0];
@@ -120,12 +152,27 @@ export function chooseSessionIssue(facts: SessionIssueFacts): SessionIssueChoice
     }
   }
   const heldByOther = (issue: Pick<Issue, 'assignee'>) => isExplicitActor(actor) && !!issue.assignee?.trim() && !sameActor(issue.assignee, actor?.name ?? '');
-  const open = issues.filter((issue) => !heldByOther(issue));
+  const open = free.filter((issue) => !heldByOther(issue));
   const rest = { ...base, heldByOthers: issues.length - open.length };
   const focused = open.find((issue) => issue.id === facts.focusedId);
   if (focused) return { ...rest, issueId: focused.id, rule: 'focus' };
   const newest = open[0];
   return newest ? { ...rest, issueId: newest.id, rule: 'newest' } : rest;
+}
+
+/** For each live session, the first of its bindings that is in progress: the issue it works on. */
+function heldByLiveSessions(issues: readonly Pick<Issue, 'id'>[], sessions: readonly LiveSession[]): HeldIssue[] {
+  const order = new Map(issues.map((issue, index) => [issue.id, index]));
+  const held = new Map<string, HeldIssue>();
+  for (const session of sessions) {
+    const binding = session.bindings.find((entry) => order.has(entry.issueId));
+    if (!binding) continue;
+    const known = held.get(binding.issueId);
+    // Two live sessions on one issue: the one active last is named.
+    if (known && known.lastActive >= session.lastActive) continue;
+    held.set(binding.issueId, { issueId: binding.issueId, agent: session.agent, sessionId: session.sessionId, since: binding.since, lastActive: session.lastActive });
+  }
+  return [...held.values()].sort((a, b) => (order.get(a.issueId) ?? 0) - (order.get(b.issueId) ?? 0));
 }
 
 /**
@@ -143,7 +190,8 @@ export function describeSessionIssueChoice(choice: SessionIssueChoice): string |
       : chosenBy === 'focus'
         ? "VS Code's focus for this folder"
         : 'the most recently updated in-progress issue';
-  return `${rule}; no claim by this session is recorded`;
+  const heldElsewhere = choice.heldByLive.length > 0 ? `; ${choice.heldByLive.length === 1 ? 'the issue' : `${choice.heldByLive.length} issues`} another live session holds left out` : '';
+  return `${rule}${heldElsewhere}; no claim by this session is recorded`;
 }
 
 /** An actor's name in that line: enough to recognise, not a paragraph. */

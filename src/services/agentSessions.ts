@@ -3,18 +3,24 @@
 // sessions, bindings and attributed work, even when a `.beads/redirect` shares one store. Written
 // by the hooks and the command line (from the sessions' transcripts) and by VS Code (its own
 // session's focus, the idle setting); read by every surface that asks which issue is whose.
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isTranscriptAgent } from '../core/agentEvents';
 import {
   DEFAULT_SESSION_IDLE_MINUTES,
+  DEFAULT_SESSION_LIVE_MINUTES,
   emptyAgentSessions,
   endBindings,
+  endSession,
+  liveSessionsOf,
   normalizeAgentSessions,
   observeSessionEvents,
   pruneSessions,
+  sessionKey,
   type AgentSessionsState,
   type SessionIdentity,
 } from '../core/agentSessions';
+import type { LiveSession } from '../core/sessionIssue';
 import { findRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
 import { DurableJsonFile, type DamageReport } from './durableJson';
@@ -86,4 +92,75 @@ export async function observeSession(
     next = pruneSessions(next, options.now, sessionIdleMs(next, options.env));
     return options.inProgressIds ? endBindings(next, options.inProgressIds) : next;
   });
+}
+
+/**
+ * How long a silent session still holds its issue against a new one:
+ * `BEADS_RECOVERY_SESSION_LIVE_MINUTES`, else DEFAULT_SESSION_LIVE_MINUTES, never past the idle time.
+ */
+export function sessionLiveMs(state: AgentSessionsState, env: NodeJS.ProcessEnv = {}): number {
+  const fromEnv = Number(env.BEADS_RECOVERY_SESSION_LIVE_MINUTES);
+  const minutes = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_SESSION_LIVE_MINUTES;
+  return Math.min(minutes * MINUTE_MS, sessionIdleMs(state, env));
+}
+
+/** How much of another session's transcript is read for its claims since it was last read: its latest work, not its history. */
+const OTHERS_TAIL_BYTES = 1024 * 1024;
+
+/**
+ * The other sessions that are live now, with the issues they are bound to. A session's last
+ * activity is its latest event here or its transcript's last write, whichever is later: an agent
+ * writes its transcript as it works, between our hooks. A live session whose transcript changed
+ * since it was last read is read first (its end, 1 MiB at most), so a claim it made a moment ago
+ * binds it already, before any hook of its own runs again.
+ */
+export async function liveSessions(
+  store: AgentSessionsStore | undefined,
+  state: AgentSessionsState | undefined,
+  self: SessionIdentity | undefined,
+  options: { now: number; env?: NodeJS.ProcessEnv },
+): Promise<LiveSession[]> {
+  if (!state) return [];
+  const liveMs = sessionLiveMs(state, options.env);
+  const selfKey = self ? sessionKey(self) : undefined;
+  const candidates = Object.entries(state.sessions).filter(([key, session]) => key !== selfKey && session.transcript !== undefined && session.endedAt === undefined && session.agent !== 'vscode');
+  const written = new Map<string, number>();
+  await Promise.all(
+    candidates.map(async ([, session]) => {
+      const info = await stat(session.transcript as string).catch(() => undefined);
+      if (info) written.set(session.transcript as string, Math.min(info.mtimeMs, options.now));
+    }),
+  );
+  const changed = candidates.filter(([, session]) => {
+    const at = written.get(session.transcript as string);
+    return at !== undefined && options.now - at <= liveMs && at > (session.readUpTo ?? session.lastEventAt);
+  });
+  let current = state;
+  if (store && changed.length > 0) {
+    const read = await Promise.all(
+      changed.map(async ([key, session]) => ({
+        key,
+        identity: { agent: session.agent, sessionId: session.sessionId, transcript: session.transcript },
+        at: written.get(session.transcript as string) as number,
+        events: (await readTranscript(session.transcript, isTranscriptAgent(session.agent) ? session.agent : 'auto', { maxBytes: OTHERS_TAIL_BYTES })).events,
+      })),
+    );
+    current = await store
+      .update((latest) => {
+        let next = latest;
+        // One that ended meanwhile stays ended.
+        for (const entry of read) if (latest.sessions[entry.key] && latest.sessions[entry.key]?.endedAt === undefined) next = observeSessionEvents(next, entry.identity, entry.events, store.location.root, entry.at);
+        return next;
+      })
+      .catch(() => state);
+  }
+  return liveSessionsOf(current, self, options.now, liveMs, (session) => (session.transcript === undefined ? undefined : written.get(session.transcript)));
+}
+
+/** The agent's end-of-session hook ran for `identity`: what its transcript shows is counted, then it ends. */
+export async function endObservedSession(store: AgentSessionsStore, identity: SessionIdentity, options: { now: number; env?: NodeJS.ProcessEnv }): Promise<void> {
+  const transcript = identity.transcript
+    ? await readTranscript(identity.transcript, isTranscriptAgent(identity.agent) ? identity.agent : 'auto').catch(() => undefined)
+    : undefined;
+  await store.update((state) => endSession(observeSessionEvents(state, identity, transcript?.events ?? [], store.location.root, options.now), identity, options.now));
 }

@@ -31,7 +31,7 @@ import { chooseFocus } from './snapshot';
 import { attributeWork, bindingsOf, endBindings, othersWork, ownWork, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import { chooseSessionIssue, type Actor } from '../core/sessionIssue';
 import { actorFor } from './actor';
-import { AgentSessionsStore, observeSession } from './agentSessions';
+import { AgentSessionsStore, liveSessions, observeSession } from './agentSessions';
 import { LEDGER_DIR } from './ledgerStore';
 import type { BeadsWrite } from './writeQueue';
 import { describeMasked, pathPlaces, redactText, type MaskedCounts } from './redaction';
@@ -136,7 +136,7 @@ async function checkpointInFolder(place: FolderPlace, request: CheckpointFlowReq
           })
         : undefined,
     ]);
-    const whose: SessionFacts = { identity: request.session, actor, state: sessionState, store: sessions };
+    const whose: SessionFacts = { identity: request.session, actor, state: sessionState, store: sessions, env };
     const result = await checkpointOn({ ...opened, folder: path.resolve(place.cwd), whose, readOnlyReads: () => readOnlyReads(detection) }, request, options, now);
     const masked = result.masked && describeMasked(result.masked);
     if (masked) note(`${masked} in the checkpoint before it went to beads.`);
@@ -273,6 +273,8 @@ interface SessionFacts {
   actor?: Actor;
   state?: AgentSessionsState;
   store?: AgentSessionsStore;
+  /** The environment the live limit is read from. */
+  env?: NodeJS.ProcessEnv;
 }
 
 
@@ -311,9 +313,15 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
       binding: bindings.find((id) => inProgress.some((issue) => issue.id === id)) ?? bindings[0],
       actor: whose?.actor,
       focusedId: ledger?.state.focusedId,
+      // Another live session's issue is never this session's checkpoint's.
+      liveSessions: whose?.identity ? await liveSessions(whose.store, whose.state, whose.identity, { now, env: whose.env }).catch(() => undefined) : undefined,
     });
     issueId = choice.issueId;
     if (choice.bindingEnded && whose?.store) await whose.store.update((state) => endBindings(state, inProgress.map((issue) => issue.id))).catch(() => undefined);
+    if (!issueId && choice.heldByLive.length > 0) {
+      const held = choice.heldByLive.map((entry) => `${entry.issueId} (${entry.agent})`).join(', ');
+      return failed('no-issue', `every in-progress issue this session could take is held by another live session: ${held}; no checkpoint written.`, earlier);
+    }
     if (!issueId && choice.heldByOthers > 0) return failed('no-issue', `every in-progress issue is held by an actor other than ${whose?.actor?.name ?? 'this one'}; no checkpoint written.`, earlier);
   }
   if (!issueId) return failed('no-issue', 'no issue is in progress; no checkpoint written.', earlier);

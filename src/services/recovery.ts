@@ -1,10 +1,10 @@
 import type { BeadsBackend } from '../beads/backend';
-import { buildRecoveryContext, type LedgerSummary, type RecoveryResult, type Section } from '../core/recovery';
+import { buildRecoveryContext, type LedgerSummary, type RecoveryInput, type RecoveryResult, type Section } from '../core/recovery';
 import type { Dialect } from '../core/model';
 import type { LastClose } from '../core/next';
 import type { GitChange } from '../core/porcelain';
 import type { SessionThread } from '../core/transcriptThread';
-import { chooseSessionIssue, describeSessionIssueChoice, type Actor, type IssueRule, type SessionIssueChoice } from '../core/sessionIssue';
+import { chooseSessionIssue, describeSessionIssueChoice, type Actor, type IssueRule, type LiveSession, type SessionIssueChoice } from '../core/sessionIssue';
 import { gitStatus } from '../git/status';
 import { utf8Length } from '../core/budget';
 import type { MaskedCounts } from '../core/redact';
@@ -28,7 +28,7 @@ export interface RecoveryRequest {
    * and the actor. With it, the issue is chosen by chooseSessionIssue (src/core/sessionIssue.ts)
    * and the context says which rule chose it; without it, `focusedId` else the newest.
    */
-  session?: { bindings: readonly string[]; actor?: Actor; handedBy?: (issueId: string) => IssueRule | undefined };
+  session?: { bindings: readonly string[]; actor?: Actor; handedBy?: (issueId: string) => IssueRule | undefined; liveSessions?: readonly LiveSession[] };
   /** Ids whose details the last context needed (ProjectSnapshot.contextIds): shown alongside the lists. */
   hints?: readonly string[];
   /** Told of the snapshot the context was made from, for the caller to remember its hints. */
@@ -93,7 +93,14 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     ? (inProgress: Parameters<typeof chooseSessionIssue>[0]['inProgress']) => {
         // The first binding still in progress wins; the rest of the order is the resolver's.
         const binding = session.bindings.find((id) => inProgress.some((issue) => issue.id === id)) ?? session.bindings[0];
-        choice = chooseSessionIssue({ inProgress, binding, bindingHandedBy: binding === undefined ? undefined : session.handedBy?.(binding), actor: session.actor, focusedId: request.focusedId });
+        choice = chooseSessionIssue({
+          inProgress,
+          binding,
+          bindingHandedBy: binding === undefined ? undefined : session.handedBy?.(binding),
+          actor: session.actor,
+          focusedId: request.focusedId,
+          liveSessions: session.liveSessions,
+        });
         return choice.issueId;
       }
     : undefined;
@@ -125,6 +132,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     ready: snapshot.ready,
     ledger: snapshot.focusedId === undefined ? undefined : request.ledger?.issueId === snapshot.focusedId ? request.ledger : request.ledgerFor?.(snapshot.focusedId),
     chosenBy: choice ? describeSessionIssueChoice(choice) : undefined,
+    heldByLive: heldWithIssues(choice, snapshot),
     uncommitted,
     ...(request.lastClose ? { lastClose: request.lastClose } : {}),
     ...(request.thread ? { thread: request.thread } : {}),
@@ -148,4 +156,14 @@ async function redactedWithin(build: (budget: number) => RecoveryResult, budget:
     if (bytes <= budget || room <= 0) return { ...result, markdown: text, bytes, ...counted };
     room = Math.max(0, room - (bytes - budget));
   }
+}
+
+/** The issues other live sessions hold, with what the in-progress list says of them. */
+function heldWithIssues(choice: SessionIssueChoice | undefined, snapshot: ProjectSnapshot): RecoveryInput['heldByLive'] {
+  if (!choice || choice.heldByLive.length === 0 || !snapshot.inProgress.ok) return undefined;
+  const issues = new Map(snapshot.inProgress.value.map((issue) => [issue.id, issue]));
+  return choice.heldByLive.flatMap((entry) => {
+    const issue = issues.get(entry.issueId);
+    return issue ? [{ ...entry, issue }] : [];
+  });
 }

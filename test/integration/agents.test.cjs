@@ -175,7 +175,7 @@ describeIn(['br', 'bd'], 'agents: tools and the @beads participant', () => {
 
   it('the SessionStart hook command the extension would install runs and prints the context as hook JSON', () => {
     const commands = api.agents.hookCommands();
-    assert.deepEqual(commands.map(({ event }) => event), ['SessionStart', 'PreCompact', 'PostCompact']);
+    assert.deepEqual(commands.map(({ event }) => event), ['SessionStart', 'PreCompact', 'PostCompact', 'SessionEnd']);
     const input = { session_id: 'it', cwd: run.workspace, hook_event_name: 'SessionStart', source: 'compact' };
     const result = spawnSync('/bin/sh', ['-c', commands[0].command], { cwd: '/', input: JSON.stringify(input), encoding: 'utf8', timeout: 30_000 });
     assert.equal(result.status, 0, result.stderr);
@@ -375,7 +375,7 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
   });
 
   it('moves 0.1.0 entries that name a machine\'s paths to the per-user launcher, leaving other hooks alone', async () => {
-    const [sessionStart, preCompact, postCompact] = api.agents.hookCommands();
+    const [sessionStart, preCompact, postCompact, sessionEnd] = api.agents.hookCommands();
     // What 0.1.0 wrote: this machine's runtime and script, here one that is gone and one of another install.
     const named = (runtime, args) => `'${runtime}' '${path.join(run.workspace, 'old', 'dist', 'cli.js')}' ${args} # beads-recovery`;
     const settings = {
@@ -398,6 +398,8 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
     expected.hooks.SessionStart[1].hooks[0].command = sessionStart.command;
     expected.hooks.PreCompact[0].hooks[0].command = preCompact.command;
     expected.hooks.PostCompact[0].hooks[0].command = postCompact.command;
+    // Added beside them: what that version did not install.
+    expected.hooks.SessionEnd = [{ matcher: '', hooks: [{ type: 'command', command: sessionEnd.command, timeout: 30 }] }];
     assert.equal(fs.readFileSync(localSettings(), 'utf8'), `${JSON.stringify(expected, null, 2)}\n`);
     assert.ok(!fs.readFileSync(localSettings(), 'utf8').includes('cli.js'), 'no path of this machine is left');
 

@@ -95,11 +95,13 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(installed.hooks.SessionStart[0].matcher).toBe('startup|resume|clear|compact');
     expect(installed.hooks.PreCompact[0].matcher).toBe('auto|manual');
     expect(installed.hooks.PostCompact[0].matcher).toBe('auto|manual');
-    const [sessionStart, preCompact, postCompact] = ourCommands(readFileSync(settings, 'utf8'));
+    expect(installed.hooks.SessionEnd[0].matcher).toBe('');
+    const [sessionStart, preCompact, postCompact, sessionEnd] = ourCommands(readFileSync(settings, 'utf8'));
     // The hooks run the per-user launcher, which now runs this command line: no path of this machine in the file.
     expect(sessionStart!.command).toBe(shimCommandLine(['hook', 'claude', 'SessionStart'], 'posix'));
     expect(preCompact!.command).toBe(shimCommandLine(['hook', 'claude', 'PreCompact'], 'posix'));
     expect(postCompact!.command).toBe(shimCommandLine(['hook', 'claude', 'PostCompact'], 'posix'));
+    expect(sessionEnd!.command).toBe(shimCommandLine(['hook', 'claude', 'SessionEnd'], 'posix'));
     expect(readFileSync(settings, 'utf8')).not.toContain(cli);
     expect(readFileSync(path.join(scratchHome, '.beads-recovery', 'bin', 'beads-recovery'), 'utf8')).toContain(`exec '${process.execPath}' '${cli}' "$@"`);
 
@@ -113,6 +115,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
       `Claude Code (.claude/settings.local.json) SessionStart: ${sessionStart!.command}`,
       `Claude Code (.claude/settings.local.json) PreCompact: ${preCompact!.command}`,
       `Claude Code (.claude/settings.local.json) PostCompact: ${postCompact!.command}`,
+      `Claude Code (.claude/settings.local.json) SessionEnd: ${sessionEnd!.command}`,
     ]);
 
     const removed = runCli(['hooks', 'uninstall', '--dir', dir], { cwd: dir });
@@ -125,10 +128,10 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     const dry = runCli(['hooks', 'install', '--shared', '--dry-run', '--dir', dir], { cwd: dir });
     expect(dry.status).toBe(0);
     expect(dry.stdout.startsWith('--- .claude/settings.json\n')).toBe(true);
-    expect(ourCommands(dry.stdout.slice(dry.stdout.indexOf('\n') + 1))).toHaveLength(3);
+    expect(ourCommands(dry.stdout.slice(dry.stdout.indexOf('\n') + 1))).toHaveLength(4);
     expect(existsSync(path.join(dir, '.claude'))).toBe(false);
     expect(runCli(['hooks', 'install', '--shared', '--dir', dir], { cwd: dir }).status).toBe(0);
-    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toHaveLength(3);
+    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toHaveLength(4);
   });
 
   it('installs every agent with --agent all, tells about Codex\'s /hooks, and --mcp registers the server in each agent\'s file', () => {
@@ -221,7 +224,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(outside, 'hooks.json'), 'utf8')).toBe('{}\n');
     expect(readdirSync(outside)).toEqual(['hooks.json']);
     // The agents whose files stay inside are installed all the same.
-    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'))).toHaveLength(3);
+    expect(ourCommands(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'))).toHaveLength(4);
   });
 
   it('reports a read-only settings file and changes nothing', () => {
@@ -286,7 +289,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     expect(gemini.stdout).toContain('Gemini CLI asks before it runs project hooks');
     const written = JSON.parse(readFileSync(settings, 'utf8')) as { ui: unknown; hooks: Record<string, unknown[]>; mcpServers: Record<string, { args: string[] }> };
     expect(written.ui).toEqual({ theme: 'GitHub' });
-    expect(Object.keys(written.hooks)).toEqual(['BeforeModel', 'BeforeAgent', 'AfterTool']);
+    expect(Object.keys(written.hooks)).toEqual(['BeforeModel', 'BeforeAgent', 'AfterTool', 'SessionEnd']);
     expect(written.mcpServers['beads-recovery']!.args).toEqual([cli, 'mcp']);
     expect(runCli(['hooks', 'uninstall', '--agent', 'gemini', '--mcp', '--dir', dir], { cwd: dir }).status).toBe(0);
     expect(readFileSync(settings, 'utf8')).toBe(`${JSON.stringify({ ui: { theme: 'GitHub' } }, null, 2)}\n`);

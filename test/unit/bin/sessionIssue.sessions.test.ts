@@ -67,10 +67,14 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
     }
     expect(hook('first', 'SessionStart', { source: 'startup' })).not.toContain('## Resuming:');
     work('first', 'first.txt');
-    // The second session starts once the first issue is claimed: its start-up context hands it that one…
-    expect(hook('second', 'SessionStart', { source: 'startup' })).toContain(`## Resuming: ${ids.first}`);
-    // …until it claims its own, which is then the newest: bd stamps a claim to the second, so the
-    // second claim is made in a later second than the first (in the same one the two tie).
+    // The second session starts while the first, still live, holds its claimed issue: that one is
+    // listed as the first session's, never handed over (issue 30).
+    const start = hook('second', 'SessionStart', { source: 'startup' });
+    expect(start).not.toContain(`## Resuming: ${ids.first}`);
+    expect(start).toMatch(new RegExp(`## In Progress in Other Live Sessions .*\n- ${ids.first} — The first session's issue — a live claude session's, since just now, last active just now`));
+    expect(start).not.toMatch(new RegExp(`(?:comments add|close)\\b[^\`\\n]*${ids.first}`));
+    // It claims its own, which is then the newest: bd stamps a claim to the second, so the second
+    // claim is made in a later second than the first (in the same one the two tie).
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     work('second', 'second.txt');
   });
@@ -96,9 +100,16 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
     expect(second).toContain(`## Resuming: ${ids.second} — The second session's issue`);
   });
 
-  it('a session nobody bound is told which rule chose', () => {
-    const third = hook('first', 'SessionStart', { source: 'startup', session_id: `${dialect}-third`, transcript_path: path.join(scratch, 'none.jsonl') });
-    expect(third).toMatch(/Why this issue:\*\* (the most recently updated in-progress issue|assigned to)/);
+  it('a new session nobody bound continues the work of a session that ended, never of one still live, and is told which rule chose', () => {
+    const newChat = (name: string) => hook('first', 'SessionStart', { source: 'startup', session_id: `${dialect}-${name}`, transcript_path: path.join(scratch, 'none.jsonl') });
+    // Both sessions live: both issues are theirs.
+    expect(newChat('third')).not.toContain('## Resuming:');
+    // The first session ends (Claude Code's SessionEnd): its issue is the new chat's to continue.
+    expect(hook('first', 'SessionEnd', { reason: 'prompt_input_exit' })).toBe('');
+    const after = newChat('fourth');
+    expect(after).toContain(`## Resuming: ${ids.first}`);
+    expect(after).toMatch(/Why this issue:\*\* (the most recently updated in-progress issue|assigned to)/);
+    expect(after).toMatch(new RegExp(`- ${ids.second} — The second session's issue — a live claude session's`));
   });
 
   it('the bindings are kept in this work tree’s git folder', () => {

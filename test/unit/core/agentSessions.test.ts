@@ -9,6 +9,8 @@ import {
   bindIssue,
   emptyAgentSessions,
   endBindings,
+  endSession,
+  liveSessionsOf,
   handedRuleOf,
   handIssue,
   normalizeAgentSessions,
@@ -155,5 +157,48 @@ describe('handed bindings', () => {
     expect(handedRuleOf(state.sessions[sessionKey(one)], 'demo-7')).toBe('actor');
     state = observeSessionEvents(state, one, call('br update demo-7 --claim'), ROOT, 2);
     expect(handedRuleOf(state.sessions[sessionKey(one)], 'demo-7')).toBeUndefined();
+  });
+});
+
+describe('live sessions (issue 30)', () => {
+  const MINUTE = 60_000;
+
+  it('a session is live until its end hook runs or it is silent past the live limit, and holds what it claimed since its claim', () => {
+    let state = observeSessionEvents(emptyAgentSessions(), one, call('br update demo-7 --claim'), ROOT, clock);
+    const claimedAt = clock;
+    state = observeSessionEvents(state, two, call('br comments add demo-8 "Done: x"'), ROOT, clock + 10);
+    const now = clock + 20;
+    expect(liveSessionsOf(state, undefined, now, 30 * MINUTE)).toEqual([
+      { agent: 'claude', sessionId: 's-1', bindings: [{ issueId: 'demo-7', since: claimedAt }], lastActive: state.sessions[sessionKey(one)]?.lastEventAt },
+      { agent: 'claude', sessionId: 's-2', bindings: [{ issueId: 'demo-8', since: state.sessions[sessionKey(two)]?.startedAt }], lastActive: state.sessions[sessionKey(two)]?.lastEventAt },
+    ]);
+    // Not itself; not past the live limit; not once ended.
+    expect(liveSessionsOf(state, one, now, 30 * MINUTE).map((entry) => entry.sessionId)).toEqual(['s-2']);
+    expect(liveSessionsOf(state, undefined, now + 31 * MINUTE, 30 * MINUTE)).toEqual([]);
+    // The transcript's last write counts as activity.
+    expect(liveSessionsOf(state, undefined, now + 31 * MINUTE, 30 * MINUTE, (session) => (session.sessionId === 's-1' ? now + 30 * MINUTE : undefined)).map((entry) => entry.sessionId)).toEqual(['s-1']);
+    const ended = endSession(state, one, now);
+    expect(liveSessionsOf(ended, undefined, now, 30 * MINUTE).map((entry) => entry.sessionId)).toEqual(['s-2']);
+    // A resume is an event of its own: live again, still bound.
+    const resumed = observeSessionEvents(ended, one, [], ROOT, now + 1);
+    expect(liveSessionsOf(resumed, undefined, now + 2, 30 * MINUTE).map((entry) => entry.sessionId)).toEqual(['s-1', 's-2']);
+  });
+
+  it('an issue a context only handed a session is no hold: another session may be handed it too', () => {
+    const state = handIssue(emptyAgentSessions(), two, 'demo-8', 5);
+    expect(liveSessionsOf(state, undefined, 6, MINUTE)).toEqual([]);
+  });
+
+  it("VS Code's window holds nothing: its focus is the focus rule's", () => {
+    const state = bindIssue(emptyAgentSessions(), { agent: 'vscode', sessionId: 'w' }, 'demo-7', 1);
+    expect(liveSessionsOf(state, undefined, 2, MINUTE)).toEqual([]);
+  });
+
+  it('the end and the times of claims and hand-overs survive the file', () => {
+    let state = observeSessionEvents(emptyAgentSessions(), one, call('br update demo-7 --claim'), ROOT, clock);
+    state = endSession(handIssue(state, two, 'demo-8', 5), two, 6);
+    const read = normalizeAgentSessions(JSON.parse(JSON.stringify(state)));
+    expect(read.sessions[sessionKey(two)]).toMatchObject({ handed: 'demo-8', handedAt: 5, endedAt: 6 });
+    expect(read.sessions[sessionKey(one)]?.claimedAt).toBe(state.sessions[sessionKey(one)]?.claimedAt);
   });
 });

@@ -281,6 +281,7 @@ describe('installHooks', () => {
       { event: 'PreCompact', command: shimCommandLine(['hook', 'claude', 'PreCompact'], 'posix') },
       // Added beside them: what 0.1.0 did not install.
       { event: 'PostCompact', command: shimCommandLine(['hook', 'claude', 'PostCompact'], 'posix') },
+      { event: 'SessionEnd', command: shimCommandLine(['hook', 'claude', 'SessionEnd'], 'posix') },
     ]);
     expect(migrated).not.toContain(launcher.script);
   });
@@ -339,7 +340,7 @@ describe('files we cannot edit safely', () => {
     expect(installHooks(twice, launcher, 'claude')).toEqual({ ok: false, error: expect.stringMatching(/^ambiguous: the key "hooks" appears twice in the top level, .*keep only the last/) });
     const installed = text(installHooks(undefined, launcher, 'claude'));
     const twiceWithOurs = installed.replace(/\n}\n$/, ',\n  "hooks": {}\n}\n');
-    expect(ourCommands(installed)).toHaveLength(3);
+    expect(ourCommands(installed)).toHaveLength(4);
     expect(ourCommands(twiceWithOurs)).toEqual([]);
     expect(uninstallHooks(twiceWithOurs, 'claude').ok).toBe(false);
     const nested = '{"hooks": {"SessionStart": [{"matcher": "a", "matcher": "b", "hooks": []}]}}';

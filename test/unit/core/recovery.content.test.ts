@@ -217,3 +217,29 @@ describe('the Ready list and Next say the same', () => {
     expect(result.markdown).toContain('**Next:** wf-3 — Render widgets (just unblocked)');
   });
 });
+
+describe('issues other live sessions hold (issue 30)', () => {
+  const mine = issue('bd-m1', 'My own work', { status: 'in_progress', updatedAt: minutesAgo(30) });
+  const theirs = issue('bd-t2', 'Their work', { status: 'in_progress', updatedAt: minutesAgo(2) });
+  const held = [{ issueId: theirs.id, agent: 'codex', sessionId: 'codex-1', since: NOW - 25 * 60_000, lastActive: NOW - 2 * 60_000, issue: theirs }];
+
+  it('beside the session’s own issue: listed as theirs, with agent and times, and not as also in progress', () => {
+    const result = buildRecoveryContext(
+      resumeInput({ inProgress: { ok: true, value: [mine, theirs] }, focusedId: mine.id, details: { ok: true, value: [details(mine)] }, ledger: undefined, uncommitted: { ok: true, value: [] }, heldByLive: held, budget: 8192 }),
+    );
+    expect(result.markdown).toContain('## Resuming: bd-m1 — My own work');
+    expect(result.markdown).toContain("- **In progress in other live sessions** (theirs: not this session's to checkpoint or close):\n  - bd-t2 — Their work — a live codex session's, since 25m ago, last active 2m ago");
+    expect(result.markdown).not.toContain('Also in progress');
+    // Its commands name its own issue only.
+    expect(result.markdown).toContain('comments add -- bd-m1');
+    expect(result.markdown).not.toMatch(/(?:comments add|close)\b[^`\n]*bd-t2/);
+  });
+
+  it('when every in-progress issue is held elsewhere: none is resumed, they are listed, and the commands name no issue', () => {
+    const result = buildRecoveryContext(resumeInput({ inProgress: { ok: true, value: [] }, details: { ok: true, value: [] }, ledger: undefined, uncommitted: { ok: true, value: [] }, heldByLive: held, budget: 8192 }));
+    expect(result.state).toBe('none');
+    expect(result.markdown).not.toContain('## Resuming');
+    expect(result.markdown).toContain("## In Progress in Other Live Sessions (theirs: do not checkpoint or close them)\n- bd-t2 — Their work — a live codex session's, since 25m ago, last active 2m ago");
+    expect(result.markdown).not.toMatch(/(?:comments add|close)\b[^`\n]*bd-t2/);
+  });
+});

@@ -112,3 +112,38 @@ describe('a binding a context handed over', () => {
     expect(describeSessionIssueChoice(choice)).toBe('the most recently updated in-progress issue; no claim by this session is recorded');
   });
 });
+
+describe('issues other live sessions hold (issue 30)', () => {
+  const session = (sessionId: string, issueId: string, lastActive = 5_000) => ({ agent: 'codex', sessionId, bindings: [{ issueId, since: 1_000 }], lastActive });
+
+  it('a new session is handed the newest issue no live session holds, by every rule, and the held ones are listed', () => {
+    // b-2 (newest, bob's) is held by a live Codex session: the newest rule goes to c-3.
+    const choice = chooseSessionIssue({ inProgress: town, liveSessions: [session('codex-1', 'b-2')] });
+    expect(choice).toMatchObject({ issueId: 'c-3', rule: 'newest' });
+    expect(choice.heldByLive).toEqual([{ issueId: 'b-2', agent: 'codex', sessionId: 'codex-1', since: 1_000, lastActive: 5_000 }]);
+    expect(describeSessionIssueChoice(choice)).toBe('the most recently updated in-progress issue; the issue another live session holds left out; no claim by this session is recorded');
+    // Neither the actor rule (bob is every session's actor here) nor the focus hands it over.
+    expect(chooseSessionIssue({ inProgress: town, actor: { name: 'bob', source: 'USER' }, liveSessions: [session('codex-1', 'b-2')] })).toMatchObject({ issueId: 'c-3', rule: 'newest' });
+    expect(chooseSessionIssue({ inProgress: town, focusedId: 'b-2', liveSessions: [session('codex-1', 'b-2')] })).toMatchObject({ issueId: 'c-3', rule: 'newest' });
+  });
+
+  it('when live sessions hold every in-progress issue, nothing is handed over', () => {
+    const live = [session('one', 'a-1'), session('two', 'b-2'), session('three', 'c-3')];
+    const choice = chooseSessionIssue({ inProgress: town, liveSessions: live });
+    expect(choice.issueId).toBeUndefined();
+    expect(choice.heldByOthers).toBe(3);
+    // Newest first, as the in-progress list reads.
+    expect(choice.heldByLive.map((entry) => entry.issueId)).toEqual(['b-2', 'c-3', 'a-1']);
+  });
+
+  it("a session's own binding stays its own, and is not listed as held, though another live session works on it too", () => {
+    const choice = chooseSessionIssue({ inProgress: town, binding: 'b-2', liveSessions: [session('codex-1', 'b-2'), session('codex-2', 'a-1')] });
+    expect(choice).toMatchObject({ issueId: 'b-2', rule: 'binding' });
+    expect(choice.heldByLive.map((entry) => entry.issueId)).toEqual(['a-1']);
+  });
+
+  it("a live session holds the first of its bindings still in progress; a closed one holds nothing", () => {
+    const closedFirst = { agent: 'claude', sessionId: 'c', bindings: [{ issueId: 'z-9', since: 1 }, { issueId: 'a-1', since: 2 }], lastActive: 9 };
+    expect(chooseSessionIssue({ inProgress: town, liveSessions: [closedFirst] }).heldByLive).toMatchObject([{ issueId: 'a-1', since: 2 }]);
+  });
+});

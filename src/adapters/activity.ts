@@ -72,7 +72,7 @@ export class ActivityTracker extends Disposable {
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sync()));
     this.register(
       vscode.workspace.onDidSaveTextDocument((document) => {
-        if (document.uri.scheme === 'file') this.folderOf(document.uri)?.noticeFile(document.uri.fsPath);
+        if (document.uri.scheme === 'file') this.folderOf(document.uri)?.noticeSave(document.uri.fsPath, document.getText());
       }),
     );
     this.register(

@@ -11,7 +11,7 @@ import type { CloseOutcome } from '../services/closeFlow';
 import { locateLedger } from '../services/ledgerStore';
 import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import { describeMasked } from '../services/redaction';
-import { describeWrite, Outbox, type FailedWrite } from '../services/outbox';
+import { Outbox, writeInWords, type FailedWrite } from '../services/outbox';
 import { ledgerFallbackDir, type ActivityTracker, type FolderActivity } from './activity';
 import { reportErrors, reportFailure } from './commandErrors';
 import { Disposable } from '../services/disposable';
@@ -196,11 +196,18 @@ function parkedInput(failed: FailedWrite): ParkedWriteInput {
  * A write that will never land is said once, with a way to see it and to try again; it stays in
  * the Beads view and the status bar until it is sent again or discarded.
  */
+/** When each refused write was said by its notice (reportParked): a retry does not say it again. */
+const parkNoticeAt = new Map<string, number>();
+/** A park notice this recent is still in sight: a retry does not raise a second one about it. */
+const PARK_NOTICE_FRESH_MS = 120_000;
+
 function reportParked(failed: FailedWrite): void {
+  parkNoticeAt.set(failed.write.key, Date.now());
+  if (parkNoticeAt.size > 1000) parkNoticeAt.delete(parkNoticeAt.keys().next().value as string);
   const show = 'Show';
   const retry = 'Retry';
   const keys = [failed.write.key];
-  void showWarningMessage(`Beads refused a ${describeWrite(failed.write)}; it waits in the Beads view until you retry or discard it: ${failed.error}`, retry, show)
+  void showWarningMessage(`Beads refused the ${writeInWords(failed.write)}; it waits in the Beads view until you retry or discard it: ${failed.error}`, retry, show)
     .then((choice) => {
       if (choice === show) void vscode.commands.executeCommand(Commands.showRefusedWrites, { keys });
       if (choice === retry) void vscode.commands.executeCommand(Commands.retryPendingWrites, { includeFailed: true, keys });
@@ -402,14 +409,35 @@ const REFUSED_SCHEME = 'beads-refused';
  */
 function registerRefusedWriteCommands(deps: WorkDeps): vscode.Disposable[] {
   let shown = '';
+  /** The writes the document shows (undefined: all of them), once it has been opened. */
+  let shownKeys: { keys: string[] | undefined } | undefined;
+  /** How many writes the document has shown since it was opened. */
+  let shownWrites = 0;
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const provider: vscode.TextDocumentContentProvider = { onDidChange: changed.event, provideTextDocumentContent: () => shown };
   const uri = vscode.Uri.from({ scheme: REFUSED_SCHEME, path: '/Writes beads refused.txt' });
-  const show = async (keys: string[] | undefined) => {
-    const parked = (await refusedWrites(deps)).filter((write) => keys === undefined || keys.includes(write.key));
+  const render = (parked: readonly ParkedWriteInput[]) => {
+    const keys = shownKeys?.keys;
+    const wanted = parked.filter((write) => keys === undefined || keys.includes(write.key));
     // The titles of the issues in progress, as the folders last read them; other issues go by their id.
     const titles = new Map(deps.activity.all().flatMap((folder) => (folder.inProgressIssues ?? []).map((issue) => [issue.id, issue.title] as const)));
-    shown = refusedWritesText(parked, titles, Date.now());
+    shown = wanted.length === 0 && shownWrites > 0
+      ? 'The writes shown here no longer wait: they were sent again and beads took them, or they were discarded.\n'
+      : refusedWritesText(wanted, titles, Date.now());
+    shownWrites = Math.max(shownWrites, wanted.length);
+  };
+  // Live: a write that lands, is discarded or is refused again changes the open document, and its ages move.
+  const update = () => {
+    if (!shownKeys || !vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString())) return;
+    const before = shown;
+    render(deps.outboxes.all().flatMap((outbox) => outbox.failed.map(parkedInput)));
+    if (shown !== before) changed.fire(uri);
+  };
+  const clock = setInterval(update, 30_000);
+  const show = async (keys: string[] | undefined) => {
+    shownKeys = { keys };
+    shownWrites = 0;
+    render(await refusedWrites(deps));
     changed.fire(uri);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(document, 'plaintext');
@@ -417,6 +445,8 @@ function registerRefusedWriteCommands(deps: WorkDeps): vscode.Disposable[] {
   };
   return [
     changed,
+    { dispose: () => clearInterval(clock) },
+    deps.outboxes.onDidChange(update),
     vscode.workspace.registerTextDocumentContentProvider(REFUSED_SCHEME, provider),
     vscode.commands.registerCommand(Commands.showRefusedWrites, (argument?: { keys?: unknown }) => reportErrors(deps.log, () => show(writeKeys(argument)))),
     vscode.commands.registerCommand(Commands.discardRefusedWrites, (argument?: { keys?: unknown; confirm?: boolean }) =>
@@ -614,6 +644,8 @@ async function lastNextOf(project: Project, issueId: string, log: vscode.LogOutp
  * those of `keys`), sent by the outbox's drainer like any other.
  */
 async function retryPendingWrites(deps: WorkDeps, includeFailed: boolean, keys?: readonly string[]): Promise<{ pending: number; failed: number }> {
+  // A write refused during this retry (sync sends what is due too) has its own notice, with beads' reason.
+  const started = Date.now();
   await deps.outboxes.sync();
   const outboxes = deps.outboxes.all();
   if (includeFailed) await Promise.all(outboxes.map((outbox) => outbox.requeueFailed(keys)));
@@ -622,22 +654,34 @@ async function retryPendingWrites(deps: WorkDeps, includeFailed: boolean, keys?:
   await Promise.all(outboxes.map((outbox) => outbox.drain(AbortSignal.timeout(CHECKPOINT_LAND_MS))));
   const pending = sum(outboxes.map((outbox) => outbox.pendingCount));
   const failed = sum(outboxes.map((outbox) => outbox.failedCount));
+  // A refusal whose notice came during this retry or moments before it (the drainer's own try) is said already.
+  const refusedNow = outboxes.flatMap((outbox) => outbox.failed);
+  const stillRefused = refusedNow.filter((write) => (parkNoticeAt.get(write.write.key) ?? -Infinity) < started - PARK_NOTICE_FRESH_MS).length;
+  if (!includeFailed && refusedNow.length > stillRefused) {
+    vscode.window.setStatusBarMessage(`$(warning) Beads: ${countOf(refusedNow.length - stillRefused, 'write')} beads just refused ${refusedNow.length - stillRefused === 1 ? 'was' : 'were'} not sent again`, 5000);
+  }
+  const stillPending = pending > 0 ? `${countOf(pending, 'write')} still ${pending === 1 ? 'waits' : 'wait'} for beads (${pendingReason(outboxes.find((outbox) => outbox.pendingCount > 0))})` : undefined;
   if (pending === 0 && failed === 0) {
     vscode.window.setStatusBarMessage('$(check) Beads: every write has landed', 4000);
-  } else if (failed > 0 && !includeFailed) {
+  } else if (stillRefused > 0 && !includeFailed) {
     const retry = 'Retry Them Too';
     const discard = 'Discard Them';
-    void showWarningMessage(`Beads: ${pending} write(s) still pending; ${failed} will not be retried because beads refused them.`, retry, discard, 'Show Log')
+    const refused = `${stillRefused === 1 ? 'the write' : `the ${stillRefused} writes`} beads refused earlier ${stillRefused === 1 ? 'was' : 'were'} not sent again`;
+    void showWarningMessage(`Beads: ${stillPending ? `${stillPending}; ` : ''}${refused}.`, retry, discard, 'Show Log')
       .then(async (choice) => {
         if (choice === retry) await vscode.commands.executeCommand(Commands.retryPendingWrites, { includeFailed: true });
-        if (choice === discard) await Promise.all(outboxes.map((outbox) => outbox.discardFailed()));
+        if (choice === discard) await vscode.commands.executeCommand(Commands.discardRefusedWrites);
         if (choice === 'Show Log') deps.log.show();
       });
-  } else if (pending > 0) {
-    void showWarningMessage(`Beads: ${pending} write(s) still pending: ${pendingReason(outboxes.find((outbox) => outbox.pendingCount > 0))}.`);
+  } else if (stillPending) {
+    void showWarningMessage(`Beads: ${stillPending}.`);
   }
-  // Else what was sent again was refused again: the outbox's park notice says so, with beads' reason.
+  // Else what was sent was refused (again): the outbox's park notice says so, once, with beads' reason.
   return { pending, failed };
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function pendingReason(outbox: Outbox | undefined, key?: string): string {

@@ -14,6 +14,7 @@ import {
   snoozed,
   stallsWarned,
   unwarnedStalls,
+  workPhrase,
   type CheckpointPolicy,
   type DueState,
   type NudgeMemory,
@@ -167,8 +168,7 @@ export class ActivityStatusBar extends Disposable {
     // Read-only, a click cannot claim or checkpoint: it offers to set the CLI's path instead.
     const action = readOnly ? 'The beads project is read-only. Activate to set the path of the bd or br CLI.' : issueId ? 'Activate to checkpoint.' : 'Activate to claim one.';
     if (!issueId) return `Beads: no issue in progress. ${action}`;
-    const minutes = `${due.minutesWithChanges} ${due.minutesWithChanges === 1 ? 'minute' : 'minutes'}`;
-    const work = due.edits === 0 ? 'no edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${minutes}`;
+    const work = workPhrase(due.edits, due.minutesWithChanges, 'spoken');
     const state = due.due ? 'A checkpoint is due.' : '';
     return `Beads: ${issueId} in progress, ${work} since the last checkpoint. ${state} ${action}`.replace(/\s+/g, ' ').trim();
   }
@@ -186,7 +186,7 @@ export class ActivityStatusBar extends Disposable {
       lines.push(`**${inlineText(issueId, 80)}**${issue ? ` — ${inlineText(issue.title, 120)}` : ''}`);
       const ledger = folder.focusedLedger();
       const since = lastCheckpointPhrase(ledger, now, this.model?.checkpointsOf(folder.project.backend.root, issueId));
-      const work = due.edits === 0 ? 'No edits' : `${due.edits} ${due.edits === 1 ? 'edit' : 'edits'} over ${formatDuration(due.minutesWithChanges)}`;
+      const work = workPhrase(due.edits, due.minutesWithChanges, 'written');
       lines.push(`${work} since the last checkpoint (${since})${due.due ? ' — **checkpoint due**' : ''}`);
       // In the checkpoint text's order: the most edited first.
       const files = ledger ? filesByEdits(ledger) : [];

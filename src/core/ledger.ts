@@ -94,19 +94,22 @@ function emptyLedger(issueId: string, now: number): Ledger {
  * A file under `path` was created, changed, deleted or saved. This is the hot path of a burst of
  * file events: a repeat of a file within EDIT_COALESCE_MS only moves `lastActivityAt`.
  */
-export function recordFileChange(state: LedgerState, issueId: string, path: string, now: number): LedgerState {
+export function recordFileChange(state: LedgerState, issueId: string, path: string, now: number, options: { judged?: boolean } = {}): LedgerState {
   const ledger = entryOf(state.ledgers, issueId) ?? emptyLedger(issueId, now);
   const index = lowerBound(ledger.files, path);
   const listed = ledger.files[index] === path;
   const previous = listed ? ledger.touched[index] : undefined;
   let next: Ledger;
-  if ((previous !== undefined && now - previous < EDIT_COALESCE_MS) || (!listed && holdsListedFiles(ledger.files, index, path))) {
+  // `judged`: a change already known to be one (an editor save whose text changed) counts, however soon after the last.
+  const repeat = previous !== undefined && now - previous < EDIT_COALESCE_MS && options.judged !== true;
+  if (repeat || (!listed && holdsListedFiles(ledger.files, index, path))) {
     // A repeat, or the event of a folder whose files are listed already (watchers report new folders too).
     next = { ...ledger, lastActivityAt: Math.max(ledger.lastActivityAt ?? now, now) };
   } else {
     const files = listed ? ledger.files : [...ledger.files.slice(0, index), path, ...ledger.files.slice(index)];
     const touched = listed ? ledger.touched.slice() : [...ledger.touched.slice(0, index), now, ...ledger.touched.slice(index)];
-    touched[index] = now;
+    // Judged changes may be recorded out of order (a save counted at once, the burst before it a moment later).
+    touched[index] = Math.max(previous ?? now, now);
     const editCounts = listed ? ledger.editCounts.slice() : [...ledger.editCounts.slice(0, index), 0, ...ledger.editCounts.slice(index)];
     editCounts[index] = (editCounts[index] ?? 0) + 1;
     next = { ...ledger, files, touched, editCounts, edits: ledger.edits + 1, lastActivityAt: now, changesSince: ledger.changesSince ?? now };

@@ -138,3 +138,13 @@ export function lastCheckpointPhrase(ledger: Pick<Ledger, 'lastCheckpointAt'> | 
   if (Number.isFinite(at)) return `last checkpoint ${formatAge(at, now)}`;
   return model?.loaded === false ? 'reading its checkpoints…' : 'no checkpoint yet';
 }
+
+/**
+ * The work since the last checkpoint in words: "15 edits over 25m" (written) or "… over 25
+ * minutes" (spoken); "in under a minute" rather than "over 0 minutes".
+ */
+export function workPhrase(edits: number, minutes: number, form: 'written' | 'spoken'): string {
+  if (edits === 0) return form === 'written' ? 'No edits' : 'no edits';
+  const span = minutes < 1 ? 'in under a minute' : form === 'written' ? `over ${formatDuration(minutes)}` : `over ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  return `${edits} ${edits === 1 ? 'edit' : 'edits'} ${span}`;
+}

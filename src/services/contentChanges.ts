@@ -48,6 +48,8 @@ export class ContentChanges {
   private readonly seen = new Map<string, string>();
   /** Files whose last event changed nothing, with the modification time of that save. */
   private readonly unchangedSaves = new Map<string, number>();
+  /** The text of each file's last editor save, by its id: saves are compared with saves. */
+  private readonly savedTexts = new Map<string, string>();
 
   constructor(private readonly options: ContentChangesOptions) {}
 
@@ -74,6 +76,28 @@ export class ContentChanges {
       this.remember(relative, key);
     }
     return changed;
+  }
+
+  /**
+   * An editor save of `text` to `relative`: whether it differs from the last save of that file
+   * seen here, judged at once from the document's text, so that fast saves each count (events
+   * settle in bursts, and a burst holds only the last of them); undefined for the first save,
+   * which is judged on the file against git. Saves are compared with saves, never with bytes
+   * read from disk, which an encoding or a byte order mark make differ from the text.
+   */
+  judgeSave(relative: string, text: string): boolean | undefined {
+    const id = gitBlobId(Buffer.from(text, 'utf8'));
+    const before = this.savedTexts.get(relative);
+    this.savedTexts.delete(relative);
+    this.savedTexts.set(relative, id);
+    if (this.savedTexts.size > REMEMBERED_LIMIT) this.savedTexts.delete(this.savedTexts.keys().next().value as string);
+    return before === undefined ? undefined : before !== id;
+  }
+
+  /** `relative` changed on disk: unless it holds its last save's text, another process wrote it, and its next save is judged on the file again. */
+  forgetSave(relative: string): void {
+    const saved = this.savedTexts.get(relative);
+    if (saved !== undefined && this.seen.get(relative) !== `blob:${saved}`) this.savedTexts.delete(relative);
   }
 
   /**

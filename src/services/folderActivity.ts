@@ -35,6 +35,10 @@ const CREATED_SETTLE_MS = 100;
 const NEW_FOLDER_FILES_LIMIT = 1_000;
 /** A file is read this long after its last event, so that a save's truncate-then-write is over. */
 const CONTENT_SETTLE_MS = 150;
+/** A file's event this soon after a save counted from its text is that save's own event. */
+const SAVE_EVENT_MS = 5_000;
+/** …or this little before it: the watcher may report the write a moment before the editor's save event. */
+const SAVE_EVENT_EARLY_MS = 100;
 /** Files changed while nothing is focused wait this long for a claim to attribute them to. */
 const UNFOCUSED_KEEP_MS = 5 * 60_000;
 const UNFOCUSED_LIMIT = 500;
@@ -98,6 +102,8 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
   private classifying: Promise<void> = Promise.resolve();
   /** Paths with events whose content is still to be compared, with the time of their latest event. */
   private readonly toCompare = new Map<string, number>();
+  /** Files whose last save was counted from its text, and when (see noticeSave). */
+  private readonly countedBySave = new Map<string, number>();
   private comparing: Promise<void> = Promise.resolve();
   private compareQueued = false;
   private compareTimer: Subscription | undefined;
@@ -328,6 +334,37 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
    * compared in a batch right after (an edit is a change of content), and a created path waits a
    * moment in a batch, to be told apart from a new folder.
    */
+  /**
+   * An editor save: judged at once from the document's text, so each save that changes the file
+   * is one edit however fast they come; the file's own event is then judged only to remember its
+   * bytes. The first save of a file is judged on the file, against git, like any event.
+   */
+  noticeSave(fsPath: string, text: string): void {
+    const relative = this.trackedPath(fsPath);
+    if (relative === undefined) return;
+    const now = this.timers.now();
+    // Its own file events are not judged again (see compareNow).
+    this.countedBySave.set(relative, now);
+    const changed = this.contents.judgeSave(relative, text);
+    if (changed === true) this.recordEdit(relative, now, true);
+    if (changed !== undefined) return;
+    // The first save of the file here: judged on the file, against git, at once.
+    this.comparing = this.comparing
+      .then(async () => {
+        if ((await this.contents.changed([relative])).has(relative)) this.recordEdit(relative, now, true);
+      })
+      .catch((error: unknown) => this.options.log.warn(`${this.name}: comparing a saved file failed: ${errorMessage(error)}`));
+  }
+
+  /** The path relative to the folder when its events count as work; undefined for beads' files and what is not tracked. */
+  private trackedPath(fsPath: string): string | undefined {
+    if (!fsPath.startsWith(this.rootPrefix)) return undefined;
+    const relative = path.sep === '/' ? fsPath.slice(this.rootPrefix.length) : fsPath.slice(this.rootPrefix.length).replace(/\\/g, '/');
+    if (relative.startsWith('.beads/') || (this.storeInFolder !== undefined && relative.startsWith(`${this.storeInFolder}/`))) return undefined;
+    if (!this.isTracked(relative) || (this.ignoredPrefix !== undefined && fsPath.startsWith(this.ignoredPrefix)) || isOwnWrite(fsPath, this.timers.now())) return undefined;
+    return relative;
+  }
+
   noticeFile(fsPath: string, created = false): void {
     if (!fsPath.startsWith(this.rootPrefix)) return;
     const relative = path.sep === '/' ? fsPath.slice(this.rootPrefix.length) : fsPath.slice(this.rootPrefix.length).replace(/\\/g, '/');
@@ -454,12 +491,21 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
         const batch = [...this.toCompare];
         this.toCompare.clear();
         const changed = await this.contents.changed(batch.map(([file]) => file));
-        for (const [file, time] of batch) if (changed.has(file)) this.recordEdit(file, time);
+        for (const [file, time] of batch) {
+          // The events of saves just counted from their text (noticeSave) are not second edits.
+          const savedAt = this.countedBySave.get(file);
+          if (savedAt !== undefined && time - savedAt > SAVE_EVENT_MS) this.countedBySave.delete(file);
+          const ownEvent = savedAt !== undefined && time >= savedAt - SAVE_EVENT_EARLY_MS && time - savedAt <= SAVE_EVENT_MS;
+          if (!changed.has(file) || ownEvent) continue;
+          this.contents.forgetSave(file);
+          // Judged a change of content: an edit of its own, even moments before a save counted from its text.
+          this.recordEdit(file, time, true);
+        }
       })
       .catch((error: unknown) => this.options.log.warn(`${this.name}: comparing changed files failed: ${errorMessage(error)}`));
   }
 
-  private recordEdit(relative: string, now: number): void {
+  private recordEdit(relative: string, now: number, judged = false): void {
     const issueId = this.focusedIssue();
     if (issueId === undefined) {
       this.unfocused.delete(relative);
@@ -467,7 +513,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       if (this.unfocused.size > UNFOCUSED_LIMIT) this.unfocused.delete(this.unfocused.keys().next().value as string);
       return;
     }
-    this.store.record((state) => recordFileChange(state, issueId, relative, now));
+    this.store.record((state) => recordFileChange(state, issueId, relative, now, { judged }));
   }
 
   /**

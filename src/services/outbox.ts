@@ -27,7 +27,7 @@ import { describeWrite, OutboxQueue, type FailedWrite, type PendingWrite, type W
 import type { BeadsWrite, WriteQueue } from './writeQueue';
 
 export { alreadyApplied, toWriteFailure } from './outboxDrainer';
-export { describeWrite, type FailedWrite, type PendingWrite, type WriteStatus } from './outboxQueue';
+export { describeWrite, writeInWords, type FailedWrite, type PendingWrite, type WriteStatus } from './outboxQueue';
 
 export interface OutboxOptions {
   /** The outbox file, e.g. `<git-common-dir>/beads-recovery/outbox.json`. */

@@ -338,6 +338,19 @@ export class OutboxQueue {
   }
 }
 
+/** A write as a person reads it: what it is and on which issue, never the outbox's key. */
+export function writeInWords(write: BeadsWrite): string {
+  switch (write.kind) {
+    case 'comment':
+      return /^\s*(?:auto-)?checkpoint\b/i.test(write.text) ? `checkpoint on ${write.issueId}` : `comment on ${write.issueId}`;
+    case 'claim':
+      return `claim of ${write.issueId}`;
+    case 'close':
+      return `close of ${write.issueId}`;
+  }
+}
+
+/** A write as the log names it, with its key to find it in the outbox file. */
 export function describeWrite(write: BeadsWrite): string {
   switch (write.kind) {
     case 'comment':

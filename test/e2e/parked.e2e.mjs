@@ -35,6 +35,10 @@ function commentCalls(helpers, words, exit = 0) {
   return helpers.standInCalls().filter((call) => call.args?.[0] === 'comments' && call.args?.[1] === 'add' && call.exit === exit && call.args.some((arg) => String(arg).includes(words)));
 }
 
+function toasts(page) {
+  return page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+}
+
 function landedComments(helpers, words) {
   return commentCalls(helpers, words);
 }
@@ -101,6 +105,10 @@ export const tests = {
     );
     await page.waitForTimeout(1500);
     assert(landedComments(helpers, 'Parser done').length === 1, `landed once: ${JSON.stringify(landedComments(helpers, 'Parser done'))}`);
+    // Show's document is live: the write it showed as refused has landed, and it says so.
+    const shownNow = (await page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    assert(!/refused \S+ ago/.test(shownNow) && shownNow.includes('no longer wait'), `Show's document follows the write: ${shownNow}`);
+    await helpers.runPalette('View: Close All Editors');
   },
 
   async 'Discard asks first, then forgets the refused write and writes nothing'(helpers) {
@@ -163,5 +171,35 @@ export const tests = {
     await helpers.waitFor(() => landedComments(helpers, 'Words from a terminal').length > 0, 'the checkpoint in beads', 30_000);
     await page.waitForTimeout(1500);
     assert(landedComments(helpers, 'Words from a terminal').length === 1, 'landed once');
+  },
+
+  async 'a queued write beads refuses on Retry Pending Writes raises one notification, in words'(helpers) {
+    const { page } = helpers;
+    const frame = await openBeadsView(helpers);
+    await treeItem(frame, 'focus:issue').waitFor({ timeout: 60_000 });
+    // Queued first (beads is locked), then refused when a person retries it.
+    fs.writeFileSync(helpers.faultFile, 'locked write\n');
+    try {
+      await checkpointNow(helpers, 'Words queued then refused');
+      await page.locator('.statusbar-item', { hasText: 'pending' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'queued' }).first().waitFor({ timeout: 30_000 });
+      await helpers.runPalette('Notifications: Clear All Notifications');
+      fs.writeFileSync(helpers.faultFile, `${REFUSED}\n`);
+      await helpers.runPalette('Beads: Retry Pending Writes');
+      await treeItem(frame, 'section:parked').waitFor({ timeout: 30_000 });
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'refused' }).first().waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(3000);
+      const shown = await toasts(page);
+      assert(shown.length === 1, `one notification for one refusal: ${JSON.stringify(shown)}`);
+      assert(/Beads refused the checkpoint on demo-1;/.test(shown[0]), `the write in words: ${shown[0]}`);
+      assert(!/checkpoint:demo-1:|\(s\)/.test(shown[0]), `no outbox key and no "(s)": ${shown[0]}`);
+    } finally {
+      fs.rmSync(helpers.faultFile, { force: true });
+    }
+    await sectionButton(frame, 'Discard it').click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 20_000 });
+    await dialog.getByRole('button', { name: 'Discard', exact: true }).click();
+    await treeItem(frame, 'section:parked').waitFor({ state: 'detached', timeout: 30_000 });
   },
 };

@@ -8,6 +8,7 @@ import {
   findStalls,
   formatDuration,
   lastCheckpointPhrase,
+  workPhrase,
   lastSignOfLife,
   shouldNotifyDue,
   snoozed,
@@ -135,5 +136,16 @@ describe('lastCheckpointPhrase', () => {
     expect(lastCheckpointPhrase(undefined, now, { loaded: false })).toBe('reading its checkpoints…');
     expect(lastCheckpointPhrase(undefined, now, { loaded: true })).toBe('no checkpoint yet');
     expect(lastCheckpointPhrase({ lastCheckpointAt: undefined }, now, undefined)).toBe('no checkpoint yet');
+  });
+});
+
+describe('workPhrase', () => {
+  it('never says "over 0 minutes", and counts in plural words', () => {
+    // The report: "15 edits over 0 minutes".
+    expect(workPhrase(15, 0, 'spoken')).toBe('15 edits in under a minute');
+    expect(workPhrase(15, 0, 'written')).toBe('15 edits in under a minute');
+    expect(workPhrase(1, 1, 'spoken')).toBe('1 edit over 1 minute');
+    expect(workPhrase(3, 25, 'written')).toBe('3 edits over 25m');
+    expect(workPhrase(0, 25, 'written')).toBe('No edits');
   });
 });

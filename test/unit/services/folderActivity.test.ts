@@ -132,6 +132,38 @@ describe('FolderActivity', () => {
     expect(activity.focusedLedger()?.edits).toBe(4);
   });
 
+  it('counts every editor save that changes the text, however fast they come, and its file events not again', async () => {
+    // The report: 22 changing saves 0.7 s apart counted 15 edits (bursts of events settle into one).
+    const activity = await open();
+    mkdirSync(file('src'), { recursive: true });
+    for (let save = 0; save < 22; save++) {
+      clock.advance(700);
+      const text = `version ${save}`;
+      writeFileSync(file('src/a.ts'), text);
+      activity.noticeSave(file('src/a.ts'), text);
+      watchers.fire('changed', file('src/a.ts'));
+      // Only every fourth burst settles before the next save.
+      if (save % 4 === 3) await activity.flush();
+    }
+    await activity.flush();
+    expect(activity.focusedLedger()?.edits).toBe(22);
+    // Saves that write the same text again are no edits.
+    for (let save = 0; save < 5; save++) {
+      clock.advance(700);
+      writeFileSync(file('src/a.ts'), 'version 21');
+      activity.noticeSave(file('src/a.ts'), 'version 21');
+      watchers.fire('changed', file('src/a.ts'));
+    }
+    await activity.flush();
+    expect(activity.focusedLedger()?.edits).toBe(22);
+    // Another process changes it later: one edit, from its event.
+    clock.advance(10_000);
+    writeFileSync(file('src/a.ts'), 'from a formatter run in a terminal');
+    watchers.fire('changed', file('src/a.ts'));
+    await activity.flush();
+    expect(activity.focusedLedger()?.edits).toBe(23);
+  });
+
   it('lists a new folder whose files had no events of their own', async () => {
     const activity = await open();
     mkdirSync(file('gen/deep'), { recursive: true });

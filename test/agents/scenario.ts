@@ -16,7 +16,11 @@ export const SCRIPT: ScriptStep[] = [
   { when: 'STEP4', turns: [{ shell: 'echo more > more.txt' }, { text: 'More work done.' }] },
 ];
 
-/** The product's promise: a hook answers within 20 seconds, exit 0, with valid JSON or nothing. */
+/**
+ * The product's promise: a hook answers within 20 seconds, exit 0, with valid JSON or nothing;
+ * Claude Code's PreCompact may instead print the plain instructions Claude Code adds to its
+ * compaction prompt (threadFacts' compactionInstructions).
+ */
 const HOOK_DEADLINE_MS = 20_000;
 
 export function expectHooksAnsweredInTime(harness: AgentHarness): void {
@@ -25,6 +29,7 @@ export function expectHooksAnsweredInTime(harness: AgentHarness): void {
   for (const run of runs) {
     expect(run.exitCode, `${run.event} exit code`).toBe(0);
     expect(run.durationMs, `${run.event} took ${run.durationMs} ms`).toBeLessThan(HOOK_DEADLINE_MS);
+    if (run.event === 'PreCompact' && run.stdout.startsWith('Beads recovery: in the summary')) continue;
     if (run.stdout.trim() !== '') expect(() => JSON.parse(run.stdout), `${run.event} printed ${run.stdout}`).not.toThrow();
   }
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { describeMasked, redactText } from '../../../src/services/redaction';
 import { NOT_SECRETS, SECRET_CORPUS } from '../../fixtures/secrets/corpus.mjs';
 
-const places = { folder: '/home/alice/work/app', home: '/home/alice' };
+const places = { folder: '/home/alice/projects/app', home: '/home/alice' };
 
 describe('the redaction step', () => {
   it('has at least 40 secret shapes to plant', () => {
@@ -57,8 +57,8 @@ describe('the redaction step', () => {
 
   it('makes personal paths relative to the session folder, else to ~, on Linux, macOS and Windows', async () => {
     const cases: [string, string, { folder?: string; home?: string }][] = [
-      ['failed at /home/alice/work/app/test/unit/parse.test.ts:42', 'failed at test/unit/parse.test.ts:42', places],
-      ['cd /home/alice/work/app', 'cd .', places],
+      ['failed at /home/alice/projects/app/test/unit/parse.test.ts:42', 'failed at test/unit/parse.test.ts:42', places],
+      ['cd /home/alice/projects/app', 'cd .', places],
       ['notes in /home/alice/notes/todo.md', 'notes in ~/notes/todo.md', places],
       ['opened /Users/bob/Projects/app/src/a.ts', 'opened src/a.ts', { folder: '/Users/bob/Projects/app', home: '/Users/bob' }],
       ['read C:\\Users\\Carol\\code\\app\\src\\a.ts', 'read src\\a.ts', { folder: 'c:\\Users\\carol\\code\\app', home: 'C:\\Users\\carol' }],

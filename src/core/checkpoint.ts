@@ -35,6 +35,8 @@ export interface CheckpointActivity {
   recordingSince?: number;
   /** Set when no checkpoint is known and the window runs from the claim (the command line knows it): a long span then says "since claimed …". */
   sinceClaim?: boolean;
+  /** Set when no checkpoint is known and the window runs from the issue's last change (or its creation): a long span says "since the issue last changed …". */
+  sinceIssueChange?: boolean;
 }
 
 /** Why an automatic checkpoint is written; named in the comment so a reader knows what it was. */
@@ -378,7 +380,7 @@ function listWithMore(items: readonly string[], limit: number, separator = ', ')
  * How long the window ran: "in under a minute", "in 35 min", "in 2 h 5 min"; a window of a day or
  * more says when it started instead ("since claimed 24 weeks ago"), which a reader can place.
  */
-function elapsedPhrase(activity: Pick<CheckpointActivity, 'lastCheckpointAt' | 'recordingSince' | 'sinceClaim'>, now: number): string | undefined {
+function elapsedPhrase(activity: Pick<CheckpointActivity, 'lastCheckpointAt' | 'recordingSince' | 'sinceClaim' | 'sinceIssueChange'>, now: number): string | undefined {
   const since = activity.lastCheckpointAt;
   if (since === undefined || !Number.isFinite(since)) return undefined;
   const minutes = Math.max(0, Math.round((now - since) / 60_000));
@@ -389,7 +391,7 @@ function elapsedPhrase(activity: Pick<CheckpointActivity, 'lastCheckpointAt' | '
     const rest = minutes % 60;
     return rest === 0 ? `in ${hours} h` : `in ${hours} h ${rest} min`;
   }
-  const start = activity.sinceClaim ? 'claimed' : activity.recordingSince !== undefined ? 'recording started' : 'the last checkpoint';
+  const start = activity.sinceClaim ? 'claimed' : activity.sinceIssueChange ? 'the issue last changed' : activity.recordingSince !== undefined ? 'recording started' : 'the last checkpoint';
   return `since ${start} ${agoInWords(minutes)}`;
 }
 

@@ -39,7 +39,8 @@ export function threadFacts(thread: SessionThread): ThreadFact[] {
   const activity = activityText(thread);
   if (activity) facts.push({ kind: 'activity', label: 'Activity', text: activity });
   const tests = lastTestRun(thread.commands);
-  if (tests) facts.push({ kind: 'tests', label: 'Last test run', text: truncate(`${code(tests.command)}: ${outcome(tests)}`, FACT_CHARS) });
+  // A last run that still fails is said by the Failing line, counts included.
+  if (tests && !failingNow(thread.commands).includes(tests)) facts.push({ kind: 'tests', label: 'Last test run', text: truncate(`${code(tests.command)}: ${outcome(tests)}`, FACT_CHARS) });
   const failing = failingText(thread.commands);
   if (failing) facts.push({ kind: 'failing', label: 'Failing', text: failing });
   if (thread.openQuestion) facts.push({ kind: 'question', label: 'Open question (no answer yet)', text: truncate(oneLine(thread.openQuestion), FACT_CHARS) });

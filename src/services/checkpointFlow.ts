@@ -354,8 +354,14 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
       fileEdits: fromLedger?.fileEdits,
       edits: fromLedger?.edits,
       lastCheckpointAt: since,
-      // No checkpoint yet and the window opened at the claim: a long span says "since claimed …".
-      ...(since !== undefined && recorded?.lastCheckpointAt === undefined && latestCheckpointAt(details?.comments ?? [], now, outbox?.cliClockOffsetMs) === undefined && since === onOurClock(details?.startedAt, now, outbox?.cliClockOffsetMs) ? { sinceClaim: true } : {}),
+      // No checkpoint yet: the window opened at the claim ("since claimed …") or at the issue's own last change, never "the last checkpoint".
+      ...(since !== undefined && recorded?.lastCheckpointAt === undefined && latestCheckpointAt(details?.comments ?? [], now, outbox?.cliClockOffsetMs) === undefined
+        ? since === onOurClock(details?.startedAt, now, outbox?.cliClockOffsetMs)
+          ? { sinceClaim: true }
+          : since === recorded?.startedAt
+            ? { recordingSince: since }
+            : { sinceIssueChange: true }
+        : {}),
     };
     if (whose?.state) activity = attributed(activity, whose, issueId === folderFocus, since);
   }

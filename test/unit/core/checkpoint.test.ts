@@ -259,6 +259,13 @@ describe('wording of spans and file lists', () => {
     expect(autoCheckpointComment(activity({ lastCheckpointAt: NOW - 400 * 86_400_000 }), 'before-recovery', NOW)).toContain('since the last checkpoint 1 year ago');
   });
 
+  it('a first checkpoint whose window runs from the issue\'s last change does not call that a checkpoint (issue 26, item 9)', () => {
+    const changed = NOW - 7 * 24 * 60 * 60 * 1000;
+    const comment = autoCheckpointComment(activity({ lastCheckpointAt: changed, sinceIssueChange: true }), 'pre-compaction', NOW);
+    expect(comment).toMatch(/since the issue last changed 7 days ago/);
+    expect(comment).not.toMatch(/the last checkpoint/);
+  });
+
   it('a close\'s file list says how many files it does not name', () => {
     const many = Array.from({ length: 205 }, (_, index) => `src/file${String(index).padStart(3, '0')}.ts`);
     expect(filesModifiedComment(many)).toMatch(/src\/file199\.ts, and 5 more files$/);

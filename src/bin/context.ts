@@ -53,6 +53,8 @@ export interface ContextOptions {
   session?: SessionIdentity;
   /** What the agent session was doing, from its transcript: shown under its own heading (agent hooks). */
   thread?: SessionThread;
+  /** A resumed conversation holds a block that named this issue: a correction, or nothing (RecoveryRequest). */
+  conversationHolds?: { issueId: string | undefined };
 }
 
 /** The recovery context of the beads project that contains `cwd`; a folder outside any project gets the one line saying so. */
@@ -148,6 +150,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         // bd's memories, which only its prime would otherwise bring: here when the prime does not.
         withMemories: true,
         thread: options.thread,
+        ...(options.conversationHolds ? { conversationHolds: options.conversationHolds } : {}),
         uncommitted,
         now: Date.now(),
         timeoutMs,

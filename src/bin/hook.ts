@@ -8,7 +8,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { findBeadsDir } from '../beads/detect';
-import { BLOCK_MARK_BYTES, blockDigest, holdsBlock, withBlockMark } from '../core/blockMark';
+import { BLOCK_MARK_BYTES, blockDigest, heldBlockDigest, withBlockMark } from '../core/blockMark';
 import { compactedInThisRun } from '../core/copilotEvents';
 import { markerDir, markerFile } from './hookMarker';
 import { claimCompressionCheckpoint, compressionCheckpointFile, readGeminiHistory } from './hookGemini';
@@ -64,23 +64,23 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const threadOf = () =>
     (thread ??= readSessionThread({ transcript: input?.transcript, agent: transcriptAgentOf(agent), conversation: input?.session ?? input?.transcript, session: input?.session, folder: cwd, project: holder, note }).catch(() => undefined));
   // `lateAfterCompaction`: the block comes after a compaction, on a later tool call or prompt.
-  const context = async (trusted: boolean, signal: AbortSignal, lateAfterCompaction: boolean) => {
+  const context = async (trusted: boolean, signal: AbortSignal, lateAfterCompaction: boolean, conversationHolds?: HeldIssue): Promise<Produced> => {
     const prefix = lateAfterCompaction ? AFTER_COMPACTION_PREFIX : '';
     // Each agent's hook takes what it accepts (core/budget.ts); room for the line that marks the block.
     const budget = (io.budget ?? hookSurfaceBudget(agent).bytes) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
     // The thread is what a compaction took: a resumed or new conversation holds its own (or has none).
     const afterCompaction = input?.source === 'compact' || lateAfterCompaction;
-    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session: sessionOfHook(agent, input), thread: afterCompaction ? await threadOf() : undefined });
-    return result.markdown;
+    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session: sessionOfHook(agent, input), thread: afterCompaction ? await threadOf() : undefined, conversationHolds });
+    return { markdown: result.markdown, issueId: result.choice ? result.choice.issueId : result.focusedId, holdsAlready: result.holdsAlready === true };
   };
   const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, holder, input, env, note, runId, thread: threadOf };
   const deadlineMs = Math.max(0, hookDeadlineMs(env) - (Date.now() - started));
   return guardHook(
     {
-      answer: (signal, deadline) => handle(agent, event, plan, { ...run, signal, deadline }, (late) => context(true, signal, late)),
+      answer: (signal, deadline) => handle(agent, event, plan, { ...run, signal, deadline }, (late, holds) => context(true, signal, late, holds)),
       // No CLI at all: the same hand-over from the read-only reading, when the full one failed or ran late.
       fallback: (_reason, signal) =>
-        handle(agent, event, { ...plan, checkpoint: false, checkpointCompression: false, arm: false, disarm: false }, { ...run, signal, deadline: started + hookDeadlineMs(env) }, (late) => context(false, signal, late)),
+        handle(agent, event, { ...plan, checkpoint: false, checkpointCompression: false, arm: false, disarm: false }, { ...run, signal, deadline: started + hookDeadlineMs(env) }, (late, holds) => context(false, signal, late, holds)),
       last: () => hookResponse(agent, event, undefined),
     },
     { deadlineMs, warn: note },
@@ -105,8 +105,25 @@ interface HookRun {
   deadline: number;
 }
 
-/** Produces the recovery context; `lateAfterCompaction`: it comes after a compaction, on a later tool call or prompt. */
-type Produce = (lateAfterCompaction: boolean) => Promise<string>;
+/**
+ * Produces the recovery context; `lateAfterCompaction`: it comes after a compaction, on a later
+ * tool call or prompt; `conversationHolds`: the conversation holds a block that named this issue,
+ * so only a correction (or nothing) is due.
+ */
+type Produce = (lateAfterCompaction: boolean, conversationHolds?: HeldIssue) => Promise<Produced>;
+
+interface Produced {
+  markdown: string;
+  /** The issue the block hands over as the session's own; undefined for none. */
+  issueId: string | undefined;
+  /** With `conversationHolds`: the block held names that issue still; nothing to say. */
+  holdsAlready: boolean;
+}
+
+/** The issue a block named (undefined: it named none). */
+interface HeldIssue {
+  issueId: string | undefined;
+}
 
 async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: Produce): Promise<string> {
   const marker = markerFile(agent, run.holder);
@@ -137,38 +154,72 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
     run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
     return hookResponse(agent, event, undefined);
   }
-  if (run.input?.source === 'resume' && (await alreadyHolds(agent, run))) {
-    run.note('this resumed conversation already holds the recovery context; not twice.');
-    // Nothing went out, so nothing is claimed: a later resume asks the transcript again.
-    await rm(delivery.file, { force: true });
-    return hookResponse(agent, event, undefined);
+  const held = run.input?.source === 'resume' ? await heldBlock(agent, run) : undefined;
+  if (held) {
+    // The block held named an issue: the session's issue now is compared with it (README "Which issue is this session's?").
+    const correction = held.named ? await produce(false, held.named) : undefined;
+    if (!correction || correction.holdsAlready) {
+      run.note('this resumed conversation already holds the recovery context; not twice.');
+      // Nothing went out, so nothing is claimed: a later resume asks the transcript again.
+      await rm(delivery.file, { force: true });
+      return hookResponse(agent, event, undefined);
+    }
+    run.note(`this resumed conversation holds a block naming ${held.named?.issueId ?? 'no issue'}; the session's issue is now ${correction.issueId ?? 'none'}: a correction, not the whole block.`);
+    await rememberDelivery(run, blockDigest(correction.markdown), correction.issueId);
+    return hookResponse(agent, event, withBlockMark(correction.markdown));
   }
-  const markdown = await produce(plan.inject === 'if-armed');
-  const digest = blockDigest(markdown);
+  const produced = await produce(plan.inject === 'if-armed');
+  const digest = blockDigest(produced.markdown);
   // Consumed only once the context is in hand, so a failure leaves it for the next tool call.
   if (plan.inject === 'if-armed') await rm(marker, { force: true });
   // What stays in the conversation; a start's context that the next run does not get again is no hold.
-  if (plan.inject === 'if-armed' || START_CONTEXT_KEPT[agent]) await rememberDelivery(run, digest);
+  if (plan.inject === 'if-armed' || START_CONTEXT_KEPT[agent]) await rememberDelivery(run, digest, produced.issueId);
   const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
-  return hookResponse(agent, event, `${prefix}${withBlockMark(markdown)}`);
+  return hookResponse(agent, event, `${prefix}${withBlockMark(produced.markdown)}`);
 }
 
 /**
- * Whether the conversation already holds a block of ours: read from the agent's own transcript
- * when the hook input names it (a mark after the last compaction boundary), else from what the
- * last delivery to this session recorded (cleared by a compaction).
+ * The block the conversation holds, if any: read from the agent's own transcript when the hook
+ * input names it (a mark after the last compaction boundary), else from what the last delivery
+ * to this session recorded (cleared by a compaction). `named` is the issue that block handed over,
+ * from the session's record of its last delivery, when that record is of this very block.
  */
-async function alreadyHolds(agent: AgentId, run: HookRun): Promise<boolean> {
+async function heldBlock(agent: AgentId, run: HookRun): Promise<{ named?: HeldIssue } | undefined> {
+  const record = await lastDelivery(run);
   const transcript = run.input?.transcript ? await readTranscriptTail(run.input.transcript) : undefined;
-  if (transcript !== undefined) return holdsBlock(transcript, TRANSCRIPT_BOUNDARIES[agent]);
-  const record = sessionRecordFile(run);
-  if (!record) return false;
-  return (await readTextFile(record, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined)) !== undefined;
+  if (transcript !== undefined) {
+    const digest = heldBlockDigest(transcript, TRANSCRIPT_BOUNDARIES[agent]);
+    if (digest === undefined) return undefined;
+    return record?.digest === digest ? { named: record.named } : {};
+  }
+  return record && { named: record.named };
 }
 
-async function rememberDelivery(run: HookRun, digest: string): Promise<void> {
+/**
+ * The per-session record of the last block delivered: its digest and the issue it named. A record
+ * an earlier version wrote holds the digest alone, and so names no issue that can be compared.
+ */
+interface DeliveryRecord {
+  digest: string;
+  named?: HeldIssue;
+}
+
+async function lastDelivery(run: HookRun): Promise<DeliveryRecord | undefined> {
+  const file = sessionRecordFile(run);
+  const text = file === undefined ? undefined : await readTextFile(file, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const record = JSON.parse(text) as { digest?: unknown; issueId?: unknown };
+    if (typeof record.digest === 'string') return { digest: record.digest, named: { issueId: typeof record.issueId === 'string' ? record.issueId : undefined } };
+  } catch {
+    // The bare digest of an earlier version.
+  }
+  return { digest: text.trim() };
+}
+
+async function rememberDelivery(run: HookRun, digest: string, issueId: string | undefined): Promise<void> {
   const record = sessionRecordFile(run);
-  if (record) await writeFile(record, digest, 'utf8').catch(() => undefined);
+  if (record) await writeFile(record, JSON.stringify({ digest, ...(issueId === undefined ? {} : { issueId }) }), 'utf8').catch(() => undefined);
 }
 
 /** Before a compaction: the session's record and the claim of the start after it go. */
@@ -233,7 +284,7 @@ async function handOverIfMissing(agent: AgentId, event: string, run: HookRun, pr
     return hookResponse(agent, event, undefined);
   }
   const late = history.compression !== undefined;
-  const markdown = await produce(late);
+  const { markdown } = await produce(late);
   return hookResponse(agent, event, `${late ? AFTER_COMPACTION_PREFIX : ''}${withBlockMark(markdown)}`);
 }
 

@@ -41,8 +41,14 @@ export function holdsAnyBlock(text: string): boolean {
  * agent's transcript.
  */
 export function holdsBlock(transcriptTail: string, boundaries: readonly string[]): boolean {
-  const marks = [...transcriptTail.matchAll(new RegExp(`${MARK_PREFIX}[0-9a-f]{8}`, 'g'))];
-  const mark = marks.at(-1)?.index;
-  if (mark === undefined) return false;
-  return boundaries.every((boundary) => transcriptTail.lastIndexOf(boundary) < mark);
+  return heldBlockDigest(transcriptTail, boundaries) !== undefined;
+}
+
+/** The digest of the newest block the conversation holds (see holdsBlock); undefined when it holds none. */
+export function heldBlockDigest(transcriptTail: string, boundaries: readonly string[]): string | undefined {
+  const marks = [...transcriptTail.matchAll(new RegExp(`${MARK_PREFIX}([0-9a-f]{8})`, 'g'))];
+  const mark = marks.at(-1);
+  if (mark?.index === undefined) return undefined;
+  const at = mark.index;
+  return boundaries.every((boundary) => transcriptTail.lastIndexOf(boundary) < at) ? mark[1] : undefined;
 }

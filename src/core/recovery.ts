@@ -344,6 +344,51 @@ export function buildContinuePrompt(input: ContinueInput): BoundedMarkdown {
   return fitPlan({ full, steps: CONTINUE_DROP_ORDER, render }, budget);
 }
 
+export interface IssueCorrectionInput {
+  cli: Dialect;
+  /** The issue the block this conversation holds named; undefined when it named none. */
+  previousId: string | undefined;
+  /** The session's own issue now; undefined when it has none to resume. */
+  issue: Pick<IssueSummary, 'id' | 'title'> | undefined;
+  /** Why that issue (SessionIssueChoice's words); undefined when the session's own claim or comment bound it. */
+  chosenBy?: string;
+  budget: number;
+}
+
+/**
+ * What a resumed conversation gets when the block it holds names another issue than the one the
+ * session is bound to now (it claimed its own after the block came): the issue, why, and its
+ * commands; the rest of the block it holds is still true.
+ */
+export function buildIssueCorrection(input: IssueCorrectionInput): BoundedMarkdown {
+  const previous = input.previousId === undefined ? 'no issue' : inlineCode(cutBytes(input.previousId, ID_BYTES), 80);
+  const cli = input.cli;
+  if (!input.issue) {
+    return fitLines(
+      [
+        `## Correction: ${previous} is no longer this session's issue`,
+        `- The recovery context earlier in this conversation named ${previous}; it is no longer in progress for this session (closed, unclaimed, or another live session holds it). Do not checkpoint or close it.`,
+        `- ${inlineCode(`${cli} ready`, 80)} — unblocked work`,
+        `- ${inlineCode(`${cli} update --claim -- <id>`, 80)} — start work`,
+      ],
+      sanitizeBudget(input.budget),
+    );
+  }
+  const id = shellWord(input.issue.id);
+  const why = input.chosenBy === undefined ? "this session's own claim or comment names it" : verbatimLine(input.chosenBy);
+  return fitLines(
+    [
+      `## Correction: this session's issue is now ${issueName(input.issue, HEADER_TITLE_BYTES)}`,
+      `- The recovery context earlier in this conversation named ${previous}; checkpoints and the close now go to ${inlineCode(cutBytes(input.issue.id, ID_BYTES), 80)}${input.previousId === undefined ? '' : `, not ${previous}`}.`,
+      `- **Why this issue:** ${why}`,
+      `- ${inlineCode(cli === 'bd' ? `bd show --include-comments -- ${id}` : `br show -- ${id}`, 400)} — details and trail`,
+      `- ${inlineCode(`${cli} comments add -- ${id} "Done: …; Next: …"`, 400)} — checkpoint`,
+      `- ${inlineCode(`${cli} close --reason "Verified: …" -- ${id}`, 400)} — finish`,
+    ],
+    sanitizeBudget(input.budget),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // States. Each formats every line once, up front; `render` only assembles the lines the budget
 // keeps, since the fitter calls it once per dropped unit.
@@ -948,7 +993,7 @@ function wholeNumber(value: number | undefined): number {
 // Inline pieces: one-line values verbatim, always after the formatter's own words on a line
 
 /** "id — title"; just the id when the data has no title (the parsers write "(unknown)" for an issue missing from the data). */
-function issueName(issue: IssueSummary, titleBytes: number): string {
+function issueName(issue: Pick<IssueSummary, 'id' | 'title'>, titleBytes: number): string {
   const id = verbatimLine(cutBytes(String(issue.id ?? ''), ID_BYTES));
   const title = verbatimLine(issue.title ?? '');
   return title.trim() === '' || title === UNKNOWN_TITLE ? id : `${id} — ${cutBytes(title, titleBytes)}`;

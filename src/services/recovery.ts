@@ -1,5 +1,5 @@
 import type { BeadsBackend } from '../beads/backend';
-import { buildRecoveryContext, type LedgerSummary, type RecoveryInput, type RecoveryResult, type Section } from '../core/recovery';
+import { buildIssueCorrection, buildRecoveryContext, type LedgerSummary, type RecoveryInput, type RecoveryResult, type Section } from '../core/recovery';
 import type { Dialect } from '../core/model';
 import type { LastClose } from '../core/next';
 import type { GitChange } from '../core/porcelain';
@@ -51,6 +51,11 @@ export interface RecoveryRequest {
   thread?: SessionThread;
   /** `git status` of `workingFolder`, when the caller started it already (beside its own first steps). */
   uncommitted?: Promise<Section<GitChange[]>>;
+  /**
+   * The conversation already holds a block, which named this issue (undefined: none): the answer
+   * is then a short correction where the session's issue is another now, else nothing (`holdsAlready`).
+   */
+  conversationHolds?: { issueId: string | undefined };
   now: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -69,6 +74,8 @@ export interface SessionRecoveryResult extends RecoveryResult {
   choice?: SessionIssueChoice;
   /** How many values of each kind the context had masked (never the values). */
   masked?: MaskedCounts;
+  /** With `conversationHolds`: the block held names the session's issue still; the markdown is empty. */
+  holdsAlready?: boolean;
 }
 
 export async function produceRecoveryContext(request: RecoveryRequest): Promise<SessionRecoveryResult> {
@@ -116,6 +123,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     signal,
   });
   request.onSnapshot?.(snapshot);
+  if (request.conversationHolds) return correctionOf(request, request.conversationHolds.issueId, snapshot, choice);
   // Every in-progress issue is another actor's: this one has none to resume, and gets the ready work.
   const inProgress = choice && !choice.issueId && choice.heldByOthers > 0 ? { ok: true as const, value: [] } : snapshot.inProgress;
   const memories = await memoriesQuery;
@@ -136,6 +144,20 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     uncommitted,
     ...(request.lastClose ? { lastClose: request.lastClose } : {}),
     ...(request.thread ? { thread: request.thread } : {}),
+  });
+  return { ...(await redactedWithin(build, request.budget, request.workingFolder)), choice };
+}
+
+/** A resumed conversation's answer: nothing while the block it holds names the session's issue, else the correction. */
+async function correctionOf(request: RecoveryRequest, previousId: string | undefined, snapshot: ProjectSnapshot, choice: SessionIssueChoice | undefined): Promise<SessionRecoveryResult> {
+  const issueId = choice ? choice.issueId : snapshot.focusedId;
+  const state = issueId === undefined ? 'none' : 'resume';
+  if (issueId === previousId) return { markdown: '', bytes: 0, dropped: [], state, focusedId: issueId, choice, holdsAlready: true };
+  const issue = issueId === undefined || !snapshot.inProgress.ok ? undefined : (snapshot.inProgress.value.find((candidate) => candidate.id === issueId) ?? { id: issueId, title: '' });
+  const build = (budget: number): RecoveryResult => ({
+    ...buildIssueCorrection({ cli: request.cli, previousId, issue, chosenBy: choice ? describeSessionIssueChoice(choice) : undefined, budget }),
+    state,
+    ...(issueId === undefined ? {} : { focusedId: issueId }),
   });
   return { ...(await redactedWithin(build, request.budget, request.workingFolder)), choice };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockDigest, blockMarkLine, holdsAnyBlock, holdsBlock, withBlockMark } from '../../../src/core/blockMark';
+import { blockDigest, blockMarkLine, heldBlockDigest, holdsAnyBlock, holdsBlock, withBlockMark } from '../../../src/core/blockMark';
 
 const block = '## Resuming: demo-1 — Parse\n\n### Latest Checkpoint (3m ago)\n    Checkpoint: done\n';
 const boundary = '"subtype":"compact_boundary"';
@@ -23,5 +23,13 @@ describe('the mark a delivered block ends with', () => {
     expect(holdsBlock('no block here', [])).toBe(false);
     expect(holdsAnyBlock(`<hook_context>${withBlockMark(block)}</hook_context>`)).toBe(true);
     expect(holdsAnyBlock('<state_snapshot>work</state_snapshot>')).toBe(false);
+  });
+
+  it('names the newest block the conversation holds by its digest, so a resume can tell which issue it named', () => {
+    const first = JSON.stringify({ content: [withBlockMark(block)] });
+    const correction = JSON.stringify({ content: [withBlockMark('## Correction: this session\'s issue is now demo-2')] });
+    expect(heldBlockDigest(`${first}\n`, [boundary])).toBe(blockDigest(block));
+    expect(heldBlockDigest(`${first}\n${correction}\n`, [boundary])).toBe(blockDigest("## Correction: this session's issue is now demo-2"));
+    expect(heldBlockDigest(`${first}\n{${boundary}}\n`, [boundary])).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isTranscriptAgent } from '../../src/core/agentEvents';
-import { hookSurfaceBudget } from '../../src/core/budget';
+import { hookSurfaceBudget } from '../../src/core/agents';
 import { transcriptEvents } from '../../src/core/transcript';
 import { sessionThread, type SessionThread } from '../../src/core/transcriptThread';
 import { recoveryContextFor } from '../../src/bin/context';

@@ -1,13 +1,13 @@
 // The corpus of real agent transcripts (test/fixtures/transcripts/real/): each case is a
-// hand-written facts file that cites a public transcript by repository, commit and path. The
-// transcripts themselves are not in this repository; they are read from local git snapshots of
-// those repositories (one bare repository per source, `<owner>+<name>/repo`, in the folder
-// BEADS_RECOVERY_CORPUS_SNAPSHOTS names), cut where the case says, with live-looking secrets
-// masked. See test/fixtures/transcripts/real/METHOD.md.
-import { execFileSync } from 'node:child_process';
+// hand-written facts file that cites a public transcript by repository, commit and path, and names
+// the copy of it committed beside the facts (its licence allows it; LICENSES.md holds the notices).
+// The transcript is read from that copy, cut where the case says, with live-looking secrets masked.
+// See test/fixtures/transcripts/real/METHOD.md.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTranscriptAgent, type TranscriptAgent } from '../../src/core/agentEvents';
+import { isTranscriptAgent, type AgentEvent, type TranscriptAgent } from '../../src/core/agentEvents';
+import { transcriptEvents } from '../../src/core/transcript';
+import { sessionThread, type SessionThread } from '../../src/core/transcriptThread';
 
 export interface CorpusFact {
   kind: 'request' | 'done' | 'failing' | 'tests' | 'next' | 'question' | 'files';
@@ -29,18 +29,22 @@ export interface FalseStatement {
 export interface CorpusCase {
   agent: TranscriptAgent;
   name: string;
-  source: { repo: string; path: string; commit: string; license: string; lines?: [number, number]; cut?: string };
+  /** `file`: the committed copy, in the case's agent folder; absent when the licence does not allow a copy. */
+  source: { repo: string; path: string; commit: string; license: string; file?: string; lines?: [number, number]; cut?: string };
   session: { id?: string; cwd?: string | null };
   about: string;
   facts: CorpusFact[];
   false: FalseStatement[];
 }
 
-export const SNAPSHOTS_VARIABLE = 'BEADS_RECOVERY_CORPUS_SNAPSHOTS';
+/** The corpus's folder in the repository. */
+export function corpusRoot(repo: string): string {
+  return path.join(repo, 'test', 'fixtures', 'transcripts', 'real');
+}
 
 /** The cases, agent by agent, in name order. */
 export function corpusCases(repo: string): CorpusCase[] {
-  const root = path.join(repo, 'test', 'fixtures', 'transcripts', 'real');
+  const root = corpusRoot(repo);
   return fs
     .readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && isTranscriptAgent(entry.name))
@@ -53,23 +57,21 @@ export function corpusCases(repo: string): CorpusCase[] {
     );
 }
 
-/** The transcript's parsed lines, or why it could not be had. */
-export function loadTranscript(snapshots: string | undefined, item: CorpusCase): { records: unknown[] } | { unavailable: string } {
-  if (!snapshots) return { unavailable: `${SNAPSHOTS_VARIABLE} is not set` };
-  const gitDir = path.join(snapshots, item.source.repo.replace('/', '+'), 'repo');
-  if (!fs.existsSync(gitDir)) return { unavailable: `no snapshot of ${item.source.repo}` };
+/** The transcript's parsed lines, or why it could not be had (a case whose licence allows no copy is "not in the repo"). */
+export function loadTranscript(repo: string, item: CorpusCase): { records: unknown[] } | { unavailable: string } {
+  if (!item.source.file) return { unavailable: `not in the repo: its licence (${item.source.license}) does not allow a copy here` };
   let text: string;
   try {
-    text = execFileSync('git', ['--git-dir', gitDir, 'show', `${item.source.commit}:${item.source.path}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    text = fs.readFileSync(path.join(corpusRoot(repo), item.agent, item.source.file), 'utf8');
   } catch {
-    return { unavailable: `${item.source.path} is not in the snapshot of ${item.source.repo} at ${item.source.commit.slice(0, 7)}` };
+    return { unavailable: `${item.agent}/${item.source.file} is missing from the corpus folder` };
   }
   text = maskSecrets(text);
-  if (item.source.path.endsWith('.json')) {
+  if (item.source.file.endsWith('.json')) {
     try {
       return { records: [JSON.parse(text) as unknown] };
     } catch {
-      return { unavailable: `${item.source.path} is not JSON` };
+      return { unavailable: `${item.agent}/${item.source.file} is not JSON` };
     }
   }
   let lines = text.split('\n');
@@ -86,8 +88,8 @@ export function loadTranscript(snapshots: string | undefined, item: CorpusCase):
 }
 
 /**
- * Live-looking credentials replaced before anything reads the transcript (none of the cited
- * transcripts held one when they were collected; this keeps it so if a source changes).
+ * Live-looking credentials replaced before anything reads the transcript (secretlint's
+ * recommended preset found none in the committed copies; this keeps it so if a copy is replaced).
  */
 const SECRET_SHAPES = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
@@ -119,4 +121,15 @@ export function judge(item: CorpusCase, context: string, withoutThread: string):
     return [`${statement.fact} («${match[0].slice(0, 80)}»)`];
   });
   return { missing, falseSaid };
+}
+
+/** The case's thread, read as a hook reads it: the session's own lines, files relative to the session's folder. */
+export function caseThread(item: CorpusCase, records: readonly unknown[]): { events: AgentEvent[]; thread: SessionThread } {
+  const events = transcriptEvents(item.agent, records, { sessionId: item.session.id, cwd: item.session.cwd ?? undefined });
+  return { events, thread: sessionThread(events) };
+}
+
+/** The readers found something of the session: a message of the user or a tool call. */
+export function understoodBy(events: readonly AgentEvent[]): boolean {
+  return events.some((event) => event.type === 'user' || event.type === 'tool-call');
 }

@@ -8,13 +8,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TRANSCRIPT_AGENTS, type AgentEvent } from '../../src/core/agentEvents';
-import { hookSurfaceBudget } from '../../src/core/budget';
-import { transcriptEvents } from '../../src/core/transcript';
-import { sessionThread } from '../../src/core/transcriptThread';
+import { TRANSCRIPT_AGENTS } from '../../src/core/agentEvents';
+import { hookSurfaceBudget } from '../../src/core/agents';
 import { recoveryContextFor } from '../../src/bin/context';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../test/fixtures/make-workspace.mjs';
-import { corpusCases, judge, loadTranscript, SNAPSHOTS_VARIABLE } from './realTranscripts';
+import { caseThread, corpusCases, judge, loadTranscript, understoodBy } from './realTranscripts';
 
 interface Tally {
   facts: number;
@@ -25,7 +23,6 @@ interface Tally {
 const BUDGETS = ['2 KB', 'limit'] as const;
 
 export async function benchThreadCorpus({ repo }: { repo: string }): Promise<void> {
-  const snapshots = process.env[SNAPSHOTS_VARIABLE];
   const cases = corpusCases(repo);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'beads-bench-corpus-'));
   const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' };
@@ -44,14 +41,12 @@ export async function benchThreadCorpus({ repo }: { repo: string }): Promise<voi
     console.log(`${'case'.padEnd(40)} ${'2 KB: facts, false'.padEnd(22)} agent's limit: facts, false`);
     for (const item of cases) {
       const label = `${item.agent}/${item.name}`;
-      const loaded = loadTranscript(snapshots, item);
+      const loaded = loadTranscript(repo, item);
       if ('unavailable' in loaded) {
         unavailable.push(`${label}: ${loaded.unavailable}`);
         continue;
       }
-      // Read as the hook reads it: the session's own lines, files relative to the session's folder.
-      const events = transcriptEvents(item.agent, loaded.records, { sessionId: item.session.id, cwd: item.session.cwd ?? undefined });
-      const thread = sessionThread(events);
+      const { events, thread } = caseThread(item, loaded.records);
       const limit = hookSurfaceBudget(item.agent).bytes;
       const context = async (budget: number, withThread: boolean) => (await recoveryContextFor(dir, { budget, env, thread: withThread ? thread : undefined })).markdown;
       const rows = {
@@ -91,16 +86,11 @@ export async function benchThreadCorpus({ repo }: { repo: string }): Promise<voi
       console.log(`${key.padEnd(12)} ${recall(found['2 KB']).padEnd(20)} ${String(found['2 KB'].falseSaid).padEnd(15)} ${recall(found.limit).padEnd(20)} ${found.limit.falseSaid}`);
     }
     console.log(`transcripts not understood: ${notUnderstood.length}${notUnderstood.length > 0 ? ` (${notUnderstood.join(', ')})` : ''}`);
-    if (unavailable.length > 0) console.log(`cases not run, source unavailable (${unavailable.length}; ${SNAPSHOTS_VARIABLE} names the folder of repository snapshots, <owner>+<name>/repo):\n  ${unavailable.join('\n  ')}`);
+    if (unavailable.length > 0) console.log(`cases not run (${unavailable.length}):\n  ${unavailable.join('\n  ')}`);
     if (shortfalls.length > 0) console.log(`\ncases that fall short (${shortfalls.length}):\n  ${shortfalls.join('\n  ')}`);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** The readers found something of the session: a message of the user or a tool call. */
-function understoodBy(events: readonly AgentEvent[]): boolean {
-  return events.some((event) => event.type === 'user' || event.type === 'tool-call');
 }
 
 function percent(count: number, of: number): string {

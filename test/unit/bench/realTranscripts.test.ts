@@ -44,10 +44,19 @@ describe('the real-transcript measure', () => {
     expect(maskSecrets(text)).toBe('token [masked] key [masked] slack [masked]');
   });
 
-  it('says why a case was not run instead of failing', () => {
-    const [first] = corpusCases(REPO);
-    expect(loadTranscript(undefined, first as CorpusCase)).toEqual({ unavailable: 'BEADS_RECOVERY_CORPUS_SNAPSHOTS is not set' });
-    expect(loadTranscript(path.join(REPO, 'no-such-folder'), first as CorpusCase)).toMatchObject({ unavailable: expect.stringMatching(/^no snapshot of /) });
+  it('says why a case was not run instead of failing: a licence that allows no copy, a copy missing', () => {
+    const first = corpusCases(REPO)[0] as CorpusCase;
+    expect(loadTranscript(REPO, { ...first, source: { ...first.source, file: undefined, license: 'proprietary' } })).toEqual({ unavailable: 'not in the repo: its licence (proprietary) does not allow a copy here' });
+    expect(loadTranscript(REPO, { ...first, source: { ...first.source, file: 'no-such-transcript.jsonl' } })).toEqual({ unavailable: `${first.agent}/no-such-transcript.jsonl is missing from the corpus folder` });
+  });
+
+  it('reads a case from its committed copy, cut where the case says', () => {
+    const cut = corpusCases(REPO).find((found) => found.source.lines) as CorpusCase;
+    const whole = loadTranscript(REPO, { ...cut, source: { ...cut.source, lines: undefined } });
+    const part = loadTranscript(REPO, cut);
+    if (!('records' in whole) || !('records' in part)) throw new Error(`${cut.name} was not read`);
+    expect(part.records).toEqual(whole.records.slice(0, part.records.length));
+    expect(part.records.length).toBeLessThan(whole.records.length);
   });
 
   it('every case cites its source with a licence and holds facts and false statements that compile', () => {
@@ -55,6 +64,8 @@ describe('the real-transcript measure', () => {
     expect(cases.length).toBeGreaterThanOrEqual(26);
     for (const found of cases) {
       expect(found.source, found.name).toMatchObject({ repo: expect.stringMatching(/^[\w.-]+\/[\w.-]+$/), path: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/), license: expect.any(String) });
+      // Every source's licence allows the copy (LICENSES.md holds the notices); each case reads one.
+      expect(found.source.file, found.name).toMatch(/^[\w.-]+\.jsonl?$/);
       expect(found.facts.length, found.name).toBeGreaterThan(0);
       for (const fact of found.facts) {
         expect(fact.all ?? fact.any ?? fact.pattern, `${found.name}: ${fact.fact}`).toBeDefined();

@@ -4,6 +4,11 @@
 //   {type:"user", message:{role, content: string | [text | tool_result…]}, toolUseResult?, isMeta?, isCompactSummary?, timestamp}
 //   {type:"assistant", message:{content:[text | tool_use{id,name,input} | thinking…]}, timestamp}
 //   {type:"system", subtype:"compact_boundary", compactMetadata:{trigger}, timestamp}
+//   {type:"attachment", attachment:{type:"queued_command", prompt, isMeta?, origin?:{kind}}, timestamp}
+//
+// A queued command is a message the user typed while the agent was busy, handed to it mid-turn;
+// one marked `isMeta`, or whose origin is not a person (a plugin, a task notice, a peer agent), was
+// not typed by the user.
 //
 // Sidechain lines (a subagent's own conversation) are left out: they are not this session's
 // thread. Tool shapes follow the package's `sdk-tools.d.ts` (Bash, Edit, MultiEdit, Write,
@@ -43,6 +48,11 @@ export function claudeEvents(records: readonly unknown[]): AgentEvent[] {
         const metadata = isRecord(record.compactMetadata) ? record.compactMetadata : {};
         events.push({ type: 'compaction', at, trigger: stringField(metadata, 'trigger') });
       }
+      continue;
+    }
+    if (type === 'attachment') {
+      const queued = queuedMessage(record.attachment);
+      if (queued !== undefined) pushUserText(events, queued, at);
       continue;
     }
     const message = isRecord(record.message) ? record.message : undefined;
@@ -122,6 +132,18 @@ export function claudeEvents(records: readonly unknown[]): AgentEvent[] {
 function pushUserText(events: AgentEvent[], text: string, at: number | undefined): void {
   if (text.trim() === '' || INJECTED_USER_TEXT.test(text) || INTERRUPTED.test(text)) return;
   events.push({ type: 'user', at, text: text.slice(0, MESSAGE_CHARS) });
+}
+
+/** Origins of a queued command that a person typed (or spoke); no origin is the user at the prompt. */
+const TYPED_ORIGINS = new Set(['human', 'person', 'voice-call']);
+
+/** The text of a queued command the user typed, or undefined. */
+function queuedMessage(attachment: unknown): string | undefined {
+  if (!isRecord(attachment) || attachment.type !== 'queued_command' || attachment.isMeta === true) return undefined;
+  const origin = isRecord(attachment.origin) ? stringField(attachment.origin, 'kind') : undefined;
+  if (origin !== undefined && !TYPED_ORIGINS.has(origin)) return undefined;
+  const prompt = attachment.prompt;
+  return typeof prompt === 'string' ? prompt : contentText(prompt);
 }
 
 function filesOfCall(name: string, input: Record<string, unknown>, command: string | undefined): FileTouch[] {

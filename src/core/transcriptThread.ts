@@ -72,7 +72,11 @@ export interface SessionThread {
   /** The agent's plan or todo list as it last stood. */
   plan?: PlanStep[];
   commands: CommandRun[];
-  /** Files its tools created, edited or deleted, each once, in the order first touched. */
+  /**
+   * Files its tools created, edited or deleted, each once, newest touch first: the uncommitted
+   * work of the task in progress leads, and a long session's early files are the ones a short
+   * list leaves out.
+   */
   files: FileTouch[];
   commits: CommitMade[];
   /** The agent's last message asked the user something, and no answer came. */
@@ -140,7 +144,12 @@ export function sessionThread(events: readonly AgentEvent[], options: ThreadOpti
     // A tool that failed or never answered changed nothing we can vouch for.
     if (!result || result.isError) continue;
     const touched = result.files ?? event.files;
-    for (const touch of touched) files.set(touch.path, combine(files.get(touch.path), touch.change));
+    for (const touch of touched) {
+      const previous = files.get(touch.path);
+      // Taken out and put back: the map's order is the order of last touch.
+      files.delete(touch.path);
+      files.set(touch.path, combine(previous, touch.change));
+    }
   }
 
   const requests = userRequests(stretch);
@@ -153,7 +162,7 @@ export function sessionThread(events: readonly AgentEvent[], options: ThreadOpti
     requestsBeforeCompaction: requests.length === 0 && earlier.length > 0,
     plan: plan?.type === 'plan' ? plan.steps : undefined,
     commands,
-    files: [...files].flatMap(([path, change]) => (change === undefined ? [] : [{ path, change }])),
+    files: [...files].reverse().flatMap(([path, change]) => (change === undefined ? [] : [{ path, change }])),
     commits: uniqueCommits(commits),
     openQuestion: openQuestion(stretch),
     repliedQuestion: repliedQuestion(stretch),

@@ -75,6 +75,26 @@ describe('Claude Code transcript events', () => {
     expect(events).toEqual([]);
   });
 
+  it('reads a message the user queued while the agent was busy; not one a plugin, a task or the runtime queued', () => {
+    const queued = (attachment: Record<string, unknown>) => ({ type: 'attachment', timestamp: '2026-02-12T15:43:47.067Z', attachment: { type: 'queued_command', ...attachment } });
+    const events = claudeEvents([
+      claude.user('Fix the parser'),
+      queued({ prompt: 'also keep the old flag working' }),
+      queued({ prompt: [{ type: 'text', text: 'and run the linter' }], origin: { kind: 'human' } }),
+      queued({ prompt: 'a plugin note', isMeta: true }),
+      queued({ prompt: '<task-notification>done</task-notification>', origin: { kind: 'task-notification' } }),
+      queued({ prompt: 'from another agent', origin: { kind: 'peer' } }),
+      queued({ prompt: '<system-reminder>x</system-reminder>' }),
+      { type: 'attachment', attachment: { type: 'plan_file_reference', planContent: 'not a message' } },
+    ]);
+    expect(events).toMatchObject([
+      { type: 'user', text: 'Fix the parser' },
+      { type: 'user', text: 'also keep the old flag working', at: Date.parse('2026-02-12T15:43:47.067Z') },
+      { type: 'user', text: 'and run the linter' },
+    ]);
+    expect(events).toHaveLength(3);
+  });
+
   it('an AskUserQuestion is a question, and its answer is what the user said', () => {
     const events = claudeEvents([
       claude.tool('q1', 'AskUserQuestion', { questions: [{ question: 'Reject or flatten deeper keys?', header: 'Keys', options: [] }] }),

@@ -113,7 +113,30 @@ describe('sessionThread', () => {
     expect(thread.requests).toEqual(['req']);
     // A checkpoint command that failed put nothing into beads.
     const failed = sessionThread(list.map((event) => (event.type === 'tool-result' && event.id === 'c' ? { ...event, isError: true, exitCode: 1 } : event)));
-    expect(failed.files.map((file) => file.path)).toEqual(['early.ts', 'late.ts']);
+    expect(failed.files.map((file) => file.path)).toEqual(['late.ts', 'early.ts']);
+  });
+
+  it('lists files newest touch first: the task in progress leads, a file touched again moves up', () => {
+    const thread = sessionThread(
+      claudeEvents([
+        claude.user('req'),
+        claude.tool('a', 'Edit', { file_path: 'a.ts' }),
+        claude.result('a', 'ok'),
+        claude.tool('b', 'Write', { file_path: 'b.ts' }),
+        claude.result('b', 'ok', false, { type: 'create', filePath: 'b.ts' }),
+        claude.tool('c', 'Bash', { command: 'git commit -am "a and b"' }),
+        claude.result('c', '[main 1234567] a and b'),
+        claude.tool('d', 'Edit', { file_path: 'c.ts' }),
+        claude.result('d', 'ok'),
+        claude.tool('e', 'Edit', { file_path: 'a.ts' }),
+        claude.result('e', 'ok'),
+      ]),
+    );
+    expect(thread.files).toEqual([
+      { path: 'a.ts', change: 'edited' },
+      { path: 'c.ts', change: 'edited' },
+      { path: 'b.ts', change: 'created' },
+    ]);
   });
 
   it('a summary handed over by the hook wins over none', () => {

@@ -40,6 +40,11 @@ export function refuseGit(reason: string | undefined): void {
   refusal = reason;
 }
 
+/** Whether git runs are refused (Restricted Mode): what is found without git is then not found either. */
+export function gitRefused(): boolean {
+  return refusal !== undefined;
+}
+
 // quotepath=off keeps non-ASCII names readable in the few non -z outputs; the C locale keeps
 // git's messages in English so "not a git repository" can be recognized; optional locks off so
 // that a background `git status` never takes index.lock away from the user's own git commands.

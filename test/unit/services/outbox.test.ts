@@ -438,7 +438,9 @@ describe('queued automatic checkpoints after an outage (issue 18, item 9)', () =
       garble = false;
       throw new CliError({ kind: 'badJson', command: 'br', args: ['comments', 'add'], stdout: 'stand-in garbage' });
     };
-    const outbox = makeOutbox(beads);
+    // Its retry waits for retryNow: with the fast policy, a loaded machine's slow first pass saw the
+    // 20 ms backoff run out and retried within the same sendDue, so the test saw nothing pending.
+    const outbox = makeOutbox(beads, { policy: { baseMs: 60_000, maxMs: 60_000, unexplainedMaxMs: 60_000 } });
     const first = 'Auto-checkpoint (agent hook): 1 file';
     await outbox.enqueue({ key: 'a1', kind: 'comment', issueId: 'demo-1', text: first, checkpointAt: 1, cumulative: true });
     await outbox.sendDue();

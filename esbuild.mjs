@@ -1,7 +1,8 @@
 // Builds the extension host bundle, the command-line entry and the webview script.
 // Warnings fail the build: they are how esbuild reports mistakes it can still work around.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = !watch;
@@ -81,7 +82,17 @@ function copyCodicons() {
   for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/codicons/${file}`);
 }
 
-const common = { bundle: true, minify: production, sourcemap: production ? false : 'linked', logLevel: 'warning', metafile: true };
+// `import text from './file.js?raw'`: the file's text as a string, as vitest reads it too. The opencode
+// plugin (src/plugins/opencode.js) is a source file of its own that the install writes whole.
+const rawText = {
+  name: 'raw-text',
+  setup(build) {
+    build.onResolve({ filter: /\?raw$/ }, (args) => ({ path: path.resolve(args.resolveDir, args.path.slice(0, -'?raw'.length)), namespace: 'raw-text' }));
+    build.onLoad({ filter: /.*/, namespace: 'raw-text' }, (args) => ({ contents: readFileSync(args.path, 'utf8'), loader: 'text', watchFiles: [args.path] }));
+  },
+};
+
+const common = { plugins: [rawText], bundle: true, minify: production, sourcemap: production ? false : 'linked', logLevel: 'warning', metafile: true };
 
 async function build() {
   const contexts = await Promise.all(targets.map((options) => esbuild.context({ ...common, ...options })));

@@ -231,6 +231,12 @@ export default tseslint.config(
     },
   },
   {
+    // The agents' plugins: programs the agents load as they are (src/plugins/opencode.js runs in
+    // opencode, and starts our command line), written to the agent's plugin folder by an install.
+    files: ['src/plugins/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+  },
+  {
     files: ['**/*.cjs', '**/*.mjs', 'scripts/**/*.js'],
     languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', URL: 'readonly', fetch: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -6,14 +6,15 @@ import { defineConfig } from 'vitest/config';
 // Unit tests only: test/integration runs inside a real VS Code extension host, not under vitest.
 // `npx vitest run` runs all of them, in three lanes (`--project NAME` runs one):
 //   fast        the pure core and every test that starts no process: `npm run test:fast`, under a minute;
-//   processes   tests that start processes (the stand-in CLIs, git, a shell, the built command line, ESLint);
+//   processes   tests that start processes (the stand-in CLIs, git, a shell, the built command line, ESLint,
+//               the opencode plugin, which starts its launcher);
 //   randomized  the randomized fault tests, which keep both cores busy for minutes.
 // A test's lane follows from what it does, read from its source here, so a new test lands in the
 // right lane without a list to keep.
 const UNIT = 'test/unit';
 const RANDOMIZED = /\.faults\.test\.ts$/;
 const STARTS_PROCESSES =
-  /from 'node:child_process'|fixtures\/bin|support\/builtCli|make-workspace|from 'eslint'|\bdpdm\b|\b(?:checkpointCommand|hooksCommand|recoveryContextFor|runCheckpoint|runCli|runGit|serveMcp)\b/;
+  /from 'node:child_process'|fixtures\/bin|support\/builtCli|make-workspace|from 'eslint'|\bdpdm\b|\b(?:checkpointCommand|hooksCommand|opencodePluginText|recoveryContextFor|runCheckpoint|runCli|runGit|serveMcp)\b/;
 
 const unitTests = readdirSync(UNIT, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts'))

@@ -8,7 +8,7 @@
 import { commandSegments, commandWords } from './commandLine';
 
 /** The agents whose transcripts we read. */
-export const TRANSCRIPT_AGENTS = ['claude', 'codex', 'gemini', 'copilot'] as const;
+export const TRANSCRIPT_AGENTS = ['claude', 'codex', 'gemini', 'copilot', 'opencode'] as const;
 export type TranscriptAgent = (typeof TRANSCRIPT_AGENTS)[number];
 
 export function isTranscriptAgent(value: unknown): value is TranscriptAgent {

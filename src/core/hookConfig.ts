@@ -2,7 +2,7 @@
 //
 //   nested (Claude Code, Codex, Gemini CLI):  { "hooks": { "SessionStart": [ { "matcher": "…", "hooks": [ {handler} ] } ] } }
 //   flat (VS Code agent hooks and Copilot CLI, Cursor): { "hooks": { "SessionStart": [ {handler} ] } }
-//   plugin (opencode): a JavaScript file of ours alone (core/opencodePlugin.ts)
+//   plugin (opencode): a JavaScript file of ours alone (src/plugins/opencode.js, via core/opencodePlugin.ts)
 //
 // Every handler we write runs `beads-recovery hook <agent> <event>` through the per-user launcher
 // (shimCommandLine: no path of this machine) and ends with the shell comment `# beads-recovery`,

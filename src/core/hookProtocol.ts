@@ -128,7 +128,7 @@ const PLANS: Record<AgentId, Record<string, HookPlan>> = {
     AfterTool: { ...NOTHING, inject: 'if-missing' },
     SessionEnd: { ...NOTHING, endSession: true },
   },
-  // The events our opencode plugin (core/opencodePlugin.ts) passes on. Before a compaction it only
+  // The events our opencode plugin (src/plugins/opencode.js) passes on. Before a compaction it only
   // checkpoints: the block goes in after it, once (session.compacted), not into the summary request too.
   opencode: {
     'session.resumed': { ...NOTHING, inject: 'always' },

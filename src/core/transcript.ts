@@ -14,12 +14,14 @@ import { claudeEvents } from './transcriptClaude';
 import { codexEvents } from './transcriptCodex';
 import { copilotEvents } from './transcriptCopilot';
 import { geminiEvents } from './transcriptGemini';
+import { opencodeEvents } from './transcriptOpencode';
 
 const READERS: Record<TranscriptAgent, (records: readonly unknown[]) => AgentEvent[]> = {
   claude: claudeEvents,
   codex: codexEvents,
   gemini: geminiEvents,
   copilot: copilotEvents,
+  opencode: opencodeEvents,
 };
 
 /** An absolute path, POSIX or Windows (a drive, or a UNC share). */
@@ -85,6 +87,7 @@ interface LineMark {
 
 /**
  * Where each format names its session and folder: every Claude Code line (`sessionId`, `cwd`);
+ * every opencode message (`info.sessionID`; an answer's `info.path.cwd`);
  * Codex's `session_meta` (then `turn_context` for the folder); Copilot CLI's `session.start` and
  * `session.resume`; Gemini CLI's metadata lines (written again at each resume) and `$set`.
  */
@@ -95,6 +98,11 @@ function lineMark(agent: TranscriptAgent, record: unknown): LineMark {
     const payload = isRecord(record.payload) ? record.payload : {};
     if (record.type === 'session_meta') return { session: stringField(payload, 'id', 'session_id'), opensPart: true, folder: folderOf(stringField(payload, 'cwd')) };
     return { opensPart: false, folder: record.type === 'turn_context' ? folderOf(stringField(payload, 'cwd')) : undefined };
+  }
+  if (agent === 'opencode') {
+    const info = isRecord(record.info) ? record.info : {};
+    const where = isRecord(info.path) ? info.path : {};
+    return { session: stringField(info, 'sessionID'), opensPart: false, folder: folderOf(stringField(where, 'cwd')) };
   }
   if (agent === 'copilot') {
     const data = isRecord(record.data) ? record.data : {};
@@ -170,6 +178,7 @@ function sessionLines(agent: TranscriptAgent, records: readonly unknown[], sessi
 export function detectTranscriptAgent(records: readonly unknown[]): TranscriptAgent | undefined {
   for (const record of records.slice(0, 50)) {
     if (!isRecord(record)) continue;
+    if (isRecord(record.info) && Array.isArray(record.parts)) return 'opencode';
     if (typeof record.type === 'string' && isRecord(record.payload) && typeof record.timestamp === 'string') return 'codex';
     if (typeof record.type === 'string' && /^[a-z_]+\.[a-z_]+$/.test(record.type) && isRecord(record.data)) return 'copilot';
     if ((typeof record.sessionId === 'string' && typeof record.projectHash === 'string') || '$set' in record || '$rewindTo' in record || record.type === 'gemini') return 'gemini';

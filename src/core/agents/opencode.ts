@@ -8,6 +8,6 @@ export const opencode: AgentProfile<'opencode'> = {
   mcp: { file: 'opencode.json', kind: 'json', container: 'mcp', opencode: true },
   // bd sets up no opencode integration.
   primeLocations: [],
-  // Our plugin (../opencodePlugin.ts), a file of ours alone.
+  // Our plugin (src/plugins/opencode.js, written by ../opencodePlugin.ts), a file of ours alone.
   configFiles: ['.opencode/plugins/beads-recovery.js'],
 };

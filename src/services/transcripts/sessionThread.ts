@@ -39,10 +39,11 @@ export async function readSessionThread(source: SessionThreadSource): Promise<Se
 }
 
 /**
- * The transcript format of a hook agent. Claude Code, Codex and Gemini CLI write their own; the
+ * The transcript format of a hook agent. Claude Code, Codex and Gemini CLI write their own, and
+ * our opencode plugin writes opencode's session (src/plugins/opencode.js); the
  * `copilot` hooks run in VS Code and in Copilot CLI (which reads VS Code's hook files), and Cursor
  * may run others' hooks: those are told from the lines.
  */
 export function transcriptAgentOf(hookAgent: string): TranscriptAgent | 'auto' {
-  return hookAgent === 'claude' || hookAgent === 'codex' || hookAgent === 'gemini' ? hookAgent : 'auto';
+  return hookAgent === 'claude' || hookAgent === 'codex' || hookAgent === 'gemini' || hookAgent === 'opencode' ? hookAgent : 'auto';
 }

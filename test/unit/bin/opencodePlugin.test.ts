@@ -30,7 +30,7 @@ describe('the opencode plugin, loaded as opencode loads it', { timeout: 90_000 }
     dir = makeWorkspace({ dir: path.join(scratch, 'ws'), dialect: 'br', data: 'scenario', git: true }).dir;
     const home = path.join(scratch, 'home');
     mkdirSync(home);
-    Object.assign(process.env, { PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: home, USERPROFILE: home });
+    Object.assign(process.env, { TMPDIR: scratch, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: home, USERPROFILE: home });
     const { execFileSync } = await import('node:child_process');
     execFileSync(process.execPath, [CLI_SCRIPT, 'hooks', 'install', '--agent', 'opencode', '--dir', dir]);
     const file = path.join(dir, '.opencode', 'plugins', 'beads-recovery.js');

@@ -58,13 +58,15 @@ describe.each(TRANSCRIPT_AGENTS)('a real %s transcript', (agent) => {
 });
 
 describe('compactions in real transcripts', () => {
-  it('Claude Code and Codex record theirs with the summary; Gemini CLI its state snapshot; Copilot CLI only a compaction that succeeded', () => {
+  it('Claude Code and Codex record theirs with the summary; Gemini CLI its state snapshot; Copilot CLI only a compaction that succeeded; opencode one whose summary is done', () => {
     const count = (agent: TranscriptAgent) => transcriptEvents(agent, parse(textOf(agent))).filter((event) => event.type === 'compaction').length;
     expect(count('claude')).toBe(1);
     expect(count('codex')).toBeGreaterThanOrEqual(1);
     expect(count('gemini')).toBe(1);
     // The recorded Copilot CLI compaction was cancelled (session.compaction_complete success: false).
     expect(count('copilot')).toBe(0);
+    // opencode's: its compaction message, once its summary answered it.
+    expect(count('opencode')).toBe(1);
     expect(transcriptEvents('gemini', parse(textOf('gemini'))).find((event) => event.type === 'compaction-summary')).toMatchObject({ text: expect.stringMatching(/^<state_snapshot>/) });
   });
 });

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fnv1a } from '../core/hash';
 import { geminiHistory, type GeminiHistory } from '../core/geminiHistory';
+import { readTextFile } from '../io/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { markerDir } from './hookMarker';
 
@@ -48,5 +49,50 @@ export async function claimCompressionCheckpoint(file: string): Promise<boolean>
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  }
+}
+
+/**
+ * A new session's chat file as Gemini CLI wrote it at start: its first record (the session's id,
+ * project and start time) and its start-up context, no turn of the conversation yet. Gemini CLI's
+ * start-up cleanup takes such a file for an empty session and deletes it, also while that session
+ * is still before its first turn, which waits for the BeforeAgent hooks
+ * (docs/gemini-session-race.md): what is kept here is written back by `restoreChatFile` when that
+ * happened while our hook ran.
+ */
+export interface KeptChatFile {
+  file: string;
+  text: string;
+}
+
+/** Larger than any chat file that holds no turn yet: a longer one is no new session's, and is not kept. */
+const NEW_CHAT_FILE_MAX_BYTES = 64 * 1024;
+
+export async function keepNewChatFile(transcript: string | undefined, session: string | undefined): Promise<KeptChatFile | undefined> {
+  if (transcript === undefined || !transcript.endsWith('.jsonl')) return undefined;
+  const text = await readTextFile(transcript, { maxBytes: NEW_CHAT_FILE_MAX_BYTES }).catch(() => undefined);
+  if (text === undefined || !text.endsWith('\n')) return undefined;
+  let first: unknown;
+  try {
+    first = JSON.parse(text.slice(0, text.indexOf('\n')));
+  } catch {
+    return undefined;
+  }
+  const header = first !== null && typeof first === 'object' ? (first as Record<string, unknown>) : undefined;
+  if (typeof header?.sessionId !== 'string' || (session !== undefined && header.sessionId !== session)) return undefined;
+  return { file: transcript, text };
+}
+
+/**
+ * Writes the kept chat file back when it is gone (never over one that is there): true when it did.
+ * Gemini CLI appends the session's first turn after our hook answers; to a deleted file that
+ * append makes a new file without the session's first record, and the session cannot be resumed.
+ */
+export async function restoreChatFile(kept: KeptChatFile): Promise<boolean> {
+  try {
+    await writeFile(kept.file, kept.text, { encoding: 'utf8', flag: 'wx' });
+    return true;
+  } catch {
+    return false;
   }
 }

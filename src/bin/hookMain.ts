@@ -9,7 +9,7 @@ import { hookPlan, isHookAgent } from '../core/hookProtocol';
 import { requireWithCompileCache, type CachedLoad } from './compileCache';
 import { runHookProcess } from './hookGuard';
 import { hookFolder, readHookInput } from './hookInput';
-import { compressionCheckpointFile, readGeminiHistory } from './hookGemini';
+import { compressionCheckpointFile, keepNewChatFile, readGeminiHistory, restoreChatFile, type KeptChatFile } from './hookGemini';
 import { markerFile } from './hookMarker';
 import type * as HookWork from './hookWork';
 
@@ -22,6 +22,7 @@ void runHookProcess(async () => {
   const input = await readHookInput();
   const holder = await beadsFolderAbove(hookFolder(input, process.env));
   if (holder === undefined) return '{}';
+  let newChatFile: KeptChatFile | undefined;
   if (isHookAgent(agent) && event) {
     const plan = hookPlan(agent, event);
     // A tool call that only hands over after a compaction: nothing to do while no marker is armed.
@@ -32,11 +33,19 @@ void runHookProcess(async () => {
       const history = await readGeminiHistory(input?.transcript);
       const compressed = history.compression !== undefined && !(await exists(compressionCheckpointFile(holder, input?.session, history.compression)));
       if (!(plan.checkpointCompression && compressed) && !(plan.inject === 'if-missing' && !history.holdsBlock)) return '{}';
+      // A new session's first prompt: its chat file holds no turn until this hook answers (hookGemini.ts).
+      if (plan.inject === 'if-missing') newChatFile = await keepNewChatFile(input?.transcript, input?.session);
     }
   }
-  // A file of the build beside this one, loaded only where a beads project may be.
-  work = await requireWithCompileCache<typeof HookWork>(path.join(__dirname, 'hookWork.js'));
-  return work.exports.answerHook(agent, event, input);
+  try {
+    // A file of the build beside this one, loaded only where a beads project may be.
+    work = await requireWithCompileCache<typeof HookWork>(path.join(__dirname, 'hookWork.js'));
+    return await work.exports.answerHook(agent, event, input);
+  } finally {
+    if (newChatFile && (await restoreChatFile(newChatFile))) {
+      process.stderr.write("beads-recovery: another Gemini CLI session's start-up cleanup deleted this new session's chat file while this hook ran; its first record is written back.\n");
+    }
+  }
 }, () => work?.saveCache() ?? Promise.resolve());
 
 /** The nearest folder here or above that holds a `.beads` (or br's `_beads`) folder: without one there is no project; with one, hookWork decides. */

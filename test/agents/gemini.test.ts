@@ -1,6 +1,7 @@
 // Gemini CLI, for real, against the Gemini API stand-in (see ./harness.ts, ./scenario.ts). It
 // compresses by its own measure: an answer whose usage reports a prompt over its compression
 // threshold (`-p /compress` reaches the model as text).
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blockCount, createAgentHarness, type AgentHarness, type AgentTurn } from './harness';
 import { describeAgentScenarios, ok, SCRIPT } from './scenario';
@@ -40,4 +41,39 @@ describe('Gemini CLI, turn by turn', () => {
     expect(blocks(next)).toEqual([1, 1]);
     for (const turn of [start, compact, next]) for (const count of blocks(turn)) expect(count).toBeLessThanOrEqual(1);
   });
+});
+
+// Gemini CLI's start-up cleanup deletes every chat file that holds no turn yet, another live
+// session's too; that session then appends its first prompt to a new file without its first
+// record, and cannot be resumed ("Invalid session identifier"). Our BeforeAgent hook holds the
+// first turn back while it works (docs/gemini-session-race.md). Two sessions started together in
+// one folder, round after round (GEMINI_RACE_ROUNDS, 6 by default), with our hooks and without.
+describe('Gemini CLI, two sessions started together in one folder', () => {
+  const rounds = Number(process.env.GEMINI_RACE_ROUNDS) || 6;
+  const lost = async (hooks: boolean): Promise<string[]> => {
+    const losses: string[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const harness = await createAgentHarness({ agent: 'gemini', script: SCRIPT, hooks });
+      try {
+        const both = await Promise.all([harness.start('STEP2 session one'), harness.start('STEP3 session two')]);
+        for (const turn of both) {
+          ok(turn);
+          const first = turn.transcriptPath ? readFileSync(turn.transcriptPath, 'utf8').split('\n')[0] : undefined;
+          const header = first ? (JSON.parse(first) as { sessionId?: string }) : undefined;
+          const resumed = await harness.resume(turn.session, 'STEP2 go on');
+          if (header?.sessionId !== turn.session || resumed.exitCode !== 0) losses.push(`round ${round + 1}: ${turn.session} ${header?.sessionId === turn.session ? '' : 'lost its first record; '}${resumed.exitCode === 0 ? '' : `resume exited ${resumed.exitCode}: ${resumed.stderr.trim().split('\n').slice(-1)[0] ?? ''}`}`);
+        }
+      } finally {
+        await harness.close();
+      }
+    }
+    return losses;
+  };
+
+  it('with our hooks installed no session is lost, round after round', async () => {
+    const withHooks = await lost(true);
+    const without = await lost(false);
+    console.log(`two Gemini CLI sessions started together, ${rounds} rounds: sessions lost with our hooks ${withHooks.length}, without hooks ${without.length}`);
+    expect(withHooks).toEqual([]);
+  }, 1_200_000);
 });

@@ -745,6 +745,31 @@ describe('Gemini CLI, from its chat file: a checkpoint per compression, the bloc
     expect(block).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — Parse widget config$`, 'm'));
   });
 
+  // Gemini CLI's start-up cleanup deletes every chat file that holds no turn yet, another live
+  // session's too, and the session then appends its first prompt to a new file without its first
+  // record (docs/gemini-session-race.md). Here the cleanup is played by the br our hook asks: it
+  // deletes the new session's chat file while the hook works on the block.
+  it("a new session's chat file deleted while its first prompt's hook runs is written back as it was, and the block still goes", () => {
+    const fresh = path.join(project('home-gemini-race-chats'), 'session-2026-11-28T07-00-g2.jsonl');
+    const started = `${[{ sessionId: 'g2', projectHash: 'p', startTime: '2026-11-28T07:00:00.000Z', kind: 'main' }, { $set: { messages: [sessionContext] } }].map((value) => JSON.stringify(value)).join('\n')}\n`;
+    writeFileSync(fresh, started);
+    const bin = project('gemini-race-bin');
+    const br = path.join(bin, 'br');
+    writeFileSync(br, `#!${process.execPath}\nrequire('node:fs').rmSync(${JSON.stringify(fresh)}, { force: true });\nprocess.exit(require('node:child_process').spawnSync(${JSON.stringify(process.execPath)}, [${JSON.stringify(path.join(STANDIN_BIN_DIR, 'br'))}, ...process.argv.slice(2)], { stdio: 'inherit' }).status ?? 1);\n`);
+    chmodSync(br, 0o755);
+    const result = runHook(commands.get('BeforeAgent')!, dir, { ...input('BeforeAgent', { prompt: 'STEP1' }), session_id: 'g2', transcript_path: fresh }, { ...env, BEADS_RECOVERY_CLI_PATH: br });
+    expect(result.status, result.stderr).toBe(0);
+    expect(contextIn('gemini', result.stdout, 'BeforeAgent')).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — `, 'm'));
+    expect(readFileSync(fresh, 'utf8')).toBe(started);
+    expect(result.stderr).toContain('its first record is written back');
+    // Not deleted: nothing is written over the file Gemini CLI keeps appending to.
+    appendFileSync(fresh, `${JSON.stringify(user('u1', 'STEP1'))}\n`);
+    const again = runHook(commands.get('BeforeAgent')!, dir, { ...input('BeforeAgent', { prompt: 'STEP1' }), session_id: 'g2', transcript_path: fresh }, env);
+    expect(again.status).toBe(0);
+    expect(readFileSync(fresh, 'utf8')).toBe(`${started}${JSON.stringify(user('u1', 'STEP1'))}\n`);
+    expect(again.stderr).not.toContain('written back');
+  });
+
   it('outside a beads folder every Gemini hook says nothing, even with a compression in the chat file', () => {
     const plain = project('gemini-plain');
     for (const event of ['BeforeModel', 'BeforeAgent', 'AfterTool']) {

@@ -34,7 +34,7 @@ const page: Page = {
   tree: new Tree(content, 'Beads work', persisted, save),
 };
 const announcer = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
-document.body.append(page.progress, page.banners, page.toolbar, page.message, content, announcer);
+document.body.append(page.progress, page.banners, page.toolbar, page.message, content, announcer, ...focusWrap());
 // The context menu holds the row's actions (data-vscode-context on each row), not Cut, Copy and Paste.
 document.body.setAttribute('data-vscode-context', JSON.stringify({ preventDefaultContextMenuItems: true }));
 
@@ -116,4 +116,35 @@ function restore(saved: unknown): Persisted {
   const restored: Persisted = { expanded, scrollTop: typeof value.scrollTop === 'number' ? value.scrollTop : 0 };
   if (typeof value.activeKey === 'string') restored.activeKey = value.activeKey;
   return restored;
+}
+
+/**
+ * Tab past the view's last control (or Shift+Tab before its first) would leave the focus on the
+ * page's body, where nothing shows it: it goes round to the other end instead, as in a dialog.
+ * (F6 and the workbench's own keys still leave the view.)
+ */
+function focusWrap(): HTMLElement[] {
+  const focusable = () =>
+    [...document.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), vscode-button:not([disabled]), summary, [tabindex="0"]')].filter(
+      (element) => !element.classList.contains('focus-wrap') && element.tabIndex >= 0 && element.getClientRects().length > 0,
+    );
+  const sentinel = (toFirst: boolean) => {
+    const element = el('span', { className: 'focus-wrap', attrs: { tabindex: '0', 'aria-hidden': 'true' } });
+    element.addEventListener('focus', () => {
+      const targets = focusable();
+      (toFirst ? targets[0] : targets[targets.length - 1])?.focus();
+    });
+    return element;
+  };
+  const start = sentinel(false);
+  document.body.prepend(start);
+  // A focused element a re-render removed, or a click on the page's blank space, leaves the focus
+  // on the body too: while the view has the focus, it goes to the tree's tab stop.
+  document.addEventListener('focusout', () => {
+    setTimeout(() => {
+      if (!document.hasFocus() || document.activeElement !== document.body) return;
+      (document.querySelector<HTMLElement>('[role="treeitem"][tabindex="0"]') ?? focusable()[0])?.focus({ preventScroll: true });
+    }, 0);
+  });
+  return [sentinel(true)];
 }

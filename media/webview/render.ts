@@ -70,17 +70,18 @@ function banners(state: ViewState, host: Host): HTMLElement[] {
   return result;
 }
 
+/** Short enough that the banner's line, with its way out, fits the sidebar's default width; the whole reason is on hover and one click away. */
 const READ_ONLY_WORDS: Record<ReadOnlyKind, string> = {
   untrusted: 'untrusted',
-  'cli-missing': 'no beads CLI',
-  'cli-failed': 'the CLI failed',
-  'cli-timeout': 'the CLI timed out',
-  migrating: 'bd is migrating the store',
+  'cli-missing': 'no CLI',
+  'cli-failed': 'CLI failed',
+  'cli-timeout': 'CLI timed out',
+  migrating: 'migrating',
 };
 /** Each reason's way out, as the one command that fixes it. */
 const READ_ONLY_FIXES: Record<ReadOnlyKind, { action: SidebarAction; label: string }[]> = {
   untrusted: [{ action: 'manageTrust', label: 'Manage Trust' }],
-  'cli-missing': [{ action: 'setCliPath', label: 'Set CLI Path…' }],
+  'cli-missing': [{ action: 'setCliPath', label: 'Set Path…' }],
   'cli-failed': [{ action: 'showLog', label: 'Show Log' }, { action: 'refresh', label: 'Retry' }],
   'cli-timeout': [{ action: 'refresh', label: 'Retry' }, { action: 'showLog', label: 'Show Log' }],
   // Nothing to fix: the view comes back writable by itself when the migration ends.
@@ -96,7 +97,7 @@ function readOnlyBanner(reason: string, kind: ReadOnlyKind | undefined, host: Ho
     'summary',
     { className: 'banner-summary' },
     icon('lock'),
-    el('span', { className: 'banner-text ellipsis', text: `Read-only: ${kind ? READ_ONLY_WORDS[kind] : 'no writes here'}` }),
+    el('span', { className: 'banner-text', text: `Read-only: ${kind ? READ_ONLY_WORDS[kind] : 'no writes'}` }),
     ...(kind ? READ_ONLY_FIXES[kind] : []).map(({ action, label }) => linkButton(action, label, host)),
   );
   summary.title = reason;
@@ -167,11 +168,15 @@ function toolbar(state: ViewState, host: Host): HTMLElement[] {
   ];
 }
 
-/** Which CLI serves the project, and its version: the view's header shows it only when the view is not alone in its container. */
+/**
+ * Which CLI serves the project, and its version (the view's header shows it only when the view is
+ * not alone in its container); a withdrawn release is marked by an icon, and said in words on hover.
+ */
 function servedBy(project: ProjectInfo): HTMLElement {
   const name = [project.backend, project.cliVersion].filter(Boolean).join(' ');
-  const element = el('span', { className: 'cli dim ellipsis', text: name });
-  element.title = `Served by ${name}`;
+  const element = el('span', { className: 'cli dim' }, project.cliWithdrawn ? icon('warning', 'warn') : undefined, el('span', { className: 'cli-name', text: name }));
+  element.title = project.cliWithdrawn ? `Served by ${name}, a withdrawn release: the Beads log says why` : `Served by ${name}`;
+  if (project.cliWithdrawn) element.setAttribute('aria-label', `${name}, withdrawn release`);
   return element;
 }
 
@@ -254,13 +259,12 @@ function focusedSection(focused: FocusedIssueView, writable: boolean, host: Host
   group('unblocks', 'Closing it unblocks', focused.unblocks, (ref) =>
     'wouldBecomeReady' in ref ? (ref.wouldBecomeReady ? 'would become ready' : ref.wouldBecomeReady === false ? 'still blocked by others' : undefined) : undefined,
   );
-  // The title gets the row: priority and type join the dimmed line under it.
-  const type = focused.issue.issueType !== 'task' && focused.issue.issueType !== 'unknown' ? focused.issue.issueType : undefined;
-  const meta = [priorityText(focused.issue.priority), type, focused.assignee ? `assigned to ${focused.assignee}` : undefined, `updated ${focused.updatedAge}`].filter(Boolean).join(' · ');
+  // The title gets the row: the priority joins the dimmed line under it, the type is an icon.
+  const meta = [priorityText(focused.issue.priority), focused.assignee ? `assigned to ${focused.assignee}` : undefined, `updated ${focused.updatedAge}`].filter(Boolean).join(' · ');
   const base: TreeNode = {
     key: 'focus:issue',
     label: `${issueLabel(focused.issue)}; ${meta}`,
-    content: el('div', { className: 'grow' }, row(statusIcon(focused.issue), text(focused.issue.id, 'id'), titleText(focused.issue.title)), row(text(meta, 'dim note'))),
+    content: el('div', { className: 'grow' }, row(statusIcon(focused.issue), typeIcon(focused.issue), text(focused.issue.id, 'id'), titleText(focused.issue.title)), row(text(meta, 'dim note'))),
   };
   const details: HTMLElement[] = [];
   const labels = [base.label];
@@ -345,8 +349,10 @@ function trailSection(trail: Capped<TrailEntry>): TreeNode {
 }
 
 function activitySection(activity: ActivityView, host: Host): TreeNode {
-  const since = activity.lastCheckpointAge ? `checkpoint ${activity.lastCheckpointAge}` : 'no checkpoint yet';
-  const summary = `${activity.edits} ${activity.edits === 1 ? 'edit' : 'edits'} · ${since}`;
+  const since = activity.lastCheckpointAge ? `since the checkpoint ${activity.lastCheckpointAge}` : 'and no checkpoint yet';
+  // The header says the count; when the last checkpoint was is its hover and its spoken name.
+  const edits = `${activity.edits} ${activity.edits === 1 ? 'edit' : 'edits'}`;
+  const summary = `${edits} ${since}`;
   const files = activity.files.items;
   const children: TreeNode[] = [
     ...activity.commits.items.map((commit) => leaf(`activity:commit:${commit.hash}`, row(icon('git-commit'), text(commit.hash, 'id'), text(commit.subject, 'grow ellipsis')), `Commit ${commit.hash} ${commit.subject}`)),
@@ -357,7 +363,7 @@ function activitySection(activity: ActivityView, host: Host): TreeNode {
   return {
     key: 'section:activity',
     label: `Files touched, ${count}, ${summary}`,
-    content: sectionHeader('Files touched', count, summary),
+    content: sectionHeader('Files touched', count, edits, summary),
     expandedByDefault: true,
     children: children.length > 0 ? children : [leaf('activity:none', text('Nothing since the last checkpoint.', 'dim'), 'Nothing since the last checkpoint.')],
     className: 'section',
@@ -419,9 +425,8 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
   const issueId = item.issue.id;
   const labels = [issueLabel(item.issue)];
   if (isNext) labels.push('suggested next');
-  const type = item.issue.issueType !== 'task' && item.issue.issueType !== 'unknown' ? item.issue.issueType : undefined;
   // What it unblocks before its parent: it says more about what to pick, and the line may be cut.
-  const facts = [type];
+  const facts: string[] = [];
   if (item.unblocks.length > 0) {
     facts.push(`unblocks ${item.unblocks.map((ref) => ref.id).join(', ')}`);
     labels.push(`unblocks ${item.unblocks.map((ref) => `${ref.id} ${ref.title}`.trim()).join(', ')}`);
@@ -430,9 +435,9 @@ function readyNode(key: string, item: ReadyItemView, writable: boolean, host: Ho
     facts.push(`in ${item.parent.id} ${item.parent.title}`.trim());
     labels.push(`parent ${item.parent.id} ${item.parent.title}`);
   }
-  const rest = facts.filter((fact): fact is string => fact !== undefined).join(' · ');
+  const rest = facts.join(' · ');
   const second = row(text(priorityText(item.issue.priority), `priority p${item.issue.priority}`), rest ? text(`· ${rest}`, 'dim grow ellipsis facts') : undefined);
-  const first = row(statusIcon(item.issue), text(issueId, 'id'), titleText(item.issue.title), isNext ? text('next', 'next-tag') : undefined);
+  const first = row(statusIcon(item.issue), typeIcon(item.issue), text(issueId, 'id'), titleText(item.issue.title), isNext ? text('next', 'next-tag') : undefined);
   const content = el('div', { className: 'ready-item grow' }, first, second);
   content.title = [`${issueId} ${item.issue.title}`, item.parent ? `parent: ${item.parent.id} ${item.parent.title}` : undefined, item.unblocks.length > 0 ? `unblocks: ${item.unblocks.map((ref) => `${ref.id} ${ref.title}`).join(', ')}` : undefined].filter(Boolean).join('\n');
   const node: TreeNode = {
@@ -488,23 +493,35 @@ function statusIcon(ref: IssueRef): HTMLElement {
 }
 
 function issueLine(ref: IssueRef, tag?: HTMLElement): HTMLElement {
-  return row(
-    statusIcon(ref),
-    text(ref.id, 'id'),
-    titleText(ref.title),
-    tag,
-    // br's dependency records carry no type: "unknown" there means "not said", not a type.
-    ref.issueType !== 'task' && ref.issueType !== 'unknown' ? text(ref.issueType, 'type') : undefined,
-    text(priorityText(ref.priority), `priority p${ref.priority}`),
-  );
+  return row(statusIcon(ref), typeIcon(ref), text(ref.id, 'id'), titleText(ref.title), tag, text(priorityText(ref.priority), `priority p${ref.priority}`));
 }
 
-function titleText(title: string): HTMLElement {
-  if (!title) return text('(untitled)', 'title grow ellipsis untitled');
-  const element = text(title, 'title grow ellipsis');
-  // The whole title on hover when the row cuts it.
-  element.title = title;
+/** Each type's icon, as GitLens and the Beads Dashboard tell rows apart at a glance. */
+const TYPE_ICONS: Record<string, string> = {
+  bug: 'bug',
+  feature: 'lightbulb',
+  task: 'tasklist',
+  epic: 'layers',
+  chore: 'tools',
+  decision: 'law',
+  question: 'question',
+};
+
+/** The issue's type as an icon with its word for screen readers and on hover; br's dependency records carry no type ("unknown": not said), so none. */
+function typeIcon(ref: IssueRef): HTMLElement | undefined {
+  if (ref.issueType === 'unknown' || !ref.issueType) return undefined;
+  const element = icon(TYPE_ICONS[ref.issueType] ?? 'symbol-misc', `type-icon type-${TYPE_ICONS[ref.issueType] ? ref.issueType : 'other'}`);
+  element.removeAttribute('aria-hidden');
+  element.setAttribute('role', 'img');
+  element.setAttribute('aria-label', ref.issueType);
+  element.title = ref.issueType;
   return element;
+}
+
+/** A title wraps between words rather than being cut: at the sidebar's default width every row shows all of it. */
+function titleText(title: string): HTMLElement {
+  if (!title) return text('(untitled)', 'title grow untitled');
+  return text(title, 'title grow');
 }
 
 function issueLabel(ref: IssueRef): string {
@@ -528,12 +545,10 @@ function section(name: string, title: string, count: number | undefined, childre
   };
 }
 
-function sectionHeader(title: string, count?: number, note?: string): HTMLElement {
-  return row(
-    text(title, 'section-title'),
-    count === undefined ? undefined : custom('vscode-badge', { text: String(count), attrs: { variant: 'counter' } }),
-    note ? text(note, 'dim ellipsis') : undefined,
-  );
+function sectionHeader(title: string, count?: number, note?: string, noteTitle?: string): HTMLElement {
+  const noteElement = note ? text(note, 'dim ellipsis') : undefined;
+  if (noteElement && noteTitle) noteElement.title = noteTitle;
+  return row(text(title, 'section-title'), count === undefined ? undefined : custom('vscode-badge', { text: String(count), attrs: { variant: 'counter' } }), noteElement);
 }
 
 function moreNode(key: string, more: number, word = 'more'): TreeNode {

@@ -1,9 +1,13 @@
-// The "Agent sessions" section: the sessions working in this folder, one row each — the agent
-// and its session, its issue, its last activity, whether it compacted — and a mark on the one the
-// status bar follows (the session on the folder's focused issue). Text only, through textContent.
-import type { SessionView } from '../../src/shared/protocol';
+// The "Agent sessions" section: the sessions working in this folder, one row each, laid out for the
+// sidebar's default width. The issue leads (its id and title, which wraps rather than being cut);
+// the agent, its short id and its live state (working, idle, ended) follow on a dimmer line, with
+// its last activity and compactions; an eye marks the one the status bar follows (the session on
+// the folder's focused issue). Text only, through textContent.
+import type { SessionState, SessionView } from '../../src/shared/protocol';
 import { custom, el, icon } from './dom';
 import type { TreeNode } from './tree';
+
+const STATE_ICONS: Record<SessionState, string> = { working: 'pulse', idle: 'clock', ended: 'circle-slash' };
 
 export function sessionsSection(sessions: readonly SessionView[]): TreeNode {
   return {
@@ -23,16 +27,21 @@ export function sessionsSection(sessions: readonly SessionView[]): TreeNode {
 
 function sessionNode(session: SessionView): TreeNode {
   const issue = session.issue ? `${session.issue.id}${session.issue.title ? ` ${session.issue.title}` : ''}` : 'no issue of its own yet';
-  const compacted = session.compactions === 0 ? 'not compacted' : session.compactions === 1 ? 'compacted once' : `compacted ${session.compactions} times`;
-  const facts = [session.lastActivityAge, compacted, session.followed ? 'the status bar follows it' : undefined].filter(Boolean).join(' · ');
-  const content = el(
+  const compacted = session.compactions === 0 ? undefined : session.compactions === 1 ? 'compacted once' : `compacted ${session.compactions}×`;
+  const facts = [`${session.agent} ${session.session}`, session.state, session.lastActivityAge, compacted].filter(Boolean).join(' · ');
+  const state = icon(STATE_ICONS[session.state], `session-state session-${session.state}`);
+  const first = el(
     'span',
-    { className: 'line session-row' },
-    icon(session.followed ? 'eye' : 'hubot', session.followed ? 'session-followed' : ''),
-    el('span', { className: 'session-agent', text: `${session.agent} ${session.session}` }),
-    el('span', { className: session.issue ? 'session-issue ellipsis grow' : 'session-issue dim ellipsis grow', text: issue }),
-    el('span', { className: 'dim session-facts', text: facts }),
+    { className: 'line' },
+    state,
+    ...(session.issue
+      ? [el('span', { className: 'id', text: session.issue.id }), el('span', { className: 'title grow', text: session.issue.title || '(untitled)' })]
+      : [el('span', { className: 'title grow dim', text: issue })]),
+    session.followed ? icon('eye', 'session-followed') : undefined,
   );
-  content.title = `${session.agent} session ${session.sessionId}: ${issue}; ${facts}`;
-  return { key: `session:${session.sessionId}`, content, label: `${session.agent} session ${session.session}, ${issue}, ${facts}` };
+  const content = el('div', { className: 'grow session-row' }, first, el('span', { className: 'line' }, el('span', { className: 'dim note grow', text: facts })));
+  const followed = session.followed ? '; the status bar follows it' : '';
+  content.title = `${issue}\n${session.agent} session ${session.sessionId}: ${session.state}, last active ${session.lastActivityAge}${compacted ? `, ${compacted}` : ''}${followed}`;
+  const compactedWords = session.compactions === 0 ? 'not compacted' : compacted;
+  return { key: `session:${session.sessionId}`, content, label: `${issue}; ${session.agent} session ${session.session}, ${session.state}, ${session.lastActivityAge}, ${compactedWords}${followed}` };
 }

@@ -108,6 +108,8 @@ export class Tree {
       const actions = el('span', { className: 'row-actions' });
       for (const action of node.actions) actions.append(this.renderAction(action));
       row.append(actions);
+      // What the focused row keeps clear for its buttons (each 24 px and a gap, and the group's padding).
+      row.style.setProperty('--actions-width', `${node.actions.length * 26 + 10}px`);
     }
     item.append(row);
     if (expandable) {

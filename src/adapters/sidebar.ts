@@ -153,7 +153,7 @@ class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
   private describe(state: ViewState): void {
     if (!this.view) return;
     const project = state.kind === 'project' || state.kind === 'error' ? state.project : undefined;
-    this.view.description = project ? (project.readOnlyReason ? 'read-only' : [project.backend, project.cliVersion].filter(Boolean).join(' ')) : undefined;
+    this.view.description = project ? (project.readOnlyReason ? 'read-only' : [project.backend, project.cliVersion, project.cliWithdrawn ? '(withdrawn)' : undefined].filter(Boolean).join(' ')) : undefined;
   }
 
   private post(message: HostMessage): void {

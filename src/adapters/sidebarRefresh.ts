@@ -12,7 +12,7 @@ import { Disposable, type Subscription } from '../services/disposable';
 import { isVolatileBeadsFile } from '../core/beadsFiles';
 import { withdrawnReason } from '../core/cliVersions';
 import type { FileWatchers } from '../services/folderActivity';
-import { redactIssues } from '../services/redaction';
+import { redactSnapshot } from '../services/redaction';
 import { loadSnapshot, type ProjectSnapshot } from '../services/snapshot';
 import type { IssueDetails, IssueSummary } from '../core/model';
 import { lastCloseHolds, type LastClose } from '../core/next';
@@ -217,7 +217,10 @@ export class SidebarRefresh extends Disposable {
         project.backend.version?.(),
       ]);
       // A withdrawn release says so where its version is shown.
-      if (cliVersion) info.cliVersion = withdrawnReason(project.cli, cliVersion) ? `${cliVersion} (withdrawn)` : cliVersion;
+      if (cliVersion) {
+        info.cliVersion = cliVersion;
+        if (withdrawnReason(project.cli, cliVersion)) info.cliWithdrawn = true;
+      }
       this.cache = { root, project: info, snapshot, uncommitted };
       if (needSnapshot) this.noticeCheckpoints(project, snapshot);
       // Details two steps could not reach (a new focus's dependents, a deeper ancestor): the next
@@ -227,9 +230,9 @@ export class SidebarRefresh extends Disposable {
       this.log.debug(`sidebar: refreshed (${[...changes].join(', ')})${needSnapshot ? ' with a beads snapshot' : ''}${needGit ? ' and git status' : ''}`);
       const lastClose = await this.lastClose(root, snapshot);
       // What the view shows passes the one redaction step (src/services/redaction.ts), as every context does.
-      const details = snapshot.details.ok ? { ok: true as const, value: await redactIssues(snapshot.details.value, root) } : snapshot.details;
-      const input = this.input({ ...snapshot, details }, uncommitted, activity?.ledger, root, lastClose);
-      const sessions = await this.sources.sessions?.(project, snapshot.inProgress.ok ? snapshot.inProgress.value : [], snapshot.focusedId).catch((error: unknown) => {
+      const shown = await redactSnapshot(snapshot, root);
+      const input = this.input(shown, uncommitted, activity?.ledger, root, lastClose);
+      const sessions = await this.sources.sessions?.(project, shown.inProgress.ok ? shown.inProgress.value : [], shown.focusedId).catch((error: unknown) => {
         this.log.warn(`could not list the agent sessions: ${errorMessage(error)}`);
         return undefined;
       });
@@ -347,3 +350,4 @@ function isInside(uri: vscode.Uri, root: string): boolean {
 function sameIds(a: readonly string[], b: readonly string[] | undefined): boolean {
   return b !== undefined && a.length === b.length && a.every((id, index) => id === b[index]);
 }
+

@@ -26,6 +26,7 @@ import type { ActivityTracker, FolderActivity } from './activity';
 import { Commands } from './commandIds';
 import { readSettings, SECTION } from './config';
 import { Reminders } from './reminders';
+import { COMMIT_HASH_CHARS, shortCommitHash } from '../core/commitHash';
 
 const dueKey = (issueId: string | undefined) => `due:${issueId ?? ''}`;
 
@@ -198,7 +199,7 @@ export class ActivityStatusBar extends Disposable {
       }
       const commits = ledger?.commits ?? [];
       if (commits.length > 0) {
-        lines.push(`Commits: ${commits.slice(-COMMITS_IN_TOOLTIP).map((commit) => `${inlineCode(commit.hash.slice(0, 7), 12)} ${inlineText(commit.subject, 72)}`).join('; ')}`);
+        lines.push(`Commits: ${commits.slice(-COMMITS_IN_TOOLTIP).map((commit) => `${inlineCode(shortCommitHash(commit.hash), COMMIT_HASH_CHARS)} ${inlineText(commit.subject, 72)}`).join('; ')}`);
       }
       const others = (folder.inProgressIssues ?? []).filter((candidate) => candidate.id !== issueId).map((candidate) => inlineText(candidate.id, 40));
       if (others.length > 0) lines.push(`Also in progress: ${others.join(', ')}`);

@@ -10,6 +10,7 @@ import { fnv1a } from './hash';
 import { compareText } from './compare';
 import { parseTimestamp } from './time';
 import { MAX_PENDING_COMMITS } from './ledger';
+import { shortCommitHash } from './commitHash';
 
 export interface CommitRef {
   hash: string;
@@ -364,7 +365,7 @@ export function commitHashesFromComments(comments: readonly Comment[]): string[]
 
 function formatCommit(commit: CommitRef): string {
   const subject = truncate(oneLine(commit.subject), SUBJECT_CHARS);
-  return subject ? `${commit.hash.slice(0, 7)} ${subject}` : commit.hash.slice(0, 7);
+  return subject ? `${shortCommitHash(commit.hash)} ${subject}` : shortCommitHash(commit.hash);
 }
 
 function cleanPath(path: string): string {

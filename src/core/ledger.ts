@@ -9,7 +9,7 @@ import type { ReflogCursor } from './reflog';
 import { isAgentConfigFile } from './agents';
 import { entryOf, idRecord, withEntry } from './idRecord';
 import { isBeadsFile } from './beadsFiles';
-import { compareText } from './compare';
+import { compareFileNames, compareText } from './compare';
 import { oneLine, truncate } from './markdown';
 
 export interface LedgerCommit {
@@ -362,7 +362,7 @@ function uniteFiles(base: Ledger, other: Ledger, after: number): { files: string
 export function filesByEdits(ledger: Pick<Ledger, 'files' | 'touched' | 'editCounts'>): string[] {
   return ledger.files
     .map((file, index) => ({ file, edits: ledger.editCounts[index] ?? 1, at: ledger.touched[index] ?? 0 }))
-    .sort((a, b) => b.edits - a.edits || b.at - a.at || compareText(a.file, b.file))
+    .sort((a, b) => b.edits - a.edits || b.at - a.at || compareFileNames(a.file, b.file))
     .map(({ file }) => file);
 }
 

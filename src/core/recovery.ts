@@ -30,6 +30,7 @@ import { formatAge, parseTimestamp } from './time';
 import { threadFacts, type ThreadFact } from './threadFacts';
 import type { SessionThread } from './transcriptThread';
 import type { HeldIssue } from './sessionIssue';
+import { COMMIT_HASH_CHARS, shortCommitHash } from './commitHash';
 
 /** One query's outcome: a failed query empties only its own section of the context. */
 export type Section<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -1041,7 +1042,7 @@ function priorityLabel(priority: number): string {
 
 function commitHash(hash: string): string {
   const text = String(hash ?? '');
-  return /^[0-9a-f]{7,64}$/i.test(text) ? inlineCode(text.slice(0, 7), 7) : inlineCode(cutBytes(text, 16), 16);
+  return /^[0-9a-f]{7,64}$/i.test(text) ? inlineCode(shortCommitHash(text), COMMIT_HASH_CHARS) : inlineCode(cutBytes(text, 16), 16);
 }
 
 function withMore(named: string[], total: number, separator = '; '): string {

@@ -5,7 +5,7 @@
 
 import { agentName } from './agents';
 import { bindingsOf, type AgentSession } from './agentSessions';
-import type { SessionView } from '../shared/protocol';
+import type { SessionState, SessionView } from '../shared/protocol';
 import { formatAge } from './time';
 
 /** A session an agent keeps on disk (a Claude Code project transcript, a Codex rollout). */
@@ -29,6 +29,8 @@ export interface SessionRowsInput {
   now: number;
   /** Sessions silent longer than this are gone and not listed. */
   idleMs: number;
+  /** A session with an event this recent is working; quieter, it is idle. */
+  workingMs?: number;
   /** Rows listed at most (the most recently active). */
   limit?: number;
   /** The session of the window that shows the rows: named "this window", not by an id nobody sees elsewhere. */
@@ -37,16 +39,19 @@ export interface SessionRowsInput {
 
 const DEFAULT_LIMIT = 8;
 const SHORT_ID_CHARS = 8;
+/** An agent writes its transcript at every step of a turn: two quiet minutes mean it is waiting. */
+const DEFAULT_WORKING_MS = 2 * 60_000;
 
 export function sessionRows(input: SessionRowsInput): SessionView[] {
   const titles = new Map(input.inProgress.map((issue) => [issue.id, issue.title]));
-  const byKey = new Map<string, { agent: string; sessionId: string; issueId?: string; lastActivityAt: number; compactions: number; recorded: boolean }>();
+  const byKey = new Map<string, { agent: string; sessionId: string; issueId?: string; lastActivityAt: number; endedAt?: number; compactions: number; recorded: boolean }>();
   for (const session of input.recorded) {
     byKey.set(`${session.agent}:${session.sessionId}`, {
       agent: session.agent,
       sessionId: session.sessionId,
       issueId: bindingsOf(session).find((id) => titles.has(id)),
       lastActivityAt: session.lastEventAt,
+      ...(session.endedAt === undefined ? {} : { endedAt: session.endedAt }),
       compactions: session.compactions,
       recorded: true,
     });
@@ -60,19 +65,38 @@ export function sessionRows(input: SessionRowsInput): SessionView[] {
   const live = [...byKey.values()].filter((row) => input.now - row.lastActivityAt <= input.idleMs).sort((a, b) => b.lastActivityAt - a.lastActivityAt || (a.sessionId < b.sessionId ? -1 : 1));
   // The status bar follows the folder's focus: the most recently active session on that issue.
   const followed = live.find((row) => row.issueId !== undefined && row.issueId === input.focusedId);
-  return live.slice(0, input.limit ?? DEFAULT_LIMIT).map((row) => ({
+  const listed = live.slice(0, input.limit ?? DEFAULT_LIMIT);
+  const shortIds = distinctShortIds(listed.map((row) => row.sessionId));
+  const workingMs = input.workingMs ?? DEFAULT_WORKING_MS;
+  return listed.map((row, index) => ({
     agent: agentName(row.agent),
-    session: row.agent === input.ownSession?.agent && row.sessionId === input.ownSession.sessionId ? 'this window' : shortId(row.sessionId),
+    session: row.agent === input.ownSession?.agent && row.sessionId === input.ownSession.sessionId ? 'this window' : shortIds[index],
     sessionId: row.sessionId,
     ...(row.issueId ? { issue: { id: row.issueId, title: titles.get(row.issueId) ?? '' } } : {}),
     lastActivityAge: formatAge(row.lastActivityAt, input.now),
     compactions: row.compactions,
+    state: sessionState(row, input.now, workingMs),
     followed: row === followed,
   }));
 }
 
-/** A session id as people tell sessions apart: its first characters, or the transcript's file name when that names it. */
-function shortId(sessionId: string): string {
-  const name = (sessionId.split(/[\\/]/).pop() ?? sessionId).replace(/\.jsonl$/, '');
-  return name.length > SHORT_ID_CHARS ? name.slice(0, SHORT_ID_CHARS) : name;
+/** Ended is ended, as for a live session (a resume clears the mark); else working while its events are recent. */
+function sessionState(row: { lastActivityAt: number; endedAt?: number }, now: number, workingMs: number): SessionState {
+  if (row.endedAt !== undefined) return 'ended';
+  return now - row.lastActivityAt <= workingMs ? 'working' : 'idle';
+}
+
+/** Each session's short id, long enough to tell it from the others listed with it (ids that share a prefix get more of themselves). */
+function distinctShortIds(sessionIds: readonly string[]): string[] {
+  const names = sessionIds.map(idName);
+  return names.map((name) => {
+    let length = Math.min(SHORT_ID_CHARS, name.length);
+    while (length < name.length && names.some((other) => other !== name && other.slice(0, length) === name.slice(0, length))) length += 1;
+    return name.slice(0, length);
+  });
+}
+
+/** A session id as people tell sessions apart: the id, or the transcript's file name when that names it. */
+function idName(sessionId: string): string {
+  return (sessionId.split(/[\\/]/).pop() ?? sessionId).replace(/\.jsonl$/, '');
 }

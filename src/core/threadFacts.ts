@@ -7,6 +7,7 @@
 import { oneLine, truncate } from './markdown';
 import type { FileChange, PlanStep } from './agentEvents';
 import { failingNow, formatCounts, lastTestRun, type CommandRun, type SessionThread } from './transcriptThread';
+import { shortCommitHash } from './commitHash';
 
 export interface ThreadFact {
   /** `request` (the newest, whole), `earlier` (requests before it, newest first), `tests` (the last test run), and the rest. */
@@ -98,7 +99,7 @@ function activityText(thread: SessionThread): string | undefined {
   for (const file of thread.files) counts.set(file.change, (counts.get(file.change) ?? 0) + 1);
   const changes = (['edited', 'created', 'deleted'] as const).filter((change) => counts.has(change)).map((change) => `${change} ${plural(counts.get(change) as number, 'file')}`);
   if (changes.length > 0) parts.push(changes.join(', '));
-  if (thread.commits.length > 0) parts.push(`committed ${thread.commits.map((commit) => commit.hash.slice(0, 7)).join(', ')}`);
+  if (thread.commits.length > 0) parts.push(`committed ${thread.commits.map((commit) => shortCommitHash(commit.hash)).join(', ')}`);
   return parts.length > 0 ? truncate(parts.join('; '), FACT_CHARS * 2) : undefined;
 }
 

@@ -4,7 +4,7 @@
 // every text is made one inert line (or a bounded block) here, once, for every surface.
 
 import { lastNextStep, type CheckpointActivity } from './checkpoint';
-import { compareText } from './compare';
+import { compareFileNames } from './compare';
 import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
 import { childrenOf, indexDetails, openBlockersOf, parentChain, readyItems, unblocksOf } from './graph';
 import { oneLine, truncate } from './markdown';
@@ -34,6 +34,7 @@ import type {
   SessionView,
 } from '../shared/protocol';
 import { folderOf } from '../shared/protocol';
+import { COMMIT_HASH_CHARS, shortCommitHash } from './commitHash';
 
 export interface SidebarInput {
   inProgress: Part<Issue[]>;
@@ -115,7 +116,7 @@ export function buildSidebarModel(input: SidebarInput, limits: Limits = DEFAULT_
   if (focused && input.activity?.issueId === focused.id) model.activity = activityView(input.activity, focusedDetails ? newestCommentAt(focusedDetails) : undefined, input.now, limits.files);
   if (input.uncommitted) {
     model.uncommitted = input.uncommitted.ok
-      ? { ok: true, value: fileList(input.uncommitted.value.map(changeEntry), limits.uncommitted) }
+      ? { ok: true, value: fileList(input.uncommitted.value.map(changeEntry).sort((a, b) => compareFileNames(a.path, b.path)), limits.uncommitted) }
       : { ok: false, error: oneLine(input.uncommitted.error) };
   }
   if (input.pendingWrites !== undefined) model.pendingWrites = input.pendingWrites;
@@ -293,7 +294,7 @@ export function newestCommentAt(issue: Pick<IssueDetails, 'comments'>): number |
 function activityView(activity: CheckpointActivity, newestComment: number | undefined, now: number, limit: number): ActivityView {
   // The ledger's order (most edited first, then most recent), as the checkpoint text lists them.
   const files = [...new Set(activity.files)].map((path): FileEntry => ({ path: text(path, PATH_CHARS) }));
-  const commits = activity.commits.map((commit): CommitEntry => ({ hash: text(commit.hash, 12), subject: text(commit.subject, SUMMARY_CHARS) }));
+  const commits = activity.commits.map((commit): CommitEntry => ({ hash: text(shortCommitHash(commit.hash), COMMIT_HASH_CHARS), subject: text(commit.subject, SUMMARY_CHARS) }));
   const view: ActivityView = { files: fileList(files, limit), commits: cap(commits, limit), edits: count(activity.edits ?? 0) };
   // The ledger's last checkpoint, as the status bar says it; the start of its recording is not one.
   const checkpointedAt = activity.recordingSince === undefined ? activity.lastCheckpointAt : undefined;
@@ -418,7 +419,7 @@ export function folderCounts(paths: readonly string[]): FolderCount[] {
   }
   return [...counts]
     .map(([folder, count]) => ({ folder, count }))
-    .sort((a, b) => b.count - a.count || compareText(a.folder, b.folder));
+    .sort((a, b) => b.count - a.count || compareFileNames(a.folder, b.folder));
 }
 
 function cap<T, U = T>(items: readonly T[], limit: number, map?: (item: T) => U): Capped<U> {

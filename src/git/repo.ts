@@ -101,21 +101,21 @@ export function headReflogPath(repository: GitRepository): string {
 }
 
 export interface CommitDescription {
-  shortHash: string;
   subject: string;
 }
 
 /**
- * The abbreviated hash and subject of each commit, with one git process for all of them
- * (`git log --no-walk --format=%H%x00%h%x00%s`). Rejects when any of them is unknown.
+ * The subject of each commit, with one git process for all of them (`git log --no-walk
+ * --format=%H%x00%s`; its short hash is src/core/commitHash.ts's, one length everywhere, not
+ * git's abbreviation, which grows with the repository). Rejects when any of them is unknown.
  */
 export async function describeCommits(repositoryRoot: string, hashes: readonly string[], options: GitOptions): Promise<Map<string, CommitDescription>> {
   const described = new Map<string, CommitDescription>();
   if (hashes.length === 0) return described;
-  const { stdout } = await runGit(repositoryRoot, ['log', '--no-walk=unsorted', '--no-show-signature', '--format=%H%x00%h%x00%s', ...hashes, '--'], options);
+  const { stdout } = await runGit(repositoryRoot, ['log', '--no-walk=unsorted', '--no-show-signature', '--format=%H%x00%s', ...hashes, '--'], options);
   for (const line of stdout.split('\n')) {
-    const [hash, shortHash, subject] = line.split('\0');
-    if (hash && shortHash !== undefined && subject !== undefined) described.set(hash, { shortHash, subject });
+    const [hash, subject] = line.split('\0');
+    if (hash && subject !== undefined) described.set(hash, { subject });
   }
   return described;
 }

@@ -5,6 +5,7 @@ import { describeCommits, headReflogPath, type CommitDescription, type GitReposi
 import type { GitOptions } from '../git/runGit';
 import type { LedgerStore } from './ledgerStore';
 import { errorMessage } from '../core/errors';
+import { shortCommitHash } from '../core/commitHash';
 
 /** Whom commits made now belong to. `known: false` while the in-progress issues have not been read yet. */
 export type CommitFocus = { known: false } | { known: true; issueId: string | undefined };
@@ -101,14 +102,14 @@ export class CommitLinker {
           outcome.passed += 1;
           continue;
         }
-        const description = described.get(entry.newHash) ?? { shortHash: entry.newHash.slice(0, 7), subject: entry.subject };
+        const description = described.get(entry.newHash) ?? { subject: entry.subject };
         const subject = cleanSubject(description.subject) || '(no subject)';
         if (entry.effect === 'rewritten' && isSubjectLinked(state, issueId, subject)) {
           state = rememberLinked(state, entry.newHash);
           outcome.passed += 1;
         } else {
           state = recordCommit(state, issueId, { hash: entry.newHash, subject, at: this.options.now() }, this.options.now());
-          outcome.linked.push(`${description.shortHash} ${subject}`);
+          outcome.linked.push(`${shortCommitHash(entry.newHash)} ${subject}`);
         }
       }
       return advanceReflog(state, read.cursor);

@@ -11,6 +11,9 @@
 // that writes and shows nothing, never evaluates it.
 
 import { homedir } from 'node:os';
+import type { Section } from '../core/recovery';
+import type { Issue } from '../core/model';
+import type { ProjectSnapshot } from './snapshot';
 import { addCounts, applyRedactions, personalPaths, transcriptSecrets, type MaskedCounts, type PathPlaces, type Redaction } from '../core/redact';
 
 export { describeMasked, type MaskedCounts } from '../core/redact';
@@ -129,15 +132,16 @@ function redactSeen(text: string, places: PathPlaces): Promise<Redacted> {
 }
 
 /**
- * Issue details as a view may show them (the sidebar): comments and the issue's own texts
- * redacted. Comments written by hand with `bd comments add`, or by an older version, never passed
- * the write path's redaction.
+ * Issues as a view may show them (the sidebar's details and its lists): comments and the issue's
+ * own texts redacted. Comments written by hand with `bd comments add`, or by an older version, and
+ * titles anyone typed never passed the write path's redaction.
  */
-export async function redactIssues<T extends { comments: readonly { text: string }[] } & Partial<Record<(typeof ISSUE_TEXTS)[number], string>>>(issues: readonly T[], folder: string): Promise<T[]> {
+export async function redactIssues<T extends { comments?: readonly { text: string }[] } & Partial<Record<(typeof ISSUE_TEXTS)[number], string>>>(issues: readonly T[], folder: string): Promise<T[]> {
   const places = pathPlaces(folder);
   return Promise.all(
     issues.map(async (issue) => {
-      const copy = { ...issue, comments: await Promise.all(issue.comments.map(async (comment) => ({ ...comment, text: (await redactSeen(comment.text, places)).text }))) };
+      const copy = { ...issue };
+      if (issue.comments) copy.comments = await Promise.all(issue.comments.map(async (comment) => ({ ...comment, text: (await redactSeen(comment.text, places)).text })));
       for (const field of ISSUE_TEXTS) {
         const text = issue[field];
         if (typeof text === 'string') (copy as Record<string, unknown>)[field] = (await redactSeen(text, places)).text;
@@ -145,4 +149,11 @@ export async function redactIssues<T extends { comments: readonly { text: string
       return copy;
     }),
   );
+}
+
+/** The snapshot as the view shows it: the details and the lists' issues (their titles too) redacted. */
+export async function redactSnapshot(snapshot: ProjectSnapshot, root: string): Promise<ProjectSnapshot> {
+  const redacted = async <T extends Issue>(section: Section<T[]>): Promise<Section<T[]>> => (section.ok ? { ok: true, value: await redactIssues(section.value, root) } : section);
+  const [inProgress, ready, details] = await Promise.all([redacted(snapshot.inProgress), redacted(snapshot.ready), redacted(snapshot.details)]);
+  return { ...snapshot, inProgress, ready, details };
 }

@@ -131,6 +131,12 @@ export interface ActivityView {
 }
 
 /** An agent session working in the folder (src/core/sessionRows.ts). */
+/**
+ * working: an event within the last minutes; idle: live but quiet since; ended: its agent's
+ * end-of-session hook ran and nothing came after.
+ */
+export type SessionState = 'working' | 'idle' | 'ended';
+
 export interface SessionView {
   /** The agent's name: Claude Code, Codex, Copilot, Cursor, VS Code, … */
   agent: string;
@@ -143,6 +149,8 @@ export interface SessionView {
   lastActivityAge: string;
   /** Compactions seen; 0 when it has not compacted. */
   compactions: number;
+  /** What the session is doing, from the facts that decide a live session (src/core/sessionRows.ts). */
+  state: SessionState;
   /** The session the status bar follows: the one on the folder's focused issue. */
   followed: boolean;
 }
@@ -200,6 +208,8 @@ export interface ProjectInfo {
   backend: string;
   /** The CLI's version as it reports it (`bd version --json`, `br version --json`), once known. */
   cliVersion?: string;
+  /** That version is a withdrawn release (the release warning says why): the view marks it with an icon, and says so on hover. */
+  cliWithdrawn?: boolean;
   /** Why writes are off; undefined when the CLI serves the project. */
   readOnlyReason?: string;
   /** What kind of reason that is, for the banner's short line and its way out. */

@@ -1,14 +1,19 @@
-// The Beads view at the side bar's default width (about 300 px), as a new user first sees it, in
-// a dark, a light and a high-contrast theme, on the scenario workspace served by the stand-in br
-// (see sidebar.e2e.mjs for its issues). Every Ready row shows its title (priority, type, parent and
-// what it unblocks go to a second line, Claim to hover, focus and the context menu), and a long
-// focused title wraps between words only. Screenshots land in test-results/narrow-<theme>-view.png.
+// The Beads view at the side bar's default width (about 300 px), as a new user first sees it, and
+// at 500 px, in a dark, a light and a high-contrast theme, on the scenario workspace served by the
+// stand-in br (see sidebar.e2e.mjs for its issues) with fresh dates and three agent sessions. No
+// title is cut anywhere in the view (titles wrap between words; priority, parent and what an issue
+// unblocks go to a dimmer second line, Claim to hover, focus and the context menu); a session row
+// leads with its issue, then its agent, short id and live state; the toolbar's version, the section
+// notes are whole; the focused row's buttons keep clear of its title, and Tab never leaves the
+// focus where nothing shows it. Screenshots land in test-results/narrow-<theme>-<width>-view.png;
+// the 300 px ones are the README's (docs/screenshots/narrow-<theme>.png).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBeadsView, treeItem, VIEW_SCREENSHOT_SETTINGS } from './beadsView.mjs';
 
-export const workspace = { dialect: 'br', data: 'scenario' };
+// Fresh dates: the scenario's times move into the day before the run, as a person's own project reads.
+export const workspace = { dialect: 'br', data: 'scenario', now: Date.now() };
 export const settings = VIEW_SCREENSHOT_SETTINGS;
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -17,6 +22,64 @@ const LONG_TITLE = 'Parse widget config: nested sections of widgets.yaml, with l
 
 function assert(condition, message) {
   if (!condition) throw new Error(message);
+}
+
+/**
+ * Three agent sessions on the folder, as the hooks record them (.git/beads-recovery/sessions.json):
+ * two Claude Code sessions whose ids share their first eight characters, one working and one idle,
+ * and a Gemini CLI session whose end hook ran.
+ */
+function writeSessions(workspacePath) {
+  const now = Date.now();
+  const minutes = (count) => now - count * 60_000;
+  const session = (agent, sessionId, lastEventAt, extra = {}) => ({
+    agent, sessionId, claimed: 'demo-1', claimedAt: minutes(90), named: [], files: {}, commits: [], compactions: 0, startedAt: minutes(95), lastEventAt, ...extra,
+  });
+  const sessions = [
+    session('claude', '5f0c2a9e-41d7-4c1b-9a3e-0d8f1c2b3a4d', minutes(1), { compactions: 1 }),
+    session('claude', '5f0c2a9e-77b2-4e0a-8c1d-9e8f7a6b5c4d', minutes(25)),
+    session('gemini', 'b81d0c3e-5a6f-4b7c-8d9e-0f1a2b3c4d5e', minutes(40), { endedAt: minutes(40) }),
+  ];
+  const file = path.join(workspacePath, '.git', 'beads-recovery', 'sessions.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ version: 1, sessions: Object.fromEntries(sessions.map((entry) => [`${entry.agent}:${entry.sessionId}`, entry])) }));
+}
+
+/** Every text the view shows that its width could cut: each title, the toolbar's version, section notes, the banner. What is cut, with its width. */
+function cutTexts(frame) {
+  return frame.locator('body').evaluate(() => {
+    const right = document.documentElement.clientWidth;
+    const cut = [];
+    for (const element of document.querySelectorAll('.title, .toolbar .cli, .section > .row .dim, .banner-text, .session-row .note')) {
+      if (element.getClientRects().length === 0) continue;
+      const box = element.getBoundingClientRect();
+      if (element.scrollWidth > element.clientWidth + 1 || box.right > right + 1) {
+        cut.push({ text: element.textContent, width: Math.round(box.width), needed: element.scrollWidth, right: Math.round(box.right), room: right });
+      }
+    }
+    return cut;
+  });
+}
+
+/** Sets the side bar's width by dragging its edge, as a person does; returns the width it got. */
+async function sideBarWidth(helpers, width) {
+  const { page } = helpers;
+  const side = await page.locator('.part.sidebar').boundingBox();
+  // The sash on the side bar's right edge (the one whose middle is nearest to that edge).
+  const sashes = await page.locator('.monaco-sash.vertical').evaluateAll((elements) => elements.map((element) => {
+    const box = element.getBoundingClientRect();
+    return { x: box.x + box.width / 2, top: box.top, bottom: box.bottom };
+  }));
+  const edge = side.x + side.width;
+  const sash = sashes.filter((candidate) => candidate.top < side.y + side.height / 2 && candidate.bottom > side.y + side.height / 2).sort((a, b) => Math.abs(a.x - edge) - Math.abs(b.x - edge))[0];
+  assert(sash && Math.abs(sash.x - edge) <= 6, `the side bar's sash: ${JSON.stringify(sashes)}`);
+  const y = side.y + side.height / 2;
+  await page.mouse.move(sash.x, y);
+  await page.mouse.down();
+  await page.mouse.move(sash.x + (width - side.width), y, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+  return (await page.locator('.part.sidebar').boundingBox()).width;
 }
 
 /** Rewrites an issue's title in the stand-in's store, as `br update --title` would. */
@@ -80,33 +143,37 @@ function brokenWords(locator) {
   });
 }
 
-/** Every Ready title shows at least 120 px of itself (or all of itself, when shorter). */
+/** Every Ready row is there and no text of the view is cut. */
 async function assertTitlesReadable(frame, theme) {
   const titles = await readyTitles(frame);
   assert(titles.length >= 4, `${theme}: the Ready rows are there: ${JSON.stringify(titles)}`);
-  const cramped = titles.filter((title) => title.width < Math.min(title.needed, 120));
-  assert(cramped.length === 0, `${theme}: Ready rows whose title has no room: ${JSON.stringify(cramped)}`);
+  const cut = await cutTexts(frame);
+  assert(cut.length === 0, `${theme}: texts the view cuts: ${JSON.stringify(cut)}`);
 }
 
-/** Saves test-results/<name>-view.png: the activity bar and the Beads view, no toast, hover or focus in the way. */
-async function viewShot(helpers, name) {
+/** Saves test-results/<name>-view.png: the activity bar and the Beads view (from its top, or scrolled to the row keyed `fromKey`), no toast, hover or focus in the way. */
+async function viewShot(helpers, name, fromKey) {
   const { page } = helpers;
   await helpers.runPalette('Notifications: Clear All Notifications');
   await page.mouse.move(900, 450);
-  await helpers.webviewFrame().locator('body').evaluate(() => {
+  await helpers.webviewFrame().locator('body').evaluate((element, key) => {
     if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
-    window.scrollTo(0, 0);
-  });
+    const row = key ? document.querySelector(`[data-key="${key}"]`) : null;
+    window.scrollTo(0, row ? row.getBoundingClientRect().top + window.scrollY - 4 : 0);
+  }, fromKey);
   await page.waitForTimeout(500);
   const side = await page.locator('.part.sidebar').boundingBox();
   await page.screenshot({ path: path.join(repoRoot, 'test-results', `${name}-view.png`), clip: { x: 0, y: side.y, width: side.x + side.width + 1, height: side.height } });
 }
 
 export const tests = {
-  async 'at the default width every Ready row shows its title, and Claim shows on hover'(helpers) {
+  async 'at the default width no title is cut, and Claim shows on hover'(helpers) {
     const { page } = helpers;
+    writeSessions(helpers.workspace);
     const frame = await openBeadsView(helpers);
     await treeItem(frame, 'ready:demo-8').waitFor({ timeout: 60_000 });
+    await helpers.runPalette('Beads: Refresh');
+    await frame.locator('[data-key^="session:"]').nth(2).waitFor({ timeout: 30_000 });
     await frame.locator('.progress').waitFor({ state: 'hidden' });
     const side = await page.locator('.part.sidebar').boundingBox();
     assert(side.width >= 250 && side.width <= 360, `the side bar is at its default width: ${side.width}`);
@@ -121,6 +188,52 @@ export const tests = {
     assert((await frame.locator('[data-key="ready:demo-epic"], [data-key="ready:demo-ops"]').count()) === 0, 'no epic has a Ready row');
     const second = await treeItem(frame, 'ready:demo-2').locator(':scope > .row .ready-item > .line').nth(1).innerText();
     assert(/^P\d/.test(second) && second.includes('unblocks demo-1'), `the second line has the priority and what it unblocks: ${second}`);
+    // Types are icons with their word for screen readers: demo-10 is a chore, demo-epic an epic.
+    assert((await treeItem(frame, 'ready:demo-10').locator('.type-icon[role="img"][aria-label="chore"]').count()) === 1, 'demo-10 carries the chore icon');
+    // The dates are fresh: nothing reads weeks old.
+    const ages = await frame.locator('.age, .note').allInnerTexts();
+    assert(!ages.some((age) => /\d+w ago/.test(age)), `no age in weeks: ${JSON.stringify(ages)}`);
+  },
+
+  async 'a session row leads with its issue; its agent, a short id that tells it apart and its live state follow'(helpers) {
+    const frame = helpers.webviewFrame();
+    const rows = frame.locator('[data-key^="session:"] > .row .session-row');
+    const sessions = await rows.evaluateAll((elements) => elements.map((element) => ({ first: element.children[0].textContent, second: element.children[1].textContent })));
+    assert(sessions.length === 3, `three sessions: ${JSON.stringify(sessions)}`);
+    for (const session of sessions) assert(session.first.startsWith('demo-1') && session.first.includes('Parse widget config'), `the issue leads: ${JSON.stringify(session)}`);
+    const seconds = sessions.map((session) => session.second);
+    assert(seconds[0].startsWith('Claude Code 5f0c2a9e-4') && seconds[0].includes('working') && seconds[0].includes('compacted once'), `the working session: ${seconds[0]}`);
+    assert(seconds[1].startsWith('Claude Code 5f0c2a9e-7') && seconds[1].includes('idle'), `the idle session, told apart from the first: ${seconds[1]}`);
+    assert(seconds[2].startsWith('Gemini CLI b81d0c3e') && seconds[2].includes('ended'), `the ended session: ${seconds[2]}`);
+  },
+
+  async "the focused row's buttons keep clear of its title, and Tab never leaves the focus unseen"(helpers) {
+    const { page } = helpers;
+    const frame = helpers.webviewFrame();
+    const focusedRow = treeItem(frame, 'focus:issue');
+    await focusedRow.focus();
+    const overlap = await focusedRow.evaluate((item) => {
+      const title = item.querySelector(':scope > .row .title');
+      const actions = item.querySelector(':scope > .row > .row-actions').getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(title);
+      // The title's text on the buttons' line (its line boxes, not its element's box).
+      const beside = [...range.getClientRects()].filter((rect) => rect.width > 0 && rect.top < actions.bottom && rect.bottom > actions.top);
+      return { textRight: Math.round(Math.max(...beside.map((rect) => rect.right))), actionsLeft: Math.round(actions.left), actionsShown: actions.width > 0 };
+    });
+    assert(overlap.actionsShown && overlap.textRight <= overlap.actionsLeft, `the title ends before the buttons: ${JSON.stringify(overlap)}`);
+    // Round the view with Tab, more presses than it has stops: every press lands on something the view shows focused.
+    const path = [];
+    for (let press = 0; press < 8; press += 1) {
+      await page.keyboard.press('Tab');
+      await page.waitForTimeout(100);
+      path.push(await frame.locator('body').evaluate(() => {
+        const active = document.activeElement;
+        const name = `${active?.tagName ?? 'none'} ${active?.getAttribute('aria-label') ?? active?.getAttribute('data-action') ?? active?.className ?? ''}`;
+        return { name, visible: !!active && active !== document.body && active.getClientRects().length > 0 && active.getBoundingClientRect().width > 2 };
+      }));
+    }
+    assert(path.every((where) => where.visible), `Tab left the focus where nothing shows it: ${JSON.stringify(path)}`);
   },
 
   async 'a long focused title wraps between words only'(helpers) {
@@ -134,17 +247,24 @@ export const tests = {
     assert(broken.length === 0, `words broken across lines: ${JSON.stringify(broken)}`);
   },
 
-  async 'dark, light and high-contrast screenshots at the default width'(helpers) {
+  async 'dark, light and high-contrast screenshots at 300 px and 500 px, no title cut'(helpers) {
     const frame = helpers.webviewFrame();
+    const { page } = helpers;
+    const defaultWidth = (await page.locator('.part.sidebar').boundingBox()).width;
     for (const [theme, avoid, bodyClass, name] of [
       ['Dark Modern', undefined, 'vscode-dark', 'narrow-dark'],
       ['Light Modern', undefined, 'vscode-light', 'narrow-light'],
       ['High Contrast', 'Light', 'vscode-high-contrast', 'narrow-high-contrast'],
     ]) {
       await useTheme(helpers, theme, avoid, bodyClass);
-      await assertTitlesReadable(frame, theme);
-      assert((await brokenWords(treeItem(frame, 'focus:issue').locator(':scope > .row .title').first())).length === 0, `${theme}: the focused title breaks between words`);
-      await viewShot(helpers, name);
+      for (const width of [300, 500]) {
+        const got = await sideBarWidth(helpers, width === 300 ? defaultWidth : width);
+        assert(Math.abs(got - (width === 300 ? defaultWidth : width)) <= 12, `${theme}: the side bar at ${width} px: ${got}`);
+        await assertTitlesReadable(frame, `${theme} at ${Math.round(got)} px`);
+        assert((await brokenWords(treeItem(frame, 'focus:issue').locator(':scope > .row .title').first())).length === 0, `${theme}: the focused title breaks between words`);
+        await viewShot(helpers, `${name}-${width}`);
+        await viewShot(helpers, `${name}-${width}-sessions`, 'section:sessions');
+      }
     }
   },
 };

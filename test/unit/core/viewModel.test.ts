@@ -270,6 +270,15 @@ describe('buildSidebarModel: bad graphs', () => {
     expect(folderCounts([])).toEqual([]);
   });
 
+  it('lists file names as people read them: widget-2 before widget-10, in the files and in their folders', () => {
+    const paths = ['src/widget-10.ts', 'src/widget-2.ts', 'src/widget-1.ts', 'lib9/a.ts', 'lib10/a.ts'];
+    const one = graph([{ id: 'u-1', status: 'in_progress' }]);
+    const model = buildSidebarModel(input(one, { uncommitted: { ok: true, value: paths.map((path) => ({ path, status: '??' })) } }));
+    const list = model.uncommitted?.ok ? model.uncommitted.value : undefined;
+    expect(list?.items.map((file) => file.path)).toEqual(['lib9/a.ts', 'lib10/a.ts', 'src/widget-1.ts', 'src/widget-2.ts', 'src/widget-10.ts']);
+    expect(folderCounts(['b10/x', 'b2/x', 'b1/x']).map((entry) => entry.folder)).toEqual(['b1', 'b2', 'b10']);
+  });
+
   it('empties only the failing part', () => {
     const all = graph([{ id: 'f-1', status: 'in_progress' }]);
     const model = buildSidebarModel(
@@ -309,6 +318,12 @@ describe('buildSidebarModel: activity, git and outbox', () => {
     expect(buildSidebarModel(input(all, { activity: { ...activity, issueId: 'other' } })).activity).toBeUndefined();
   });
 
+  it('names a commit by the one short hash the tooltip and the context use (7 characters), whatever the ledger keeps', () => {
+    const full = 'abc1234def5678abc1234def5678abc1234def56';
+    const model = buildSidebarModel(input(all, { activity: { ...activity, commits: [{ hash: full, subject: 'feat: parser' }] } }));
+    expect(model.activity?.commits.items).toEqual([{ hash: 'abc1234', subject: 'feat: parser' }]);
+  });
+
   it('dates the last checkpoint by the newest comment when the ledger has none, and says when there is none', () => {
     const recording = { ...activity, lastCheckpointAt: undefined };
     const commented = graph([{ id: 'a-1', status: 'in_progress', comments: [['Checkpoint: parser done', 90], ['note from a terminal', 40]] }]);
@@ -340,10 +355,11 @@ describe('buildSidebarModel: activity, git and outbox', () => {
     expect(model.uncommitted).toEqual({
       ok: true,
       value: {
+        // By name, as the files touched are listed, not in git's order.
         items: [
-          { path: 'src/new.ts', change: 'untracked' },
-          { path: 'src/moved.ts', change: 'renamed (staged)', from: 'src/old.ts' },
           { path: 'src/both.ts', change: 'modified' },
+          { path: 'src/moved.ts', change: 'renamed (staged)', from: 'src/old.ts' },
+          { path: 'src/new.ts', change: 'untracked' },
         ],
         more: 0,
         folders: [{ folder: 'src', count: 3 }],

@@ -2,7 +2,7 @@
 // corpus masked by kind with the sentence kept, nothing that is no secret touched, personal paths
 // made relative, and what was masked said in counts and kinds only.
 import { describe, expect, it } from 'vitest';
-import { describeMasked, redactText } from '../../../src/services/redaction';
+import { describeMasked, redactSnapshot, redactText } from '../../../src/services/redaction';
 import { NOT_SECRETS, SECRET_CORPUS } from '../../fixtures/secrets/corpus.mjs';
 
 const places = { folder: '/home/alice/projects/app', home: '/home/alice' };
@@ -73,5 +73,30 @@ describe('the redaction step', () => {
     const { masked } = await redactText(`${SECRET_CORPUS[0]!.text}; ${SECRET_CORPUS[1]!.text}; PASSWORD=abc123x at /home/alice/x.txt`, places);
     expect(describeMasked(masked)).toBe('masked 3 secrets (2 GitHub token, 1 password) and 1 personal path made relative');
     expect(describeMasked({})).toBeUndefined();
+  });
+});
+
+describe("the view's lists", () => {
+  it('redact the titles of the in-progress, ready and detailed issues, as the focused issue’s details are', async () => {
+    const token = SECRET_CORPUS[0]!.secret;
+    const issue = (id: string, title: string) => ({ id, title, status: 'open', priority: 1, issueType: 'task' });
+    const snapshot = {
+      inProgress: { ok: true as const, value: [issue('a-1', `Rotate ${token} today`)] },
+      ready: { ok: true as const, value: [issue('a-2', 'Move /home/alice/projects/app/src/x.ts into lib')] },
+      details: { ok: true as const, value: [{ ...issue('a-1', `Rotate ${token} today`), comments: [{ id: 1, author: 'x', text: `was ${token}`, createdAt: '' }] }] },
+      focusedId: 'a-1',
+      contextIds: [],
+      incomplete: false,
+    };
+    const shown = await redactSnapshot(snapshot as never, places.folder);
+    const titles = [shown.inProgress, shown.ready, shown.details].flatMap((section) => (section.ok ? section.value.map((item) => item.title) : []));
+    expect(titles).toHaveLength(3);
+    for (const title of titles) expect(title).not.toContain(token);
+    expect(titles[0]).toMatch(/^Rotate \[redacted: .+\] today$/);
+    expect(titles[1]).toBe('Move src/x.ts into lib');
+    expect(JSON.stringify(shown.details)).not.toContain(token);
+    // A failed list stays as it failed.
+    const failed = await redactSnapshot({ ...snapshot, ready: { ok: false, error: 'boom' } } as never, places.folder);
+    expect(failed.ready).toEqual({ ok: false, error: 'boom' });
   });
 });

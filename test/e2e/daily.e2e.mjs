@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBeadsView, treeItem } from './beadsView.mjs';
 
-export const workspace = { dialect: 'br', data: 'scenario' };
+// Fresh dates: the scenario's work happened in the day before the run, as the README's screenshot shows it.
+export const workspace = { dialect: 'br', data: 'scenario', now: Date.now() };
 export const settings = {
   'chat.disableAIFeatures': true,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
@@ -48,7 +49,7 @@ function commentWrites(helpers) {
 export const tests = {
   async 'first open says what the extension does and shows no stall warning'(helpers) {
     const { page } = helpers;
-    // demo-1 was last updated months ago: counted from then, it would be "stalled" at once.
+    // demo-1 was last updated the day before: counted from then, it would be "stalled" at once.
     await page.locator('.statusbar-item', { hasText: 'demo-1' }).first().waitFor({ timeout: 60_000 });
     const welcome = page.locator('.notifications-toasts .notification-toast', { hasText: 'Beads Recovery is keeping' });
     await welcome.waitFor({ timeout: 30_000 });

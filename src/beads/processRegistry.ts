@@ -25,8 +25,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { ensurePrivateFolderSync, privateStateRoot, UnsafeFolderError } from '../io/privateFolder';
 
 const IS_WINDOWS = process.platform === 'win32';
 /** A recorded process older than this is not trusted to be ours any more: its entry is dropped, the process left alone. */
@@ -53,17 +53,17 @@ export interface ProcessEntry {
   command: string;
 }
 
-/** The registry's folder: per user, so that one user's runs never judge another's. */
+/** The registry's folder: in the user's private state folder, so that one user's runs never judge another's. */
 export function processRegistryDir(env: NodeJS.ProcessEnv = process.env): string {
-  const override = env.BEADS_RECOVERY_PROCESS_DIR;
-  if (override) return override;
-  let user: string;
-  try {
-    user = IS_WINDOWS ? userInfo().username : String(userInfo().uid);
-  } catch {
-    user = 'user';
-  }
-  return path.join(tmpdir(), `beads-recovery-${user.replace(/[^A-Za-z0-9_.-]/g, '_')}`, 'processes');
+  return env.BEADS_RECOVERY_PROCESS_DIR || path.join(privateStateRoot(env), 'processes');
+}
+
+/** The registry's folder, made and checked (io/privateFolder.ts) unless the environment names one, which is then the user's choice. */
+function checkedRegistryDir(): string {
+  const dir = processRegistryDir();
+  if (process.env.BEADS_RECOVERY_PROCESS_DIR) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  else ensurePrivateFolderSync(dir);
+  return dir;
 }
 
 let ownStart: string | undefined | null = null;
@@ -97,7 +97,7 @@ export function announceSpawn(command: string, now = Date.now()): AnnouncedSpawn
   const remove = () => rmSync(file, { force: true });
   let writable = true;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    checkedRegistryDir();
     writeFileSync(file, JSON.stringify(base), { mode: 0o600 });
   } catch {
     writable = false;
@@ -128,8 +128,11 @@ export function endOrphanedProcesses(options: { now?: number; log?: (message: st
   const dir = processRegistryDir();
   let names: string[];
   try {
+    // Entries in a folder that is not the user's own alone could name anyone's processes.
+    checkedRegistryDir();
     names = readdirSync(dir).filter((name) => name.endsWith('.json'));
-  } catch {
+  } catch (error) {
+    if (error instanceof UnsafeFolderError) options.log?.(error.message);
     return [];
   }
   const ended: ProcessEntry[] = [];

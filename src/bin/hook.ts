@@ -4,7 +4,7 @@
 // agent: under the hook guard's deadline, a hung CLI gives way to the read-only reading of
 // .beads/issues.jsonl, and anything else to `{}`, which every agent takes as "go on".
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { findBeadsDir } from '../beads/detect';
@@ -17,7 +17,8 @@ import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import { pathPlaces, redactText } from '../services/redaction';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
+import { ensurePrivateFolder, readPrivateFile, UnsafeFileError, UnsafeFolderError, writePrivateFile } from '../io/privateFolder';
+import { errorMessage } from '../core/errors';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { hookSurfaceBudget } from '../core/agents';
 import { compactionInstructions, threadFactLines } from '../core/threadFacts';
@@ -127,13 +128,14 @@ interface HeldIssue {
 
 async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: Produce): Promise<string> {
   const marker = markerFile(agent, run.holder);
-  await mkdir(path.dirname(marker), { recursive: true });
+  // A marker folder that is not the user's own alone is not used: the hook answers without markers.
+  await ensurePrivateFolder(markerDir()).catch((error: unknown) => run.note(`${errorMessage(error)}: the hook answers without its marker files.`));
   if (plan.disarm) await rm(marker, { force: true });
   if (plan.endSession) {
     await endSessionHere(agent, run);
     return hookResponse(agent, event, undefined);
   }
-  if (plan.arm) await writeFile(marker, JSON.stringify({ session: run.input?.session, transcript: run.input?.transcript, armedAt: new Date().toISOString() }), 'utf8');
+  if (plan.arm) await writeMarker(marker, JSON.stringify({ session: run.input?.session, transcript: run.input?.transcript, armedAt: new Date().toISOString() }), run);
   const checkpointed = plan.checkpoint ? await checkpointForCompaction(agent, run) : undefined;
   // Claude Code's compaction prompt takes this text as is: a JSON `{}` would land there as noise.
   if (plan.steerCompaction && checkpointed) {
@@ -144,13 +146,15 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   if (plan.checkpointCompression) await checkpointCompression(agent, run);
   if (plan.inject === 'if-missing') return handOverIfMissing(agent, event, run, produce);
   const conversation = run.input?.session ?? run.input?.transcript;
-  if (plan.keepSummary && conversation && run.input?.compactSummary) await keepCompactSummary(conversation, run.input.compactSummary);
+  if (plan.keepSummary && conversation && run.input?.compactSummary) {
+    await keepCompactSummary(conversation, run.input.compactSummary).catch((error: unknown) => run.note(`${errorMessage(error)}: the compaction's summary was not kept.`));
+  }
   if (plan.inject === 'never') return hookResponse(agent, event, undefined);
-  if (plan.inject === 'if-armed' && !(await armedFor(marker, run.input?.session))) return hookResponse(agent, event, undefined);
-  if (plan.sameRunOnly && !(await armedInThisRun(marker))) return hookResponse(agent, event, undefined);
+  if (plan.inject === 'if-armed' && !(await armedFor(marker, run.input?.session, run))) return hookResponse(agent, event, undefined);
+  if (plan.sameRunOnly && !(await armedInThisRun(marker, run))) return hookResponse(agent, event, undefined);
   // Stdin that was no agent's JSON names nothing to match: that run answers.
   const delivery = deliveryFor(run);
-  if (plan.inject === 'always' && run.input && !(await claimDelivery(delivery, run.runId))) {
+  if (plan.inject === 'always' && run.input && !(await claimDelivery(delivery, run))) {
     run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
     return hookResponse(agent, event, undefined);
   }
@@ -206,7 +210,7 @@ interface DeliveryRecord {
 
 async function lastDelivery(run: HookRun): Promise<DeliveryRecord | undefined> {
   const file = sessionRecordFile(run);
-  const text = file === undefined ? undefined : await readTextFile(file, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
+  const text = file === undefined ? undefined : await readMarker(file, run);
   if (text === undefined) return undefined;
   try {
     const record = JSON.parse(text) as { digest?: unknown; issueId?: unknown };
@@ -219,7 +223,7 @@ async function lastDelivery(run: HookRun): Promise<DeliveryRecord | undefined> {
 
 async function rememberDelivery(run: HookRun, digest: string, issueId: string | undefined): Promise<void> {
   const record = sessionRecordFile(run);
-  if (record) await writeFile(record, JSON.stringify({ digest, ...(issueId === undefined ? {} : { issueId }) }), 'utf8').catch(() => undefined);
+  if (record) await writeMarker(record, JSON.stringify({ digest, ...(issueId === undefined ? {} : { issueId }) }), run);
 }
 
 /** Before a compaction: the session's record and the claim of the start after it go. */
@@ -264,7 +268,11 @@ async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<Ch
 async function checkpointCompression(agent: AgentId, run: HookRun): Promise<void> {
   const { compression } = await readGeminiHistory(run.input?.transcript);
   if (compression === undefined) return;
-  if (!(await claimCompressionCheckpoint(compressionCheckpointFile(run.holder, run.input?.session, compression)))) return;
+  const claimed = await claimCompressionCheckpoint(compressionCheckpointFile(run.holder, run.input?.session, compression)).catch((error: unknown) => {
+    run.note(`${errorMessage(error)}: no checkpoint of this compression, which could not be claimed once.`);
+    return false;
+  });
+  if (!claimed) return;
   await checkpointForCompaction(agent, run);
 }
 
@@ -279,7 +287,7 @@ async function handOverIfMissing(agent: AgentId, event: string, run: HookRun, pr
   const history = await readGeminiHistory(run.input?.transcript);
   if (history.holdsBlock) return hookResponse(agent, event, undefined);
   const key = `${run.root}\0${run.input?.session ?? ''}\0${history.compression ?? ''}\0${history.turns}`;
-  if (!(await claimDelivery({ file: path.join(markerDir(), `${fnv1a(key)}.delivered`), windowMs: SAME_CONVERSATION_WINDOW_MS }, run.runId))) {
+  if (!(await claimDelivery({ file: path.join(markerDir(), `${fnv1a(key)}.delivered`), windowMs: SAME_CONVERSATION_WINDOW_MS }, run))) {
     run.note('the recovery context already went with this turn of the session; not twice.');
     return hookResponse(agent, event, undefined);
   }
@@ -336,15 +344,15 @@ function deliveryFor(run: HookRun): Delivery {
  * under a cross-process lock (proper-lockfile), since both runs of one start arrive together.
  * When the lock cannot be had the run delivers: twice is better than not at all.
  */
-async function claimDelivery(delivery: Delivery, runId: string): Promise<boolean> {
+async function claimDelivery(delivery: Delivery, run: Pick<HookRun, 'runId' | 'note'>): Promise<boolean> {
   const release = await lockfile
     .lock(delivery.file, { realpath: false, stale: 5_000, retries: { retries: 40, minTimeout: 5, maxTimeout: 50, factor: 1.5 } })
     .catch(() => undefined);
   if (!release) return true;
   try {
-    const [claimant, info] = await Promise.all([readTextFile(delivery.file, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined), stat(delivery.file).catch(() => undefined)]);
-    if (claimant !== undefined && claimant !== runId && info && Date.now() - info.mtimeMs < delivery.windowMs) return false;
-    await writeFile(delivery.file, runId, 'utf8');
+    const [claimant, info] = await Promise.all([readMarker(delivery.file, run), lstat(delivery.file).catch(() => undefined)]);
+    if (claimant !== undefined && claimant !== run.runId && info && Date.now() - info.mtimeMs < delivery.windowMs) return false;
+    await writeMarker(delivery.file, run.runId, run);
     return true;
   } finally {
     await release().catch(() => undefined);
@@ -356,8 +364,8 @@ async function claimDelivery(delivery: Delivery, runId: string): Promise<boolean
  * Whether the run that armed the marker is still the one running, read from the session log its
  * PreCompact named (Copilot CLI's events file): no log, or one that is not Copilot CLI's, says no.
  */
-async function armedInThisRun(marker: string): Promise<boolean> {
-  const text = await readTextFile(marker, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
+async function armedInThisRun(marker: string, run: Pick<HookRun, 'note'>): Promise<boolean> {
+  const text = await readMarker(marker, run);
   let transcript: unknown;
   try {
     transcript = text === undefined ? undefined : (JSON.parse(text) as { transcript?: unknown }).transcript;
@@ -370,8 +378,8 @@ async function armedInThisRun(marker: string): Promise<boolean> {
 }
 
 /** Armed for this conversation: a marker from another conversation (when both are known) is not ours to consume. */
-async function armedFor(marker: string, session: string | undefined): Promise<boolean> {
-  const text = await readTextFile(marker, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(() => undefined);
+async function armedFor(marker: string, session: string | undefined, run: Pick<HookRun, 'note'>): Promise<boolean> {
+  const text = await readMarker(marker, run);
   if (text === undefined) return false;
   try {
     const armed = JSON.parse(text) as { session?: string };
@@ -379,4 +387,24 @@ async function armedFor(marker: string, session: string | undefined): Promise<bo
   } catch {
     return true;
   }
+}
+
+/**
+ * A marker file's text, or undefined: missing, or refused (a link planted at its name, a folder
+ * that is not the user's own alone; io/privateFolder.ts), which is said on stderr.
+ */
+async function readMarker(file: string, run: Pick<HookRun, 'note'>): Promise<string | undefined> {
+  try {
+    return await readPrivateFile(file);
+  } catch (error) {
+    if (error instanceof UnsafeFileError) run.note(`${error.message}: the hook answers as if it were not there.`);
+    return undefined;
+  }
+}
+
+/** Writes a marker file, never through a link; one that cannot be written leaves the hook's answer as it is. */
+async function writeMarker(file: string, text: string, run: Pick<HookRun, 'note'>): Promise<void> {
+  await writePrivateFile(file, text).catch((error: unknown) => {
+    if (!(error instanceof UnsafeFolderError)) run.note(`${errorMessage(error)}: ${path.basename(file)} was not kept.`);
+  });
 }

@@ -2,10 +2,11 @@
 // compression happened that has no checkpoint yet (BeforeModel), and whether the history holds a
 // block of ours (BeforeAgent, AfterTool). Small on purpose: dist/hook.js asks it before it loads
 // the rest of the hook, so a model request or tool call with nothing to do stays cheap.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fnv1a } from '../core/hash';
 import { geminiHistory, type GeminiHistory } from '../core/geminiHistory';
+import { createPrivateFile } from '../io/privateFolder';
 import { readTextFile } from '../io/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { markerDir } from './hookMarker';
@@ -40,16 +41,9 @@ export function compressionCheckpointFile(holder: string, session: string | unde
   return path.join(markerDir(), `${fnv1a(`gemini\0${holder}\0${session ?? ''}\0${compression}`)}.compressed`);
 }
 
-/** Claims the checkpoint of a compression: true for the one run that creates the file, false for every other. */
+/** Claims the checkpoint of a compression: true for the one run that creates the file, false for every other (a link planted at its name included). */
 export async function claimCompressionCheckpoint(file: string): Promise<boolean> {
-  await mkdir(path.dirname(file), { recursive: true });
-  try {
-    await writeFile(file, new Date().toISOString(), { encoding: 'utf8', flag: 'wx' });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+  return createPrivateFile(file, new Date().toISOString());
 }
 
 /**

@@ -1,13 +1,11 @@
 // The agent's own summary of what it compacted, as Claude Code's PostCompact hook hands it over
 // (`compact_summary`), kept per conversation until the recovery context after the compaction
-// reads it. One small private file per conversation in the user's temp folder: the summary
-// quotes the conversation, so only its owner may read it.
+// reads it. One small file per conversation in the user's private state folder
+// (io/privateFolder.ts): the summary quotes the conversation, so only its owner may read it.
 
-import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fnv1a } from '../../core/hash';
-import { readTextFile, SMALL_FILE_MAX_BYTES } from '../../io/safeRead';
+import { privateStateRoot, readPrivateFile, writePrivateFile } from '../../io/privateFolder';
 
 /** A summary longer than this is cut: the recovery context shows a few lines of it at most. */
 const SUMMARY_MAX_CHARS = 32_000;
@@ -20,16 +18,15 @@ export interface KeptSummary {
 
 /** Keeps `summary` as the latest compaction summary of `conversation` (a session id, else the transcript path). */
 export async function keepCompactSummary(conversation: string, summary: string, now = Date.now(), dir = summariesDir()): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
   const kept: KeptSummary = { text: summary.slice(0, SUMMARY_MAX_CHARS), savedAt: now };
-  await writeFile(fileOf(dir, conversation), JSON.stringify({ conversation, ...kept }), { encoding: 'utf8', mode: 0o600 });
+  await writePrivateFile(fileOf(dir, conversation), JSON.stringify({ conversation, ...kept }));
 }
 
 /** The latest summary kept for `conversation`, or undefined (none, or unreadable). */
 export async function keptCompactSummary(conversation: string | undefined, dir = summariesDir()): Promise<KeptSummary | undefined> {
   if (!conversation) return undefined;
   try {
-    const value = JSON.parse((await readTextFile(fileOf(dir, conversation), { maxBytes: SMALL_FILE_MAX_BYTES })) ?? 'null') as Partial<KeptSummary & { conversation: string }> | null;
+    const value = JSON.parse((await readPrivateFile(fileOf(dir, conversation))) ?? 'null') as Partial<KeptSummary & { conversation: string }> | null;
     if (value === null) return undefined;
     if (value.conversation !== conversation || typeof value.text !== 'string' || typeof value.savedAt !== 'number') return undefined;
     return { text: value.text, savedAt: value.savedAt };
@@ -39,7 +36,7 @@ export async function keptCompactSummary(conversation: string | undefined, dir =
 }
 
 function summariesDir(): string {
-  return path.join(tmpdir(), 'beads-recovery-sessions');
+  return path.join(privateStateRoot(), 'sessions');
 }
 
 function fileOf(dir: string, conversation: string): string {

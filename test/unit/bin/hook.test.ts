@@ -625,7 +625,7 @@ describe('one session start that runs our hook from two files, when the agent se
     expect(delivered(await both({ cwd: dir, hookEventName: 'SessionStart', source: 'compact' }))).toBe(1);
     // The claims of the starts above, ten seconds older: the next start is a session of its own.
     const past = new Date(Date.now() - 10_500);
-    const folder = path.join(claims, 'beads-recovery-hooks');
+    const folder = path.join(claims, `beads-recovery-${process.getuid?.() ?? 'user'}`, 'hooks');
     for (const name of readdirSync(folder).filter((name) => name.endsWith('.delivered'))) utimesSync(path.join(folder, name), past, past);
     expect(delivered(await both({ cwd: dir, hookEventName: 'SessionStart', source: 'new' }))).toBe(1);
   });

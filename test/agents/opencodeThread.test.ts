@@ -3,7 +3,8 @@
 // the folder's older in-progress issue), runs the parser's tests (a real Python run: `1 failed,
 // 9 passed`, a KeyError), edits the parser, asks the user a question; then opencode compacts by
 // its own measure. The checkpoint written before the compaction is on the session's own issue and
-// carries its request, failing command, question and file; the block after it resumes that issue.
+// carries its request, failing command, question and file; the block after it resumes that issue,
+// and so does what a later resume of the session sends.
 //
 // With BEADS_RECOVERY_RECORD_TRANSCRIPTS=1 the run also saves the transcript our plugin wrote for
 // the hook (the session's messages as opencode's SDK gives them), machine paths scrubbed, as
@@ -60,6 +61,7 @@ const SCRIPT: ScriptStep[] = [
       { text: QUESTION },
     ],
   },
+  { when: 'RESUME', turns: [{ text: 'Picking the work up again.' }] },
 ];
 
 const FACTS = ['accept nested keys', 'python3 test_parser.py', '1 failed, 9 passed', "KeyError: 'a'", 'rejected or flattened?', 'parser.py'];
@@ -71,7 +73,7 @@ afterEach(async () => {
 });
 
 describe('opencode: its own thread and its own issue across a real compaction', () => {
-  it('the pre-compaction checkpoint is on its claimed issue with its request, failing command, question and file; the block after it resumes that issue', async () => {
+  it('the pre-compaction checkpoint is on its claimed issue with its request, failing command, question and file; the block after it and a later resume name that issue', async () => {
     harness = await createAgentHarness({ agent: 'opencode', dialect: 'br', script: SCRIPT });
     for (const name of ['parser.py', 'test_parser.py']) fs.copyFileSync(path.join(PROJECT, name), path.join(harness.dir, name));
     const { session } = ok(await harness.start(REQUEST));
@@ -98,6 +100,12 @@ describe('opencode: its own thread and its own issue across a real compaction', 
     const resuming = [...afterSummary.matchAll(/## Resuming: (\S+)/g)].map((match) => match[1]);
     expect(resuming.at(-1), afterSummary.slice(-3000)).toBe(OWN);
     for (const fact of ['accept nested keys', '1 failed, 9 passed', 'rejected or flattened?']) expect(afterSummary, `the block after the compaction carries ${fact}`).toContain(fact);
+
+    // Resumed later (a new `opencode run --session`): every block the conversation it sends holds
+    // resumes the session's own issue, never the folder's older one.
+    const resumed = ok(await harness.resume(session, 'RESUME go on'));
+    const first = resumed.requests.find((request) => request.kind === 'turn')?.text ?? '';
+    expect(new Set([...first.matchAll(/## Resuming: (\S+)/g)].map((match) => match[1])), first.slice(-3000)).toEqual(new Set([OWN]));
     expectHooksAnsweredInTime(harness);
     expectNoEgress(harness);
     fs.rmSync(transcript, { force: true });

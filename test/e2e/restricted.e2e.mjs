@@ -2,7 +2,8 @@
 // is not trusted. VS Code runs an installed extension there only because the manifest declares
 // limited support (capabilities.untrustedWorkspaces); the extension then shows the issues from
 // .beads/issues.jsonl read-only and starts no beads CLI, though the stand-ins are on PATH.
-export const workspace = { dialect: 'br', data: 'scenario' };
+// Fresh dates: the scenario's work happened in the day before the run (the README's screenshot comes from here).
+export const workspace = { dialect: 'br', data: 'scenario', now: Date.now() };
 export const workspaceTrust = true;
 export const settings = { 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden' };
 

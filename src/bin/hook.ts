@@ -24,7 +24,8 @@ import { hookSurfaceBudget } from '../core/agents';
 import { compactionInstructions, threadFactLines } from '../core/threadFacts';
 import type { SessionThread } from '../core/transcriptThread';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
-import { sessionOfHook } from '../core/agentSessions';
+import { sessionOfHook, type SessionIdentity } from '../core/agentSessions';
+import { copilotSessionLog } from '../services/sessionsOnDisk';
 import { AgentSessionsStore, endObservedSession, locateSessions } from '../services/agentSessions';
 import { readSessionThread, transcriptAgentOf } from '../services/transcripts/sessionThread';
 import { checkpointLine } from './checkpoint';
@@ -60,6 +61,7 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const found = await findBeadsDir(cwd).catch(() => undefined);
   if (found === undefined) return hookResponse(agent, event, undefined);
   const { root, holder } = found;
+  const session = await hookSession(agent, input, env);
   // What this session was doing, from its own transcript: read once, for the checkpoint and the context.
   let thread: Promise<SessionThread | undefined> | undefined;
   const threadOf = () =>
@@ -71,10 +73,10 @@ export async function runHook(agentArg: string | undefined, event: string | unde
     const budget = (io.budget ?? hookSurfaceBudget(agent).bytes) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
     // The thread is what a compaction took: a resumed or new conversation holds its own (or has none).
     const afterCompaction = input?.source === 'compact' || lateAfterCompaction;
-    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session: sessionOfHook(agent, input), thread: afterCompaction ? await threadOf() : undefined, conversationHolds });
+    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session, thread: afterCompaction ? await threadOf() : undefined, conversationHolds });
     return { markdown: result.markdown, issueId: result.choice ? result.choice.issueId : result.focusedId, holdsAlready: result.holdsAlready === true };
   };
-  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, holder, input, env, note, runId, thread: threadOf };
+  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, holder, input, session, env, note, runId, thread: threadOf };
   const deadlineMs = Math.max(0, hookDeadlineMs(env) - (Date.now() - started));
   return guardHook(
     {
@@ -95,6 +97,8 @@ interface HookRun {
   /** The folder where `.beads` was found, which names the one-shot marker (hookMarker.ts). */
   holder: string;
   input: HookInput | undefined;
+  /** The agent session the hook runs for (hookSession). */
+  session: SessionIdentity | undefined;
   env: NodeJS.ProcessEnv;
   note: (line: string) => void;
   runId: string;
@@ -132,18 +136,18 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   await ensurePrivateFolder(markerDir()).catch((error: unknown) => run.note(`${errorMessage(error)}: the hook answers without its marker files.`));
   if (plan.disarm) await rm(marker, { force: true });
   if (plan.endSession) {
-    await endSessionHere(agent, run);
+    await endSessionHere(run);
     return hookResponse(agent, event, undefined);
   }
   if (plan.arm) await writeMarker(marker, JSON.stringify({ session: run.input?.session, transcript: run.input?.transcript, armedAt: new Date().toISOString() }), run);
-  const checkpointed = plan.checkpoint ? await checkpointForCompaction(agent, run) : undefined;
+  const checkpointed = plan.checkpoint ? await checkpointForCompaction(run) : undefined;
   // Claude Code's compaction prompt takes this text as is: a JSON `{}` would land there as noise.
   if (plan.steerCompaction && checkpointed) {
     // Text that goes into a conversation passes the one redaction step, as every context does.
     const instructions = compactionInstructions(checkpointed.issueId, await run.thread());
     return instructions ? (await redactText(instructions, pathPlaces(run.cwd))).text : '';
   }
-  if (plan.checkpointCompression) await checkpointCompression(agent, run);
+  if (plan.checkpointCompression) await checkpointCompression(run);
   if (plan.inject === 'if-missing') return handOverIfMissing(agent, event, run, produce);
   const conversation = run.input?.session ?? run.input?.transcript;
   if (plan.keepSummary && conversation && run.input?.compactSummary) {
@@ -239,18 +243,31 @@ function sessionRecordFile(run: HookRun): string | undefined {
   return session === undefined ? undefined : path.join(markerDir(), `${fnv1a(`${run.root}\0${session}`)}.holds`);
 }
 
+/**
+ * The agent session a hook runs for: its id and transcript, from the hook input. Copilot CLI names
+ * its session log only at PreCompact: at its other events the log is found by the session id, so
+ * the session's own claims bind it there too (the log is read for the binding only; what a start
+ * holds is still decided as for a session that names none).
+ */
+async function hookSession(agent: AgentId, input: HookInput | undefined, env: NodeJS.ProcessEnv): Promise<SessionIdentity | undefined> {
+  const identity = sessionOfHook(agent, input);
+  if (agent !== 'copilot' || !identity || identity.transcript !== undefined) return identity;
+  const log = await copilotSessionLog(identity.sessionId, env).catch(() => undefined);
+  return log === undefined ? identity : { ...identity, transcript: log };
+}
+
 /** The agent's end-of-session hook: what its transcript shows is counted, and the session holds its issue no longer. */
-async function endSessionHere(agent: AgentId, run: HookRun): Promise<void> {
-  const identity = sessionOfHook(agent, run.input);
+async function endSessionHere(run: HookRun): Promise<void> {
+  const identity = run.session;
   const location = identity ? await locateSessions(run.cwd, { timeoutMs: Math.max(0, run.deadline - Date.now()), signal: run.signal }) : undefined;
   if (!identity || !location) return;
   await endObservedSession(new AgentSessionsStore(location), identity, { now: Date.now(), env: run.env });
 }
 
-async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<CheckpointFlowResult> {
+async function checkpointForCompaction(run: HookRun): Promise<CheckpointFlowResult> {
   // The checkpoint flow itself, under this hook's signal and deadline (no second guard, no argv).
   const result = await runCheckpoint(
-    { ask: { trigger: 'pre-compaction', thread: threadLinesOf(await run.thread()) }, session: sessionOfHook(agent, run.input), place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
+    { ask: { trigger: 'pre-compaction', thread: threadLinesOf(await run.thread()) }, session: run.session, place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
     { signal: run.signal, deadline: run.deadline },
   );
   run.note(checkpointLine(result));
@@ -265,7 +282,7 @@ async function checkpointForCompaction(agent: AgentId, run: HookRun): Promise<Ch
  * that has no checkpoint yet gets its one now. The chat file keeps the turns the compression
  * replaced, so the checkpoint reads the same thread it would have before.
  */
-async function checkpointCompression(agent: AgentId, run: HookRun): Promise<void> {
+async function checkpointCompression(run: HookRun): Promise<void> {
   const { compression } = await readGeminiHistory(run.input?.transcript);
   if (compression === undefined) return;
   const claimed = await claimCompressionCheckpoint(compressionCheckpointFile(run.holder, run.input?.session, compression)).catch((error: unknown) => {
@@ -273,7 +290,7 @@ async function checkpointCompression(agent: AgentId, run: HookRun): Promise<void
     return false;
   });
   if (!claimed) return;
-  await checkpointForCompaction(agent, run);
+  await checkpointForCompaction(run);
 }
 
 /**

@@ -35,8 +35,12 @@ export function issueActionsIn(command: string): IssueAction[] {
     const program = (words[index] ?? '').replace(/\\/g, '/').split('/').pop()?.replace(/\.(exe|cmd)$/i, '');
     if (!program || !BEADS_CLIS.has(program)) continue;
     const rest = words.slice(index + 1);
-    const { positional, flags } = readArguments(rest);
+    const { positional, flags, endOfOptions } = readArguments(rest);
     const [verb, ...operands] = positional;
+    // After `--` a word is an operand whatever it looks like (`comments add -- --help …`): an id
+    // there is what the CLI takes as one. Before it, only a word shaped like an id is read as one.
+    const isIssueId = (word: string, operand: number) => (operand + 1 >= endOfOptions ? isOperandWord(word) : looksLikeIssueId(word));
+    const ids = (from: number) => operands.slice(from).filter((word, index) => isIssueId(word, from + index));
     if (verb === 'update') {
       const status = flags.get('--status') ?? flags.get('-s');
       const assignee = flags.get('--assignee') ?? flags.get('-a');
@@ -48,12 +52,12 @@ export function issueActionsIn(command: string): IssueAction[] {
             : (status !== undefined && NOT_WORKED_ON.has(status)) || assignee === '' || flags.has('--unassign')
               ? 'release'
               : undefined;
-      if (kind) for (const issueId of operands.filter(isIssueId)) actions.push({ kind, issueId });
+      if (kind) for (const issueId of ids(0)) actions.push({ kind, issueId });
     } else if (verb === 'close') {
-      for (const issueId of operands.filter(isIssueId)) actions.push({ kind: 'close', issueId });
-    } else if (verb === 'comments' && operands[0] === 'add' && operands[1] !== undefined && isIssueId(operands[1])) {
+      for (const issueId of ids(0)) actions.push({ kind: 'close', issueId });
+    } else if (verb === 'comments' && operands[0] === 'add' && operands[1] !== undefined && isIssueId(operands[1], 1)) {
       actions.push({ kind: 'comment', issueId: operands[1] });
-    } else if (verb === 'comment' && operands[0] !== undefined && isIssueId(operands[0])) {
+    } else if (verb === 'comment' && operands[0] !== undefined && isIssueId(operands[0], 0)) {
       actions.push({ kind: 'comment', issueId: operands[0] });
     }
   }
@@ -112,15 +116,19 @@ export function commandWords(segment: string): string[] {
   return words;
 }
 
-/** Positional words and flags (`--flag value`, `--flag=value`, booleans); after `--` all words are positional. */
-function readArguments(words: readonly string[]): { positional: string[]; flags: Map<string, string> } {
+/**
+ * Positional words and flags (`--flag value`, `--flag=value`, booleans); after `--` all words are
+ * positional, from `endOfOptions` on (the count of positional words when there is no `--`).
+ */
+function readArguments(words: readonly string[]): { positional: string[]; flags: Map<string, string>; endOfOptions: number } {
   const positional: string[] = [];
   const flags = new Map<string, string>();
   for (let index = 0; index < words.length; index++) {
     const word = words[index] as string;
     if (word === '--') {
+      const endOfOptions = positional.length;
       positional.push(...words.slice(index + 1));
-      break;
+      return { positional, flags, endOfOptions };
     }
     if (word.startsWith('-') && word.length > 1) {
       const equals = word.indexOf('=');
@@ -129,12 +137,17 @@ function readArguments(words: readonly string[]): { positional: string[]; flags:
       else flags.set(word, 'true');
     } else positional.push(word);
   }
-  return { positional, flags };
+  return { positional, flags, endOfOptions: positional.length };
 }
 
 /** An issue id as both CLIs print them (`prefix-hash`, `prefix-1.2`): one word, no shell syntax. */
-function isIssueId(word: string): boolean {
+function looksLikeIssueId(word: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9_.]*-[A-Za-z0-9_.-]+$/.test(word) && word.length <= 100;
+}
+
+/** An operand after `--`: any one word without spaces or what a shell would have acted on. */
+function isOperandWord(word: string): boolean {
+  return /^[^\s'"`$;&|<>()]+$/.test(word) && word.length <= 100;
 }
 
 /** Issue ids a command line adds comments to (`bd|br comments add <id> …`, bd's `comment <id> …`). */

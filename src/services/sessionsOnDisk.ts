@@ -100,3 +100,15 @@ async function sessionMeta(file: string): Promise<{ id: string; cwd: string } | 
     await handle.close();
   }
 }
+
+/**
+ * Copilot CLI's session log, `~/.copilot/session-state/<session>/events.jsonl` (`COPILOT_HOME`
+ * moves `~/.copilot`), when it exists: its hooks name it only at PreCompact, so a start or a tool
+ * call finds the session's own claims there. Undefined for a session id that is no folder name.
+ */
+export async function copilotSessionLog(sessionId: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/.test(sessionId)) return undefined;
+  const home = env.COPILOT_HOME || path.join(env.HOME || env.USERPROFILE || os.homedir(), '.copilot');
+  const log = path.join(home, 'session-state', sessionId, 'events.jsonl');
+  return (await stat(log).then((info) => info.isFile(), () => false)) ? log : undefined;
+}

@@ -19,6 +19,11 @@ describe('issueActionsIn', () => {
     ['bd comments add demo-1 "Done: parser; Next: errors"', [{ kind: 'comment', issueId: 'demo-1' }]],
     ['br comments add --message="Done: x" -- demo-1', [{ kind: 'comment', issueId: 'demo-1' }]],
     ['cd src && BD_ACTOR=x ./node_modules/.bin/br update demo-3 --claim && npm test', [{ kind: 'claim', issueId: 'demo-3' }]],
+    // After `--` an operand is an id whatever it looks like, as the commands the context shows write it.
+    ['br comments add -- --help "Done: x; Next: y"', [{ kind: 'comment', issueId: '--help' }]],
+    ['bd update --claim --json -- constructor', [{ kind: 'claim', issueId: 'constructor' }]],
+    ['br close --reason "Verified: …" -- __proto__ -x', [{ kind: 'close', issueId: '__proto__' }, { kind: 'close', issueId: '-x' }]],
+    ["br update --claim -- 'demo 1'", []],
   ])('%s', (command, expected) => {
     expect(issueActionsIn(command)).toEqual(expected);
   });

@@ -13,8 +13,8 @@
 // The transcript: opencode keeps a session's messages in its own database (opencode.db, SQLite,
 // in 1.18), which a hook cannot read without a SQLite engine. Its SDK hands every plugin the
 // session's messages (`client.session.messages`: `{ data: [{ info, parts }] }`, oldest first), so
-// the plugin writes them, one message a line, to a private file of the session's in the temp
-// folder (as Claude Code's summaries are kept, src/services/transcripts/compactSummaries.ts), only
+// the plugin writes them, one message a line, to a file of the session's in the user's private
+// state folder (where our command line keeps Claude Code's summaries, src/io/privateFolder.ts), only
 // the parts that tell what the session did and long texts cut, and names it as `transcript_path`: the hook reads it as it reads any agent's
 // transcript (src/core/transcriptOpencode.ts). It is written again before every hook run, and after
 // each shell command that names br or bd, so a claim binds the session as it happens.
@@ -38,7 +38,9 @@
 //   After a compaction, a block in the turns opencode kept of the older conversation (its tail)
 //   is the session's one: no second beside it.
 import { spawn } from 'node:child_process';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -123,18 +125,46 @@ function kept(message) {
 }
 
 /**
- * The session's private transcript file: in the temp folder, named by the session id (only its
- * letters, digits, `_` and `-`, so no id names another place).
+ * The user's private state folder, the one our command line keeps its markers and summaries in
+ * (src/io/privateFolder.ts: `<tmpdir>/beads-recovery-<uid>`; on Windows
+ * `%LOCALAPPDATA%\beads-recovery`), never a fixed name in the shared temp folder, where anyone
+ * could plant a link at the name we write.
+ */
+function privateRoot() {
+  if (process.platform === 'win32') return path.join(process.env.LOCALAPPDATA || tmpdir(), 'beads-recovery');
+  return path.join(tmpdir(), `beads-recovery-${process.getuid?.() ?? 'user'}`);
+}
+
+/**
+ * The session's transcript file: in the private folder's `transcripts`, named by the session id
+ * (only its letters, digits, `_` and `-`, so no id names another place).
  * @param {string} sessionID
  */
 function transcriptFile(sessionID) {
-  return path.join(tmpdir(), 'beads-recovery-sessions', `opencode-${sessionID.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`);
+  return path.join(privateRoot(), 'transcripts', `opencode-${sessionID.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`);
+}
+
+/**
+ * Makes each folder from the private root down to `dir` (mode 0700) and checks it as our command
+ * line does: a real folder, not a link, this user's, closed to others. Throws otherwise.
+ * @param {string} dir
+ */
+async function ensurePrivate(dir) {
+  for (const folder of [path.dirname(dir), dir]) {
+    await mkdir(folder, { mode: 0o700 }).catch((/** @type {NodeJS.ErrnoException} */ error) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    const info = await lstat(folder);
+    if (info.isSymbolicLink() || !info.isDirectory()) throw new Error(`${folder} is not a plain folder`);
+    if (process.platform === 'win32') continue;
+    if (info.uid !== process.getuid?.() || (info.mode & 0o077) !== 0) throw new Error(`${folder} is not this user's private folder`);
+  }
 }
 
 /**
  * Writes the session's messages as its transcript, one `{ info, parts }` a line, whole or not at
- * all (a temp file renamed over the old one). The file's path, or undefined when there was nothing
- * to write or it could not be written.
+ * all: a fresh file (never opened through a link) renamed over the old one. The file's path, or
+ * undefined when there was nothing to write or it could not be written.
  * @param {string} sessionID
  * @param {unknown} messages
  * @returns {Promise<string | undefined>}
@@ -142,14 +172,19 @@ function transcriptFile(sessionID) {
 async function writeTranscript(sessionID, messages) {
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
   const file = transcriptFile(sessionID);
+  const fresh = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    const text = messages.map((message) => JSON.stringify(kept(message))).join('\n');
-    const partial = `${file}.${process.pid}.tmp`;
-    await writeFile(partial, `${text}\n`, { encoding: 'utf8', mode: 0o600 });
-    await rename(partial, file);
+    await ensurePrivate(path.dirname(file));
+    const handle = await open(fresh, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+    try {
+      await handle.writeFile(`${messages.map((message) => JSON.stringify(kept(message))).join('\n')}\n`, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    await rename(fresh, file);
     return file;
   } catch {
+    await rm(fresh, { force: true }).catch(() => undefined);
     return undefined;
   }
 }

@@ -80,7 +80,7 @@ describe('opencode: its own thread and its own issue across a real compaction', 
     const compacted = ok(await harness.compact(session));
 
     // The transcript our plugin wrote for the hook: the session's messages, one a line.
-    const transcript = path.join(os.tmpdir(), 'beads-recovery-sessions', `opencode-${session}.jsonl`);
+    const transcript = path.join(os.tmpdir(), `beads-recovery-${process.getuid?.() ?? 'user'}`, 'transcripts', `opencode-${session}.jsonl`);
     expect(fs.existsSync(transcript), 'the plugin wrote the session transcript').toBe(true);
     if (process.env.BEADS_RECOVERY_RECORD_TRANSCRIPTS) {
       const target = path.join(REPO, 'test', 'fixtures', 'transcripts', 'opencode', 'nested-keys.jsonl');

@@ -2,7 +2,7 @@
 // loads it, with its launcher pointed at a recorder instead of our command line: what it sends to
 // `beads-recovery hook opencode <event>` for each of opencode's hooks, the transcript it writes
 // for the hook, and what it does with the answer.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +11,8 @@ import { OPENCODE_PLUGIN_MARKER, opencodePluginText, readOpencodePlugin } from '
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'beads-opencode-plugin-'));
 const LOG = path.join(scratch, 'hook-runs.jsonl');
+// The user's private state folder as our command line names it (src/io/privateFolder.ts), under the test's temp folder.
+const TRANSCRIPTS = path.join(scratch, process.platform === 'win32' ? 'beads-recovery' : `beads-recovery-${process.getuid?.() ?? 'user'}`, 'transcripts');
 // Our command line's stand-in: logs its arguments, its stdin and the transcript that stdin names, and answers a context naming the event.
 const RECORDER = `const fs = require('node:fs');
 let input = '';
@@ -47,13 +49,14 @@ const MESSAGES = [
 describe('the opencode plugin, from its source file', () => {
   let hooks: Record<string, Hook>;
   const prompts: unknown[] = [];
-  const savedTmp = process.env.TMPDIR;
+  const saved = { TMPDIR: process.env.TMPDIR, LOCALAPPDATA: process.env.LOCALAPPDATA };
 
   beforeAll(async () => {
     writeFileSync(path.join(scratch, 'recorder.cjs'), RECORDER);
     writeFileSync(LOG, '');
     // The plugin writes its transcripts into the temp folder: the test's own.
     process.env.TMPDIR = scratch;
+    process.env.LOCALAPPDATA = scratch;
     const text = opencodePluginText({ runtime: process.execPath, script: path.join(scratch, 'recorder.cjs'), electron: false });
     const file = path.join(scratch, 'beads-recovery.mjs');
     writeFileSync(file, text);
@@ -69,8 +72,10 @@ describe('the opencode plugin, from its source file', () => {
   });
 
   afterAll(() => {
-    process.env.TMPDIR = savedTmp;
-    if (savedTmp === undefined) delete process.env.TMPDIR;
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -89,7 +94,7 @@ describe('the opencode plugin, from its source file', () => {
     const [run] = runs();
     expect(run!.args).toEqual(['hook', 'opencode', 'session.resumed']);
     expect(run!.sent).toMatchObject({ hook_event_name: 'session.resumed', session_id: 'ses_1', cwd: '/w/app', source: 'resume' });
-    expect(run!.sent.transcript_path).toBe(path.join(scratch, 'beads-recovery-sessions', 'opencode-ses_1.jsonl'));
+    expect(run!.sent.transcript_path).toBe(path.join(TRANSCRIPTS, 'opencode-ses_1.jsonl'));
     expect(output.parts[0]!.text).toBe('go on\n\n## Resuming: demo-8 (session.resumed)');
     await hooks['chat.message']!({ sessionID: 'ses_1' }, { message: {}, parts: [{ type: 'text', text: 'again' }] });
     expect(runs()).toHaveLength(1);
@@ -118,7 +123,7 @@ describe('the opencode plugin, from its source file', () => {
   });
 
   it('a shell command naming br or bd writes the transcript again, without a hook run; other tools do neither', async () => {
-    const file = path.join(scratch, 'beads-recovery-sessions', 'opencode-ses_1.jsonl');
+    const file = path.join(TRANSCRIPTS, 'opencode-ses_1.jsonl');
     rmSync(file);
     const before = runs().length;
     await hooks['tool.execute.after']!({ tool: 'read', sessionID: 'ses_1', callID: 'c3', args: { filePath: 'br' } }, {});
@@ -133,9 +138,19 @@ describe('the opencode plugin, from its source file', () => {
     await hooks['experimental.session.compacting']!({ sessionID: '../../evil' }, { context: [] });
     const run = runs().at(-1)!;
     expect(run.sent.session_id).toBe('../../evil');
-    expect(run.sent.transcript_path).toBe(path.join(scratch, 'beads-recovery-sessions', 'opencode-______evil.jsonl'));
-    expect(readdirSync(path.join(scratch, 'beads-recovery-sessions')).sort()).toEqual(['opencode-______evil.jsonl', 'opencode-ses_1.jsonl']);
+    expect(run.sent.transcript_path).toBe(path.join(TRANSCRIPTS, 'opencode-______evil.jsonl'));
+    expect(readdirSync(TRANSCRIPTS).sort()).toEqual(['opencode-______evil.jsonl', 'opencode-ses_1.jsonl']);
     await hooks['experimental.session.compacting']!({ sessionID: 'ses_empty' }, { context: [] });
     expect(runs().at(-1)!.sent).not.toHaveProperty('transcript_path');
+  });
+
+  it.skipIf(process.platform === 'win32')('a transcripts folder open to others is not written into: the hook gets no transcript', async () => {
+    chmodSync(TRANSCRIPTS, 0o777);
+    try {
+      await hooks['experimental.session.compacting']!({ sessionID: 'ses_1' }, { context: [] });
+      expect(runs().at(-1)!.sent).not.toHaveProperty('transcript_path');
+    } finally {
+      chmodSync(TRANSCRIPTS, 0o700);
+    }
   });
 });

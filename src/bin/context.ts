@@ -57,6 +57,13 @@ export interface ContextOptions {
   conversationHolds?: { issueId: string | undefined };
 }
 
+/**
+ * The longest a context waits for another writer's lock on the session store (only hooks name a
+ * session): a small part of a hook's deadline. Past it the session's records are skipped, said on
+ * stderr, and the context is answered without them.
+ */
+const SESSION_LOCK_WAIT_MS = 1_000;
+
 /** The recovery context of the beads project that contains `cwd`; a folder outside any project gets the one line saying so. */
 export async function recoveryContextFor(cwd: string, options: ContextOptions = {}): Promise<SessionRecoveryResult> {
   const env = options.env ?? process.env;
@@ -88,7 +95,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   const releaseWarning = recordedVersion ? await releaseWarningOnce('bd', recordedVersion) : undefined;
   if (releaseWarning) warn(releaseWarning);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
-  const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)) }) : undefined;
+  const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS }) : undefined;
   const [ledger, hints, prime, actor, sessionState] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
     // another checkout's store: its focus and what changed since the last checkpoint.

@@ -243,6 +243,21 @@ export function onOurClock(stamp: string | undefined, now: number, cliOffsetMs: 
   return at > now + CLOCK_SKEW_TOLERANCE_MS ? undefined : at;
 }
 
+/**
+ * Whether the issue already holds this checkpoint, for a write that goes to beads directly (no
+ * outbox to remember its key): a comment whose first line (the `Checkpoint: <words>` line) is the
+ * same, within `withinMs` of now for words someone gave; any time for the rest (the same text).
+ */
+export function alreadyOnIssue(comments: readonly Comment[], comment: string, now: number, withinMs: number | undefined): boolean {
+  const firstLine = (text: string) => text.split('\n', 1)[0]!.trim();
+  return comments.some((existing) => {
+    if (withinMs === undefined) return existing.text.trim() === comment.trim();
+    if (firstLine(existing.text) !== firstLine(comment)) return false;
+    const at = onOurClock(existing.createdAt, now, undefined);
+    return at !== undefined && now - at <= withinMs;
+  });
+}
+
 /** Epoch ms (our clock, see onOurClock) of the newest checkpoint-like comment, if any. */
 export function latestCheckpointAt(comments: readonly Comment[], now: number, cliOffsetMs?: number): number | undefined {
   let latest: number | undefined;

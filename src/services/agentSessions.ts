@@ -45,8 +45,9 @@ export async function locateSessions(folder: string, options: GitOptions): Promi
 export class AgentSessionsStore {
   private readonly disk: DurableJsonFile<AgentSessionsState>;
 
-  constructor(readonly location: SessionsLocation, options: { onDamage?: (report: DamageReport) => void } = {}) {
-    this.disk = new DurableJsonFile<AgentSessionsState>({ file: location.file, empty: emptyAgentSessions, parse: normalizeAgentSessions, onDamage: options.onDamage });
+  /** `lockWaitMs`: how long a change waits for another writer's lock (DurableJsonFile's default otherwise). */
+  constructor(readonly location: SessionsLocation, options: { onDamage?: (report: DamageReport) => void; lockWaitMs?: number } = {}) {
+    this.disk = new DurableJsonFile<AgentSessionsState>({ file: location.file, empty: emptyAgentSessions, parse: normalizeAgentSessions, onDamage: options.onDamage, lockWaitMs: options.lockWaitMs });
   }
 
   read(): Promise<AgentSessionsState> {

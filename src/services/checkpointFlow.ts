@@ -16,7 +16,7 @@ import type { BeadsBackend } from '../beads/backend';
 import { detectProject, jsonlPathOf, type Detection } from '../beads/detect';
 import { isCanceled } from '../beads/errors';
 import { createJsonlBackend } from '../beads/jsonlBackend';
-import { checkpointWindowStart, latestCheckpointAt, onOurClock, type CheckpointActivity } from '../core/checkpoint';
+import { alreadyOnIssue, checkpointWindowStart, latestCheckpointAt, onOurClock, type CheckpointActivity } from '../core/checkpoint';
 import { errorMessage } from '../core/errors';
 import { clampTimeoutMs, formatAge } from '../core/time';
 import type { GitRepository } from '../git/repo';
@@ -35,6 +35,8 @@ import { AgentSessionsStore, liveSessions, observeSession } from './agentSession
 import { LEDGER_DIR } from './ledgerStore';
 import type { BeadsWrite } from './writeQueue';
 import { describeMasked, pathPlaces, redactText, type MaskedCounts } from './redaction';
+
+type CommentWrite = Extract<BeadsWrite, { kind: 'comment' }>;
 
 /** What a checkpoint is asked for, on which issue, where. */
 export interface CheckpointFlowRequest {
@@ -376,7 +378,7 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
   // The one redaction step before beads (src/services/redaction.ts): typed, automatic,
   // pre-compaction, MCP and language-model tool checkpoints all come through here.
   const { text: comment, masked } = await redactText(planned.comment, pathPlaces(project.folder ?? backend.root));
-  const write: BeadsWrite = {
+  const write: CommentWrite = {
     key,
     kind: 'comment',
     issueId,
@@ -386,7 +388,7 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
     // An automatic checkpoint records everything since the last one that landed: a later one covers it.
     ...('trigger' in request.ask ? { cumulative: true } : {}),
   };
-  const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, issueId, comment, withDeadline(options));
+  const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, write, withDeadline(options));
   const firstLine = comment.split('\n')[0] ?? comment;
   const base = { issueId, key, comment, notes: [...earlier, ...parkedNotes(outbox)], ...(Object.keys(masked).length > 0 ? { masked } : {}) };
   if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}` };
@@ -493,9 +495,17 @@ async function sendQueued(outbox: Outbox | undefined, signal?: AbortSignal): Pro
   return [...(sent > 0 ? [`Sent ${sent} queued write(s).`] : []), ...(after > 0 ? [`${after} write(s) still queued.`] : [])];
 }
 
-async function writeDirectly(backend: BeadsBackend, issueId: string, text: string, signal?: AbortSignal): Promise<WriteResult> {
+/**
+ * Straight to beads, when no outbox can be kept (the state folder cannot be written). With no
+ * outbox to remember a key, the issue's own comments say whether the same words already landed:
+ * a retry after a timeout, a second hook file, still lands once.
+ */
+async function writeDirectly(backend: BeadsBackend, write: CommentWrite, signal?: AbortSignal): Promise<WriteResult> {
   try {
-    await backend.addComment(issueId, text, signal);
+    // A read that fails decides nothing: the write goes ahead, as it did before this check.
+    const [details] = await backend.show([write.issueId], signal).catch(() => []);
+    if (details && alreadyOnIssue(details.comments ?? [], write.text, write.checkpointAt ?? Date.now(), write.sameWithinMs)) return { state: 'written', landedBefore: true };
+    await backend.addComment(write.issueId, write.text, signal);
     return { state: 'written' };
   } catch (error) {
     return { state: 'failed', why: errorMessage(error) };

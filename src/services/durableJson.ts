@@ -109,13 +109,19 @@ export class DurableJsonFile<T> {
     const stale = Math.max(2_000, this.options.staleLockMs ?? DEFAULT_STALE_LOCK_MS);
     const waitMs = this.options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
     await this.removeStaleLegacyLock(stale);
-    const release = await lockfile.lock(this.file, {
+    const lockOptions = {
       realpath: false,
       stale,
       update: Math.floor(stale / 2),
-      retries: { retries: Math.ceil(waitMs / 50), minTimeout: 5, maxTimeout: 50, factor: 1.5 },
       // A lock taken over because this process stalled: its write still lands atomically; say so.
-      onCompromised: (error) => this.options.onDamage?.({ file: this.file, details: [`its lock was taken over while held: ${error.message}`] }),
+      onCompromised: (error: Error) => this.options.onDamage?.({ file: this.file, details: [`its lock was taken over while held: ${error.message}`] }),
+    };
+    // Only another writer's lock is worth waiting for. A lock that cannot be made at all (a folder
+    // not writable, a read-only disk) fails now: proper-lockfile retries every error, and a start
+    // hook spent its whole deadline retrying EACCES.
+    const release = await lockfile.lock(this.file, { ...lockOptions, retries: 0 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ELOCKED') throw error;
+      return lockfile.lock(this.file, { ...lockOptions, retries: { retries: Math.ceil(waitMs / 50), minTimeout: 5, maxTimeout: 50, factor: 1.5 } });
     });
     try {
       return await work();

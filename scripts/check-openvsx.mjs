@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Open VSX readiness, checked offline: Cursor, Windsurf and VSCodium install extensions only from
 // Open VSX, so the package must be one `ovsx publish` accepts. Publishing itself needs the network
-// and a token (README "Publishing"); everything below runs without either.
+// and a token (docs/PUBLISHING.md); everything below runs without either.
 //
 // From `ovsx` itself (the npm package, whose checks run before it publishes):
 //   - validateManifest: `publisher`, `name` and `version` are present;

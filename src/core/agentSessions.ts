@@ -342,14 +342,17 @@ export function othersWork(state: AgentSessionsState, identity: Pick<SessionIden
 /**
  * The work a checkpoint of this session names: its own, plus what the folder recorded (the
  * ledger, git) that no other session claims — the latter only when its issue is the folder's
- * focus, which unclaimed work has always followed.
+ * focus, which unclaimed work has always followed. With `unclaimedApart` (the session's own
+ * events are known: its transcript was read), that unclaimed work is not the session's to name
+ * as its own: it comes back in `alsoChanged`, changed here by another session or by hand.
  */
-export function attributeWork(input: { own: Work; folder: Work; others: Work; includeUnclaimed: boolean }): { files: string[]; commits: { hash: string; subject: string }[] } {
+export function attributeWork(input: { own: Work; folder: Work; others: Work; includeUnclaimed: boolean; unclaimedApart?: boolean }): { files: string[]; commits: { hash: string; subject: string }[]; alsoChanged: string[] } {
   const ownFiles = new Set(input.own.files);
   const theirs = new Set(input.others.files.filter((file) => !ownFiles.has(file)));
   const sameCommit = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
   const claimedByOthers = (hash: string) => input.others.commits.some((commit) => sameCommit(commit.hash, hash)) && !input.own.commits.some((commit) => sameCommit(commit.hash, hash));
-  const files = [...input.own.files, ...(input.includeUnclaimed ? input.folder.files.filter((file) => !ownFiles.has(file) && !theirs.has(file)) : [])];
+  const unclaimed = input.folder.files.filter((file) => !ownFiles.has(file) && !theirs.has(file));
+  const files = [...input.own.files, ...(input.includeUnclaimed && !input.unclaimedApart ? unclaimed : [])];
   const commits = [...input.own.commits];
   if (input.includeUnclaimed) {
     for (const commit of input.folder.commits) {
@@ -357,7 +360,7 @@ export function attributeWork(input: { own: Work; folder: Work; others: Work; in
       commits.push(commit);
     }
   }
-  return { files, commits };
+  return { files, commits, alsoChanged: input.unclaimedApart ? unclaimed : [] };
 }
 
 // ---------------------------------------------------------------------------------------------

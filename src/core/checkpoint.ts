@@ -38,6 +38,8 @@ export interface CheckpointActivity {
   sinceClaim?: boolean;
   /** Set when no checkpoint is known and the window runs from the issue's last change (or its creation): a long span says "since the issue last changed …". */
   sinceIssueChange?: boolean;
+  /** Files changed in the folder that this session's own events do not show (another session's, or by hand): named apart, never counted as its work. */
+  alsoChanged?: readonly string[];
 }
 
 /** Why an automatic checkpoint is written; named in the comment so a reader knows what it was. */
@@ -168,9 +170,14 @@ export function autoCheckpointComment(activity: CheckpointActivity, trigger: Aut
   // The session's thread (request, activity, failing, open question, files, next), one bounded line each.
   lines.push(...threadLines.slice(0, THREAD_LINES).map((line) => truncate(oneLine(line), THREAD_LINE_CHARS)));
   if (files.length > 0) lines.push(`- Files: ${listWithMore(files.map(cleanPath), FILES_IN_AUTO_CHECKPOINT)}`);
+  const alsoChanged = uniqueInOrder(activity.alsoChanged ?? []);
+  if (alsoChanged.length > 0) lines.push(`${ALSO_CHANGED_PREFIX}${listWithMore(alsoChanged.map(cleanPath), FILES_IN_AUTO_CHECKPOINT)}`);
   if (activity.commits.length > 0) lines.push(commitsLine(activity.commits));
   return lines.join('\n');
 }
+
+/** The line of files a checkpoint names without claiming them: the session's events do not show who changed them. */
+export const ALSO_CHANGED_PREFIX = '- Also changed here, by another session or by hand: ';
 
 /**
  * `Files modified: a, b, c`, or undefined when there is nothing to list. `unnamed` files are known

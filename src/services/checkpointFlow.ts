@@ -409,11 +409,13 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
 function attributed(activity: CheckpointActivity, whose: SessionFacts, onFolderFocus: boolean, since: number | undefined): CheckpointActivity {
   const state = whose.state as AgentSessionsState;
   const own = ownWork(whose.identity ? state.sessions[sessionKey(whose.identity)] : undefined, since);
-  const work = attributeWork({ own, folder: { files: activity.files, commits: activity.commits }, others: othersWork(state, whose.identity, since), includeUnclaimed: onFolderFocus });
+  // A session whose transcript was read knows its own files: what else changed is named apart, never as its work.
+  const unclaimedApart = whose.identity?.transcript !== undefined;
+  const work = attributeWork({ own, folder: { files: activity.files, commits: activity.commits }, others: othersWork(state, whose.identity, since), includeUnclaimed: onFolderFocus, unclaimedApart });
   const counts = new Map(activity.files.map((file, index) => [file, activity.fileEdits?.[index] ?? 1]));
   const fileEdits = work.files.map((file) => counts.get(file) ?? 1);
   const edits = activity.edits === undefined ? undefined : fileEdits.reduce((sum, count) => sum + count, 0);
-  return { ...activity, files: work.files, commits: work.commits, fileEdits, edits };
+  return { ...activity, files: work.files, commits: work.commits, fileEdits, edits, ...(work.alsoChanged.length > 0 ? { alsoChanged: work.alsoChanged } : {}) };
 }
 
 type WriteResult = { state: 'written'; landedBefore?: boolean } | { state: 'queued'; why: string } | { state: 'failed'; why: string; refused?: boolean };

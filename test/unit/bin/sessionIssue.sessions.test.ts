@@ -79,7 +79,9 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
     work('second', 'second.txt');
   });
 
-  it("each session's PreCompact checkpoints its own issue, naming only its own file", () => {
+  it("each session's PreCompact checkpoints its own issue, naming only its own file, and a file changed by hand apart", () => {
+    // Changed in the folder by no session's tool call: neither session's work, named as such.
+    writeFileSync(path.join(dir, 'by-hand.txt'), 'typed in an editor\n');
     for (const [which, own, other] of [['first', 'first.txt', 'second.txt'], ['second', 'second.txt', 'first.txt']] as const) {
       // What Claude Code's own summary is asked to keep names this session's issue, not the other's.
       const instructions = hook(which, 'PreCompact', { trigger: 'manual' });
@@ -87,8 +89,12 @@ describe.each(['bd', 'br'] as const)('two sessions in one %s folder', { timeout:
       expect(instructions).not.toContain(ids[which === 'first' ? 'second' : 'first']);
       const comments = JSON.parse(beads('comments', ids[which], '--json')) as { text: string }[];
       const checkpoint = comments.map((comment) => comment.text).find((text) => text.startsWith('Auto-checkpoint (pre-compaction)'));
-      expect(checkpoint, `${which}: ${JSON.stringify(comments)}`).toContain(own);
-      expect(checkpoint).not.toContain(other);
+      expect(checkpoint, `${which}: ${JSON.stringify(comments)}`).toMatch(new RegExp(`^- Files: ${own}$`, 'm'));
+      // The other session's file is never this one's work: at most named apart, with the file changed by hand.
+      const [attributed, apart] = (checkpoint as string).split(/\n(?=- Also changed here, by another session or by hand: )/);
+      expect(attributed).not.toContain(other);
+      expect(apart).toMatch(/^- Also changed here, by another session or by hand: .*by-hand\.txt/);
+      expect(apart).not.toContain(own);
     }
   });
 

@@ -112,11 +112,22 @@ describe('attribution', () => {
   it("a session's checkpoint names its own work and, on the folder's focus, what no session claims — never another session's", () => {
     const own = ownWork(state.sessions[sessionKey(one)], undefined);
     const others = othersWork(state, one, undefined);
-    expect(attributeWork({ own, folder, others, includeUnclaimed: false })).toEqual({ files: ['a.ts'], commits: [{ hash: 'aaaaaaa', subject: 'A' }] });
+    expect(attributeWork({ own, folder, others, includeUnclaimed: false })).toEqual({ files: ['a.ts'], commits: [{ hash: 'aaaaaaa', subject: 'A' }], alsoChanged: [] });
     expect(attributeWork({ own, folder, others, includeUnclaimed: true })).toEqual({
       files: ['a.ts', 'c.ts'],
       commits: [{ hash: 'aaaaaaa', subject: 'A' }, { hash: 'ccccccc3333', subject: 'C' }],
+      alsoChanged: [],
     });
+  });
+
+  it("names what no session's events show apart when the session's own events are known, on the folder's focus too", () => {
+    const own = ownWork(state.sessions[sessionKey(one)], undefined);
+    const others = othersWork(state, one, undefined);
+    for (const includeUnclaimed of [false, true]) {
+      const work = attributeWork({ own, folder, others, includeUnclaimed, unclaimedApart: true });
+      expect(work.files).toEqual(['a.ts']);
+      expect(work.alsoChanged).toEqual(['c.ts']);
+    }
   });
 
   it('only work after the last checkpoint counts', () => {

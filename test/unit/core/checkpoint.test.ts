@@ -114,6 +114,13 @@ describe('comments', () => {
     );
   });
 
+  it("names the files a session's events do not show apart from its own, and counts only its own", () => {
+    const shared = { issueId: 'demo-1', files: ['mine.ts'], alsoChanged: ['theirs.ts', 'typed.md'], commits: [], lastCheckpointAt: now - 10 * 60_000 };
+    expect(autoCheckpointComment(shared, 'pre-compaction', now)).toBe(
+      ['Auto-checkpoint (pre-compaction): 1 file, 0 commits in 10 min', '- Files: mine.ts', '- Also changed here, by another session or by hand: theirs.ts, typed.md'].join('\n'),
+    );
+  });
+
   it('lists modified files sorted and unique, or nothing when there are none', () => {
     expect(filesModifiedComment(['src/b.ts', 'src/a.ts', 'src/b.ts'])).toBe('Files modified: src/a.ts, src/b.ts');
     expect(filesModifiedComment([])).toBeUndefined();

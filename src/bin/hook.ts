@@ -9,7 +9,6 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { findBeadsDir } from '../beads/detect';
 import { BLOCK_MARK_BYTES, blockDigest, heldBlockDigest, withBlockMark } from '../core/blockMark';
-import { compactedInThisRun } from '../core/copilotEvents';
 import { markerDir, markerFile } from './hookMarker';
 import { claimCompressionCheckpoint, compressionCheckpointFile, readGeminiHistory } from './hookGemini';
 import { fnv1a } from '../core/hash';
@@ -19,6 +18,8 @@ import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpoint
 import { pathPlaces, redactText } from '../services/redaction';
 import { ensurePrivateFolder, readPrivateFile, UnsafeFileError, UnsafeFolderError, writePrivateFile } from '../io/privateFolder';
 import { errorMessage } from '../core/errors';
+import { transcriptRecords } from '../core/transcriptLines';
+import { compactedInThisRun } from '../core/transcriptCopilot';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { hookSurfaceBudget } from '../core/agents';
 import { compactionInstructions, threadFactLines } from '../core/threadFacts';
@@ -391,7 +392,7 @@ async function armedInThisRun(marker: string, run: Pick<HookRun, 'note'>): Promi
   }
   if (typeof transcript !== 'string') return false;
   const tail = await readTranscriptTail(transcript);
-  return tail !== undefined && compactedInThisRun(tail);
+  return tail !== undefined && compactedInThisRun(transcriptRecords(tail, false).records);
 }
 
 /** Armed for this conversation: a marker from another conversation (when both are known) is not ours to consume. */

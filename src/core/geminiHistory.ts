@@ -1,6 +1,6 @@
 // What a Gemini CLI session's model history holds now, read from its chat file (the hooks'
-// `transcript_path`, `~/.gemini/tmp/<project>/chats/session-*.jsonl`; the record shapes are in
-// ./transcriptGemini.ts). Pure.
+// `transcript_path`, `~/.gemini/tmp/<project>/chats/session-*.jsonl`) through its one reader,
+// ./geminiChat.ts, which the session's thread shares. Pure.
 //
 // Facts this rests on (Gemini CLI 0.61.0, google-gemini/gemini-cli@02b2885c; the real-agent suite
 // logged every hook input and chat file, test/agents/README.md):
@@ -18,6 +18,8 @@
 //   the history it rewrites; context a BeforeAgent or AfterTool hook adds stays, inside the prompt
 //   or the tool's result.
 import { holdsAnyBlock } from './blockMark';
+import { isRecord, messageKey, replayGeminiChat } from './geminiChat';
+import { transcriptRecords } from './transcriptLines';
 
 /** The model turn Gemini CLI puts after a compression's summary. */
 export const GEMINI_COMPRESSION_ACK = 'Got it. Thanks for the additional context!';
@@ -44,29 +46,17 @@ interface Turn {
  * (one JSON document with `messages`) reads the same.
  */
 export function geminiHistory(text: string): GeminiHistory {
-  const turns = new Map<string, Turn>();
-  let whole = false;
-  for (const record of records(text)) {
-    if (typeof record.$rewindTo === 'string') {
-      let cut = false;
-      for (const id of [...turns.keys()]) {
-        if (id === record.$rewindTo) cut = true;
-        if (cut) turns.delete(id);
-      }
-      continue;
-    }
-    const set = isRecord(record.$set) ? record.$set : !('$set' in record) && Array.isArray(record.messages) ? record : undefined;
-    if (set) {
-      if (!Array.isArray(set.messages)) continue;
-      whole = true;
-      turns.clear();
+  const { entries: turns, whole } = replayGeminiChat<Turn>(transcriptRecords(text, true).records, {
+    message: (record) => (typeof record.type === 'string' ? { type: record.type, record } : undefined),
+    // A `$set` of messages is the history, whole.
+    set: (set, entries) => {
+      if (!Array.isArray(set.messages)) return;
+      entries.clear();
       set.messages.forEach((message: unknown, index: number) => {
-        if (isRecord(message) && typeof message.type === 'string') turns.set(typeof message.id === 'string' ? message.id : `#${index}`, { type: message.type, record: message });
+        if (isRecord(message) && typeof message.type === 'string') entries.set(messageKey(message, index), { type: message.type, record: message });
       });
-      continue;
-    }
-    if (typeof record.id === 'string' && typeof record.type === 'string') turns.set(record.id, { type: record.type, record });
-  }
+    },
+  });
   const ordered = [...turns.entries()];
   const ack = ordered.findIndex(([, turn], index) => index > 0 && turn.type === 'gemini' && turnText(turn.record).trim() === GEMINI_COMPRESSION_ACK && ordered[index - 1]?.[1].type === 'user');
   return {
@@ -77,35 +67,9 @@ export function geminiHistory(text: string): GeminiHistory {
   };
 }
 
-function* records(text: string): Generator<Record<string, unknown>> {
-  const whole = parse(text);
-  if (whole !== undefined) {
-    yield whole;
-    return;
-  }
-  for (const line of text.split('\n')) {
-    const record = parse(line);
-    if (record !== undefined) yield record;
-  }
-}
-
-function parse(text: string): Record<string, unknown> | undefined {
-  if (text.trim() === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function turnText(record: Record<string, unknown>): string {
   const { content } = record;
   if (typeof content === 'string') return content;
   const parts = Array.isArray(content) ? content : [content];
   return parts.map((part) => (typeof part === 'string' ? part : isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

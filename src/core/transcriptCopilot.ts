@@ -6,8 +6,12 @@
 //   tool.execution_start {toolCallId, toolName, arguments}
 //   tool.execution_complete {toolCallId, success, shellExecution{exitCode}, result{content}, error{message}}
 //   session.compaction_complete {success, summary?}   a compaction, when it succeeded
+//   session.start | session.resume                     a run begins (before that run's hooks start)
+//   hook.start {hookType}                              a hook it runs ('preCompact', …)
 //
-// Everything else (hooks, usage, turns, session start and resume) is left out. Pure.
+// The one reader of that file: the session's thread (`copilotEvents`, which leaves out hooks,
+// usage, turns, session start and resume) and the hook's question whether the last compaction was
+// in the run still going (`compactedInThisRun`) both read these records. Pure.
 
 import { filesOfCommand, endsWithQuestion, excerpt, isRecord, MESSAGE_CHARS, patchFiles, stringField, type AgentEvent, type FileTouch } from './agentEvents';
 import { parseTimestamp } from './time';
@@ -73,4 +77,20 @@ function filesOf(name: string, args: Record<string, unknown>, command: string | 
   if (name === 'edit' || name === 'str_replace' || name === 'str_replace_editor' || name === 'insert') return [{ path, change: 'edited' }];
   if (name === 'delete') return [{ path, change: 'deleted' }];
   return [];
+}
+
+/**
+ * Whether the log's records show the run that ran the last PreCompact still going: a PreCompact is
+ * in it and no run began after it. False for a log that is not Copilot CLI's (no PreCompact in it:
+ * VS Code's transcript) and when a later run began: that run's SessionStart hands the block over.
+ */
+export function compactedInThisRun(records: readonly unknown[]): boolean {
+  let compaction = -1;
+  let begun = -1;
+  records.forEach((record, index) => {
+    if (!isRecord(record)) return;
+    if (record.type === 'session.start' || record.type === 'session.resume') begun = index;
+    else if (record.type === 'hook.start' && isRecord(record.data) && record.data.hookType === 'preCompact') compaction = index;
+  });
+  return compaction >= 0 && begun < compaction;
 }

@@ -1,15 +1,7 @@
 // Gemini CLI's session file (`~/.gemini/tmp/<project>/chats/session-*.jsonl`, the hooks'
-// `transcript_path`) as agent events. One JSON value per line (google-gemini/gemini-cli,
-// packages/core/src/services/chatRecordingTypes.ts):
-//
-//   {sessionId, projectHash, startTime, …}          the metadata (again at each resume)
-//   {id, timestamp, type:'user'|'gemini'|'info'|'error'|'warning', content, toolCalls?}
-//                                                    a message; the same id again replaces it
-//   {$rewindTo: id}                                  drops that message and all after it
-//   {$set: {…, messages?}}                           metadata; `messages` is the model's history,
-//                                                    which after a compression opens with a <state_snapshot>
-//
-// An older session is one JSON document {sessionId, messages: […]}. Text our hooks or the CLI put
+// `transcript_path`) as agent events, replayed by its one reader (./geminiChat.ts, which has the
+// record shapes). A message's `type` is 'user', 'gemini', 'info', 'error' or 'warning'; a `$set`
+// whose history opens with a <state_snapshot> records a compression. Text our hooks or the CLI put
 // in a user turn (<hook_context>, <session_context>) is not the user's. Pure.
 
 import {
@@ -24,6 +16,7 @@ import {
   type AgentEvent,
   type FileTouch,
 } from './agentEvents';
+import { replayGeminiChat } from './geminiChat';
 import { parseTimestamp } from './time';
 
 const INJECTED_BLOCKS = /<(hook_context|session_context|untrusted_context|system-reminder)>[\s\S]*?(?:<\/\1>|$)/g;
@@ -31,33 +24,18 @@ const SHELL_TOOLS = new Set(['run_shell_command', 'shell']);
 
 export function geminiEvents(records: readonly unknown[]): AgentEvent[] {
   // Messages by id in their first order; a compression found in a `$set` keeps its place among them.
-  const entries = new Map<string, AgentEvent[]>();
   let snapshot: string | undefined;
   let marks = 0;
-  const lines = records.length === 1 && isRecord(records[0]) && Array.isArray(records[0].messages) && !('$set' in records[0]) ? records[0].messages : records;
-  for (const record of lines) {
-    if (!isRecord(record)) continue;
-    if (typeof record.$rewindTo === 'string') {
-      let found = false;
-      for (const id of [...entries.keys()]) {
-        if (id === record.$rewindTo) found = true;
-        if (found) entries.delete(id);
-      }
-      continue;
-    }
-    if (isRecord(record.$set)) {
-      const summary = stateSnapshot(record.$set.messages);
-      if (summary !== undefined && summary !== snapshot) {
-        snapshot = summary;
-        const at = entries.size > 0 ? lastTime(entries) : undefined;
-        entries.set(`$compression-${marks++}`, [{ type: 'compaction', at }, { type: 'compaction-summary', at, text: summary }]);
-      }
-      continue;
-    }
-    const id = stringField(record, 'id');
-    if (id === undefined || typeof record.type !== 'string') continue;
-    entries.set(id, messageEvents(record));
-  }
+  const { entries } = replayGeminiChat<AgentEvent[]>(records, {
+    message: (record) => (stringField(record, 'id') !== undefined && typeof record.type === 'string' ? messageEvents(record) : undefined),
+    set: (set, entries) => {
+      const summary = stateSnapshot(set.messages);
+      if (summary === undefined || summary === snapshot) return;
+      snapshot = summary;
+      const at = entries.size > 0 ? lastTime(entries) : undefined;
+      entries.set(`$compression-${marks++}`, [{ type: 'compaction', at }, { type: 'compaction-summary', at, text: summary }]);
+    },
+  });
   return [...entries.values()].flat();
 }
 

@@ -9,6 +9,7 @@
 import { type AgentEvent, type TranscriptAgent, type TranscriptEvents } from '../../core/agentEvents';
 import { errorMessage } from '../../core/errors';
 import { detectTranscriptAgent, foreignTranscript, transcriptEvents, transcriptOrigin } from '../../core/transcript';
+import { transcriptRecords } from '../../core/transcriptLines';
 import { stat } from 'node:fs/promises';
 import { openRegularFile, UnreadableFileError } from '../../io/safeRead';
 
@@ -61,7 +62,7 @@ async function readTranscriptNow(path: string, agent: TranscriptAgent | 'auto', 
   }
   if (typeof tail === 'string') return empty(fallbackAgent, tail);
   try {
-    const { records, skippedLines } = parseLines(tail.text, tail.fromStart);
+    const { records, skippedLines } = transcriptRecords(tail.text, tail.fromStart);
     const kind = agent === 'auto' ? (detectTranscriptAgent(records) ?? fallbackAgent) : agent;
     // Another session's or another project's transcript is not read into this one's. The session
     // id is compared where the hook's and the transcript's are the same agent's: Claude Code, Codex
@@ -109,33 +110,6 @@ async function readTail(path: string, maxBytes: number): Promise<Tail> {
   } finally {
     await handle.close();
   }
-}
-
-/**
- * JSON values of the text's lines. Read from the middle of a file, the first line is a fragment
- * and is dropped unread. A whole-file JSON document (Gemini CLI's older `.json` sessions) gives
- * its one value.
- */
-function parseLines(text: string, fromStart: boolean): { records: unknown[]; skippedLines: number } {
-  const body = fromStart ? text.replace(/^\uFEFF/, '') : text.slice(text.indexOf('\n') + 1);
-  if (fromStart && /^\s*\{\s*\n/.test(body)) {
-    try {
-      return { records: [JSON.parse(body) as unknown], skippedLines: 0 };
-    } catch {
-      // Not one document: read it line by line.
-    }
-  }
-  const records: unknown[] = [];
-  let skippedLines = 0;
-  for (const line of body.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      records.push(JSON.parse(line) as unknown);
-    } catch {
-      skippedLines++;
-    }
-  }
-  return { records, skippedLines };
 }
 
 function empty(agent: TranscriptAgent, problem: string): TranscriptEvents {

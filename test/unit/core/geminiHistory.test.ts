@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withBlockMark } from '../../../src/core/blockMark';
+import { replayGeminiChat } from '../../../src/core/geminiChat';
 import { GEMINI_COMPRESSION_ACK, geminiHistory } from '../../../src/core/geminiHistory';
+import { transcriptRecords } from '../../../src/core/transcriptLines';
+import { geminiEvents } from '../../../src/core/transcriptGemini';
 
 // Records as Gemini CLI 0.61 writes them (the real-agent suite's chat files; see
 // test/fixtures/transcripts/gemini for a whole one).
@@ -69,5 +72,22 @@ describe('geminiHistory: what a Gemini CLI session sends, from its chat file', (
     const records = text.trim().split('\n').map((line) => JSON.parse(line) as { $set?: { messages?: { id: string; content: unknown }[] } });
     const compressed = [...records].reverse().find((record) => record.$set?.messages?.some((message) => JSON.stringify(message.content).includes('<state_snapshot>')));
     expect(compressed?.$set?.messages?.find((message) => message.id === history.compression)?.content).toEqual([{ text: expect.stringMatching(/^<state_snapshot>/) }]);
+  });
+});
+
+describe("one reader of Gemini CLI's chat file: the hooks' history and the session's thread replay it alike", () => {
+  it('a message written again keeps its place, a rewind cuts it and what follows, in both', () => {
+    const text = lines(meta, user('u1', 'first'), model('m1', 'draft'), user('u2', 'second'), model('m1', 'final'), { $rewindTo: 'u2' }, user('u3', 'third'));
+    const history = replayGeminiChat(transcriptRecords(text, true).records, { message: (record, key) => `${key}:${JSON.stringify(record.content)}`, set: () => undefined });
+    expect([...history.entries.keys()]).toEqual(['u1', 'm1', 'u3']);
+    expect(geminiHistory(text).turns).toBe(3);
+    const thread = geminiEvents(transcriptRecords(text, true).records);
+    expect(thread.map((event) => (event.type === 'user' || event.type === 'assistant' ? event.text : event.type))).toEqual(['first', 'final', 'third']);
+  });
+
+  it('an older whole-document file is the whole history for both', () => {
+    const document = `${JSON.stringify({ sessionId: 'g1', messages: [user('u1', 'first'), model('m1', 'answer')] }, null, 2)}\n`;
+    expect(geminiHistory(document)).toMatchObject({ turns: 2, whole: true });
+    expect(geminiEvents(transcriptRecords(document, true).records).map((event) => event.type)).toEqual(['user', 'assistant']);
   });
 });

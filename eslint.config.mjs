@@ -80,6 +80,7 @@ const loaderMessage = 'Modules are imported statically, where the import rules s
 const loaderModules = ['module', 'vm'];
 const readMessage = 'Read files through src/io/safeRead.ts (readTextFile, readLines): a FIFO, a device or a huge file would hang or flood the process.';
 const hashMessage = 'Use fnv1a (src/core/hash.ts), the one stable short hash of the house.';
+const writeMessage = 'Write to beads through the outbox (enqueue, or enqueueAndWait for an answer now): its one drainer (src/services/outboxDrainer.ts, sendWrite) is the only code that sends a claim, close or comment.';
 const notifyMessage = 'Show notifications through src/adapters/notify.ts, which keeps issue data in a message from becoming a command link.';
 
 /** Each owned module: who owns it, and its bans for everyone else. */
@@ -115,6 +116,18 @@ const OWNED = {
     owners: ['src/services/contentChanges.ts'],
     syntax: nameBans(['crypto'], ['createHash', 'createHmac'], hashMessage),
   },
+  // One way to write to beads (docs/ARCHITECTURE.md §4): the outbox's drainer sends every claim,
+  // close and comment; the beads layer defines them. Called, dotted or computed, passed as a value
+  // or destructured (`Commands.claim`, a command id, is not the backend's), and a close with a reason.
+  beadsWrite: {
+    owners: ['src/services/outboxDrainer.ts'],
+    syntax: [
+      { selector: "MemberExpression[property.name=/^(claim|addComment)$/]:not([object.name='Commands'])", message: writeMessage },
+      { selector: 'MemberExpression[computed=true][property.value=/^(claim|addComment|close)$/]', message: writeMessage },
+      { selector: "CallExpression[arguments.length>=2] > MemberExpression.callee[property.name='close']", message: writeMessage },
+      { selector: 'ObjectPattern > Property[key.name=/^(claim|addComment)$/]', message: writeMessage },
+    ],
+  },
   // Notifications go through src/adapters/notify.ts: vscode.window.showInformationMessage,
   // window.showErrorMessage, `Reflect.get(vscode.window, 'showWarningMessage')`, a destructuring.
   notify: {
@@ -130,7 +143,7 @@ const ownerFiles = [...new Set(Object.values(OWNED).flatMap((owned) => owned.own
 /** The boundary rules of one layer; for an owner `file`, without the bans of what it owns. */
 function layerRules(layer, file) {
   const bans = Object.entries(OWNED)
-    .filter(([name, owned]) => !owned.owners.includes(file) && (name !== 'notify' || layer === 'adapters'))
+    .filter(([name, owned]) => !owned.owners.includes(file) && (name !== 'notify' || layer === 'adapters') && (name !== 'beadsWrite' || layer !== 'beads'))
     .map(([, owned]) => owned);
   const globals = bans.flatMap((owned) => owned.globals ?? []);
   const vscodeBan = layer === 'adapters' ? [] : [{ name: 'vscode', message: 'Only src/adapters and src/extension.ts may import vscode.' }];

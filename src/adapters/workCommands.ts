@@ -77,7 +77,7 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
   const folder = deps.activity.forProject(project);
   folder?.expectClaim(issueId);
   const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Beads: claiming ${issueId}` }, () =>
-    writeNowOrQueue(project.backend, outbox, { key: `claim:${issueId}:${now}`, kind: 'claim', issueId }, now),
+    writeNowOrQueue(project.backend, outbox, { key: `claim:${issueId}:${now}`, kind: 'claim', issueId }),
   );
   if (outcome.state === 'written') {
     // The offer after the last close is followed (or set aside): every surface goes back to the queue.

@@ -27,6 +27,7 @@ import { gitActivity, uniqueCommits } from './gitActivity';
 import { locateLedger, LedgerStore } from './ledgerStore';
 import { ledgerOf } from '../core/ledger';
 import { describeWrite, Outbox, type PendingWrite } from './outbox';
+import { sendWrite } from './outboxDrainer';
 import { chooseFocus } from './snapshot';
 import { attributeWork, bindingsOf, endBindings, othersWork, ownWork, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import { chooseSessionIssue, type Actor } from '../core/sessionIssue';
@@ -500,14 +501,15 @@ async function sendQueued(outbox: Outbox | undefined, signal?: AbortSignal): Pro
 /**
  * Straight to beads, when no outbox can be kept (the state folder cannot be written). With no
  * outbox to remember a key, the issue's own comments say whether the same words already landed:
- * a retry after a timeout, a second hook file, still lands once.
+ * a retry after a timeout, a second hook file, still lands once. It sends through the drainer's
+ * one sending code (sendWrite).
  */
 async function writeDirectly(backend: BeadsBackend, write: CommentWrite, signal?: AbortSignal): Promise<WriteResult> {
   try {
     // A read that fails decides nothing: the write goes ahead, as it did before this check.
     const [details] = await backend.show([write.issueId], signal).catch(() => []);
     if (details && alreadyOnIssue(details.comments ?? [], write.text, write.checkpointAt ?? Date.now(), write.sameWithinMs)) return { state: 'written', landedBefore: true };
-    await backend.addComment(write.issueId, write.text, signal);
+    await sendWrite(backend, write, signal);
     return { state: 'written' };
   } catch (error) {
     return { state: 'failed', why: errorMessage(error) };

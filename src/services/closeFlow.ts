@@ -1,6 +1,7 @@
-// Claim and close, the two interactive writes. They run directly through the
-// backend so the user hears at once whether they worked; a temporary failure (a locked database,
-// a CLI that timed out or went missing) queues them in the outbox instead, and the user is told.
+// Claim and close, the two interactive writes. Like every beads write they are queued in the
+// outbox and sent by its drainer; the caller waits for the write's first answer, so the user hears
+// at once whether it worked: a temporary failure (a locked database, a CLI that timed out or went
+// missing) leaves it queued, and the user is told.
 // Closing first says what would make the CLI refuse (open blockers, open children) and lets the
 // user close anyway or stop; then lands what the issue still has to say (the commits linked since
 // its last checkpoint, as a checkpoint; queued checkpoints), closes, and only once the close has landed writes `Files modified: …` and
@@ -13,10 +14,9 @@ import { commitHashesFromComments, filesFromComments, filesModifiedComment, text
 import { closeObstaclesOf, readyItems, unblocksOf, type CloseObstacles, type ReadyItem } from '../core/graph';
 import { isTerminal, summarize, type Dialect, type IssueDetails, type IssueSummary } from '../core/model';
 import { nextAfterClose, type NextPick } from '../core/next';
-import { decideAfterFailure, describeDecision } from '../core/outboxPolicy';
 import { buildContinuePrompt } from '../core/recovery';
 import { runGit, type GitOptions } from '../git/runGit';
-import { toWriteFailure, type PendingWrite } from './outbox';
+import type { PendingWrite, WriteAnswer } from './outbox';
 import type { BeadsWrite } from './writeQueue';
 import { trackedPathFilter } from '../core/ledger';
 import { errorMessage } from '../core/errors';
@@ -26,6 +26,7 @@ import { pathPlaces, redactText } from './redaction';
 /** What claim and close need of the outbox. */
 export interface WorkQueue {
   enqueue(write: BeadsWrite): Promise<void>;
+  enqueueAndWait(write: BeadsWrite, signal?: AbortSignal): Promise<WriteAnswer>;
   drain(signal?: AbortSignal): Promise<void>;
   readonly pending: readonly PendingWrite[];
 }
@@ -41,34 +42,21 @@ export class WorkRefusedError extends Error {
 }
 
 /**
- * Runs `write` now through the backend. A temporary failure queues it (same key: it lands once)
- * and says why; a permanent one throws `WorkRefusedError` with the CLI's own words; cancellation
- * propagates as it is.
+ * How long a claim or close waits for its answer: beyond the CLI's own timeout (a write that may
+ * have landed is checked before it is sent again, two CLI calls), it stays queued and is said so.
  */
-export async function writeNowOrQueue(backend: BeadsBackend, queue: WorkQueue, write: BeadsWrite, now: number, signal?: AbortSignal): Promise<WriteOutcome> {
+const ANSWER_WAIT_MS = 60_000;
+
+/**
+ * Queues `write` in the outbox and waits for its first answer (`WorkQueue.enqueueAndWait`). A
+ * temporary failure leaves it queued (same key: it lands once) and says why; a refusal throws
+ * `WorkRefusedError` with the CLI's own words and keeps nothing.
+ */
+export async function writeNowOrQueue(backend: BeadsBackend, queue: WorkQueue, write: BeadsWrite, signal?: AbortSignal): Promise<WriteOutcome> {
   if (backend.readOnly) throw new WorkRefusedError(READ_ONLY_MESSAGE);
-  try {
-    switch (write.kind) {
-      case 'claim':
-        await backend.claim(write.issueId, signal);
-        break;
-      case 'close':
-        await backend.close(write.issueId, write.reason, signal, { force: write.force });
-        break;
-      case 'comment':
-        await backend.addComment(write.issueId, write.text, signal);
-        break;
-    }
-    return { state: 'written' };
-  } catch (error) {
-    if (error instanceof CliError && error.kind === 'canceled') throw error;
-    const decision = decideAfterFailure(toWriteFailure(error), 1, now);
-    const message = errorMessage(error);
-    if (decision.action === 'park') throw new WorkRefusedError(message);
-    // A write that may have landed is checked against beads before the outbox sends it again.
-    await queue.enqueue(write);
-    return { state: 'queued', why: `${describeDecision(decision)} (${message})` };
-  }
+  const answer = await queue.enqueueAndWait(write, anySignal(signal, AbortSignal.timeout(ANSWER_WAIT_MS)));
+  if (answer.state === 'refused') throw new WorkRefusedError(answer.why);
+  return answer;
 }
 
 const READ_ONLY_MESSAGE =
@@ -180,7 +168,7 @@ export async function closeWithFiles(request: CloseRequest): Promise<CloseOutcom
     return queued(`${stillQueued.length} earlier write(s) for it could not land yet${stillQueued[0]?.lastError ? ` (${stillQueued[0].lastError})` : ''}`);
   }
   // A refusal throws here: nothing else is written and the counters stay as they are.
-  const outcome = await writeNowOrQueue(backend, queue, closeWrite, request.now, signal);
+  const outcome = await writeNowOrQueue(backend, queue, closeWrite, signal);
   if (outcome.state === 'queued') return queued(outcome.why);
 
   await request.onClosed?.();
@@ -215,7 +203,7 @@ async function closeAnyway(details: IssueDetails, request: CloseRequest): Promis
 /** The file list after a close that landed; it cannot undo the close, so a failure is only logged. */
 async function writeFileList(backend: BeadsBackend, queue: WorkQueue, write: BeadsWrite, request: CloseRequest): Promise<void> {
   try {
-    const outcome = await writeNowOrQueue(backend, queue, write, request.now, request.signal);
+    const outcome = await writeNowOrQueue(backend, queue, write, request.signal);
     if (outcome.state === 'queued') request.log?.(`close: ${request.issueId} is closed; its file list is queued (${outcome.why})`);
   } catch (error) {
     if (error instanceof CliError && error.kind === 'canceled') throw error;

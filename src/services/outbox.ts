@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BeadsBackend } from '../beads/backend';
 import { errorMessage } from '../core/errors';
-import { DEFAULT_BACKOFF, type BackoffPolicy } from '../core/outboxPolicy';
+import { DEFAULT_BACKOFF, describeDecision, type BackoffPolicy } from '../core/outboxPolicy';
 import type { DamageReport } from './durableJson';
 import { OutboxDrainer } from './outboxDrainer';
 import { DrainLease } from './outboxLease';
@@ -54,6 +54,12 @@ export interface Subscription {
   dispose(): void;
 }
 
+/**
+ * A write's first answer, for a caller that waits for it (claim, close): it landed, beads refused it
+ * (the CLI's own words; it is not kept, the caller says it), or it is queued and why.
+ */
+export type WriteAnswer = { state: 'written' } | { state: 'refused'; why: string } | { state: 'queued'; why: string };
+
 /** Told of a write that landed; may be async (the drain waits for it). */
 export type LandListener = (write: BeadsWrite) => void | Promise<void>;
 
@@ -70,6 +76,8 @@ export class Outbox implements WriteQueue {
   private readonly changeListeners = new Set<Listener<void>>();
   private readonly parkListeners = new Set<Listener<FailedWrite>>();
   private readonly landListeners = new Set<LandListener>();
+  /** Keys of writes a caller of `enqueueAndWait` is waiting on: a refusal is that caller's to tell. */
+  private readonly answering = new Set<string>();
 
   constructor(options: OutboxOptions) {
     this.file = options.file;
@@ -110,6 +118,7 @@ export class Outbox implements WriteQueue {
         }
       },
       parked: (failed) => {
+        if (this.answering.has(failed.write.key)) return;
         for (const listener of [...this.parkListeners]) listener(failed);
       },
     });
@@ -181,6 +190,48 @@ export class Outbox implements WriteQueue {
   async enqueue(write: BeadsWrite): Promise<void> {
     await this.load();
     if (await this.queue.add(write)) this.drainer.kick();
+  }
+
+  /**
+   * Queues a write and waits for its first answer (ARCHITECTURE §4: every write is queued first,
+   * one drainer sends it): written, refused by beads, or queued (beads is not answering now, or an
+   * earlier write of the issue waits) with the reason. The drainer's rules hold as for any write:
+   * the order per issue, the check of a write that may have landed, the retries. A refused write is
+   * not kept: the caller tells the user, and the parked-write listeners are not told. When the signal
+   * aborts first the write stays queued.
+   */
+  async enqueueAndWait(write: BeadsWrite, signal?: AbortSignal): Promise<WriteAnswer> {
+    await this.load();
+    this.answering.add(write.key);
+    try {
+      await this.queue.add(write);
+      if (this.canSend) await this.drainer.firstAnswer(write.key, signal);
+      return await this.answerOf(write.key);
+    } finally {
+      this.answering.delete(write.key);
+    }
+  }
+
+  private async answerOf(key: string): Promise<WriteAnswer> {
+    const refused = this.queue.failed.find((entry) => entry.write.key === key);
+    if (refused) {
+      await this.queue.dropFailed([key]);
+      return { state: 'refused', why: refused.error };
+    }
+    const entry = this.queue.pending.find((candidate) => candidate.write.key === key);
+    // Not pending: it landed (or was merged into a later write that did, or there was nothing left to do).
+    if (!entry) return { state: 'written' };
+    return { state: 'queued', why: this.whyWaiting(entry) };
+  }
+
+  /** Why a pending write waits, in words: its own last failure, the earlier write of its issue it waits behind, or the CLI as a whole. */
+  private whyWaiting(entry: PendingWrite): string {
+    const because = entry.lastError !== undefined ? entry : (this.queue.waitingAhead(entry) ?? this.queue.pending.find((other) => other.root === this.root && other.lastError !== undefined));
+    if (!this.canSend) return describeDecision({ action: 'retry', reason: 'read-only', at: 0, mayHaveLanded: false, counted: false });
+    if (!because?.lastReason) return 'beads has not answered yet';
+    const reason = describeDecision({ action: 'retry', reason: because.lastReason, at: because.nextAttemptAt, mayHaveLanded: false, counted: true });
+    const behind = because === entry ? '' : `an earlier write waits: `;
+    return `${behind}${reason}${because.lastError ? ` (${because.lastError})` : ''}`;
   }
 
   /** Whether this write (by key) has landed, and — for typed words — recently enough that sending it again would be a duplicate. */

@@ -104,6 +104,25 @@ export class OutboxDrainer {
     }
   }
 
+  /**
+   * Resolves once the write of `key` has had its answer: it landed or was parked, or an attempt
+   * failed and it waits for its retry, or it waits behind an earlier write of its issue or for the
+   * CLI as a whole (another write found it missing, locked or frozen) — or when the signal aborts.
+   * A write waiting for another drainer (another window or process holds the lease) is followed in
+   * the file until that drainer tried it.
+   */
+  async firstAnswer(key: string, signal?: AbortSignal): Promise<void> {
+    this.kick();
+    while (!signal?.aborted && !this.disposed) {
+      await this.pass;
+      const entry = this.queue.pending.find((candidate) => candidate.write.key === key);
+      if (!entry || entry.lastError !== undefined || entry.nextAttemptAt > this.options.now() || this.queue.waitingAhead(entry) !== undefined) return;
+      await sleep(FOLLOW_INTERVAL_MS, signal);
+      await this.queue.reload();
+      this.kick();
+    }
+  }
+
   dispose(): void {
     this.disposed = true;
     this.schedule.cancel();
@@ -182,7 +201,7 @@ export class OutboxDrainer {
       const sentAt = this.options.now();
       const noteCliPid = (pid: number) =>
         this.queue.noteCliPid(write.key, owner, pid).catch((error: unknown) => log('warn', `outbox: could not note the pid of the CLI writing ${write.key}: ${errorMessage(error)}`));
-      const answer = await observeSpawns((pid) => void noteCliPid(pid), () => send(backend, write));
+      const answer = await observeSpawns((pid) => void noteCliPid(pid), () => sendWrite(backend, write));
       await this.land(write, 'sent', measureCliClock(answer, sentAt, this.options.now()));
       return 'next';
     } catch (error) {
@@ -289,15 +308,20 @@ function measureCliClock(answer: AddedComment | void, sentAt: number, landedAt: 
   return stampedAt === undefined ? undefined : { offsetMs: cliClockOffset(stampedAt, sentAt, landedAt), measuredAt: landedAt };
 }
 
-/** Sends one write through the backend: one CLI process. A comment's answer carries the CLI's stamp. */
-async function send(backend: BeadsBackend, write: BeadsWrite): Promise<AddedComment | void> {
+/**
+ * Sends one write through the backend: one CLI process. A comment's answer carries the CLI's
+ * stamp. The only code that sends a beads write (lint refuses the backend's write methods
+ * elsewhere); the drainer calls it, and so does the checkpoint flow when there is no place to keep
+ * a queue at all (services/checkpointFlow.ts, writeDirectly).
+ */
+export async function sendWrite(backend: BeadsBackend, write: BeadsWrite, signal?: AbortSignal): Promise<AddedComment | void> {
   switch (write.kind) {
     case 'comment':
-      return backend.addComment(write.issueId, write.text);
+      return backend.addComment(write.issueId, write.text, signal);
     case 'claim':
-      return backend.claim(write.issueId);
+      return backend.claim(write.issueId, signal);
     case 'close':
-      return backend.close(write.issueId, write.reason, undefined, { force: write.force });
+      return backend.close(write.issueId, write.reason, signal, { force: write.force });
   }
 }
 

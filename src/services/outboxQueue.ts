@@ -229,6 +229,21 @@ export class OutboxQueue {
     return undefined;
   }
 
+  /** An earlier write of `entry`'s issue that still waits for its retry: `entry` goes after it. */
+  waitingAhead(entry: PendingWrite): PendingWrite | undefined {
+    const now = this.now();
+    for (const other of this.state.pending) {
+      if (other.write.key === entry.write.key) return undefined;
+      if (other.root === entry.root && other.write.issueId === entry.write.issueId && other.nextAttemptAt > now) return other;
+    }
+    return undefined;
+  }
+
+  /** Forgets parked writes of `keys` without counting them done: their caller was told of the refusal, and asking again sends them again. */
+  dropFailed(keys: readonly string[]): Promise<number> {
+    return this.takeFailed(keys, () => undefined);
+  }
+
   /**
    * The later automatic checkpoint of the same issue that makes `entry` (an automatic checkpoint)
    * unnecessary: queued after it with no other kind of write to the issue in between.

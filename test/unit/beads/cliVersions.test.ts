@@ -256,7 +256,7 @@ describe.each(VERSIONS)('$name: recovery context, claim, close and checkpoint', 
     const outbox = new Outbox({ file: join(dir, '.git', 'beads-recovery', 'outbox.json'), root: backend.root, backend });
     try {
       const [issueId] = SCENARIO.readyWithParent;
-      expect(await writeNowOrQueue(backend, outbox, { key: `claim:${issueId}`, kind: 'claim', issueId: issueId as string }, Date.now())).toEqual({ state: 'written' });
+      expect(await writeNowOrQueue(backend, outbox, { key: `claim:${issueId}`, kind: 'claim', issueId: issueId as string })).toEqual({ state: 'written' });
       expect((await backend.listInProgress()).map((issue) => issue.id)).toContain(issueId);
 
       const checkpoint = await checkpointCommand(['--cwd', dir, '--issue', issueId as string, '--message', 'halfway there'], {

@@ -14,6 +14,7 @@ import { threadFactLines } from '../../../src/core/threadFacts';
 import { checkpointCommand } from '../../../src/bin/checkpoint';
 import { readSessionThread } from '../../../src/services/transcripts/sessionThread';
 import { closeWithFiles } from '../../../src/services/closeFlow';
+import { Outbox } from '../../../src/services/outbox';
 import { createCliBackend } from '../../../src/beads/cliBackend';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 import { SECRET_CORPUS } from '../../fixtures/secrets/corpus.mjs';
@@ -165,8 +166,12 @@ describe.skipIf(process.platform === 'win32')('no planted secret reaches beads o
     expect(context.masked).toBeDefined();
 
     const backend = createCliBackend({ dialect: 'br', command: path.join(STANDIN_BIN_DIR, 'br'), root: dir, timeoutMs: 20_000 });
-    const queue = { enqueue: async () => undefined, drain: async () => undefined, pending: [] };
-    const closed = await closeWithFiles({ backend, queue, issueId: SCENARIO.inProgress, reason: `done; ${all}`, cli: 'br', ledgerFiles: [], flushTimeoutMs: 1000, now: Date.now(), force: true });
+    const queueDir = mkdtempSync(path.join(tmpdir(), 'redaction-outbox-'));
+    const queue = new Outbox({ file: path.join(queueDir, 'outbox.json'), root: dir, backend });
+    const closed = await closeWithFiles({ backend, queue, issueId: SCENARIO.inProgress, reason: `done; ${all}`, cli: 'br', ledgerFiles: [], flushTimeoutMs: 1000, now: Date.now(), force: true }).finally(() => {
+      queue.dispose();
+      rmSync(queueDir, { recursive: true, force: true });
+    });
     expect(closed.state).toBe('closed');
     expect(closed.masked).toBeDefined();
     const record = store(dir)

@@ -185,6 +185,37 @@ const rejected: Probe[] = [
     code: "import { promises as fs } from 'node:fs';\nexport const probe = (file: string): Promise<string> => fs.readFile(file, 'utf8');\n",
     rule: 'no-restricted-syntax',
   },
+  // One way to write to beads: the outbox's drainer sends every claim, close and comment.
+  {
+    name: 'an adapter claiming through the backend around the outbox',
+    file: 'src/adapters/lint-probe.ts',
+    code: "import type { BeadsBackend } from '../beads/backend';\nexport const probe = (backend: BeadsBackend): Promise<void> => backend.claim('demo-1');\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    name: 'a service commenting through the backend around the outbox',
+    file: 'src/services/lint-probe.ts',
+    code: "import type { BeadsBackend } from '../beads/backend';\nexport const probe = async (backend: BeadsBackend): Promise<void> => void (await backend.addComment('demo-1', 'note'));\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    name: 'bin closing through the backend around the outbox',
+    file: 'src/bin/lint-probe.ts',
+    code: "import type { BeadsBackend } from '../beads/backend';\nexport const probe = (backend: BeadsBackend): Promise<void> => backend.close('demo-1', 'done');\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    name: "a service reaching a write as backend['close']",
+    file: 'src/services/lint-probe.ts',
+    code: "import type { BeadsBackend } from '../beads/backend';\nexport const probe = (backend: BeadsBackend): unknown => backend['close'];\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    name: 'a service destructuring the backend\'s claim',
+    file: 'src/services/lint-probe.ts',
+    code: "import type { BeadsBackend } from '../beads/backend';\nexport const probe = ({ claim }: BeadsBackend): unknown => claim;\n",
+    rule: 'no-restricted-syntax',
+  },
   {
     name: 'a floating promise',
     file: 'src/services/lint-probe.ts',
@@ -228,6 +259,12 @@ const clean: Probe[] = [
     name: 'services writing files and making ids through the default imports of node:fs and node:crypto',
     file: 'src/services/lint-probe.ts',
     code: "import fs from 'node:fs';\nimport crypto from 'node:crypto';\nimport { runGit } from '../git/runGit';\nimport { readTextFile } from '../io/safeRead';\nexport const probe = (file: string): Promise<unknown[]> => Promise.all([fs.promises.writeFile(file, crypto.randomUUID()), runGit, readTextFile]);\n",
+    rule: '',
+  },
+  {
+    name: 'an adapter claiming through the outbox and naming the claim command',
+    file: 'src/adapters/lint-probe.ts',
+    code: "import { Commands } from './commandIds';\nimport type { Outbox } from '../services/outbox';\nexport const probe = (outbox: Outbox): unknown => [Commands.claim, outbox.enqueueAndWait({ key: 'claim:demo-1', kind: 'claim', issueId: 'demo-1' })];\n",
     rule: '',
   },
   {

@@ -150,6 +150,8 @@ describe('closeWithFiles', () => {
     expect(beads.issues.get('demo-1')?.status).toBe('in_progress');
     expect(outbox.pending.map((entry) => entry.write.kind)).toEqual(['close', 'comment']);
 
+    // The close's retry is due after the outbox's backoff; a person's Retry makes it due now.
+    await outbox.retryNow();
     await outbox.drain(AbortSignal.timeout(2_000));
     const writes = beads.log.filter((entry) => !entry.startsWith('show') && entry !== 'ready');
     expect(writes).toEqual([
@@ -237,18 +239,41 @@ describe('closeWithFiles', () => {
 });
 
 describe('writeNowOrQueue', () => {
-  it('claims directly', async () => {
-    expect(await writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' }, 1)).toEqual({ state: 'written' });
+  it('claims through the outbox and answers at once when beads answers', async () => {
+    expect(await writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' })).toEqual({ state: 'written' });
     expect(beads.issues.get('demo-5')?.status).toBe('in_progress');
+    expect(outbox.status('claim:demo-5:1')).toBe('done');
   });
 
-  it('queues a claim that meets a locked database and says so; it lands once later', async () => {
+  it('queues a claim that meets a locked database and says so; it lands once later, under the outbox\'s backoff', async () => {
     beads.failures = [locked()];
-    const outcome = await writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' }, 1);
+    const outcome = await writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' });
     expect(outcome).toMatchObject({ state: 'queued' });
     expect(outcome.state === 'queued' && outcome.why).toMatch(/locked/);
+    // The one drainer spaces the attempts: nothing is sent again before the retry is due.
+    expect(outbox.pending[0]?.nextAttemptAt).toBeGreaterThan(Date.now());
+    await outbox.retryNow();
     await outbox.drain(AbortSignal.timeout(2_000));
     expect(beads.log.filter((entry) => entry.includes('claim'))).toEqual(['FAILED claim demo-5', 'claim demo-5']);
+  });
+
+  it('throws the CLI\'s refusal and keeps nothing: no parked write, no parked-write notice', async () => {
+    const parked: string[] = [];
+    outbox.onDidPark((failed) => parked.push(failed.write.key));
+    beads.failures = [new CliError({ kind: 'exit', command: 'br', args: [], exitCode: 4, cliMessage: 'validation failed: no such status' })];
+    await expect(writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' })).rejects.toThrow(WorkRefusedError);
+    expect(outbox.failed).toEqual([]);
+    expect(outbox.pending).toEqual([]);
+    expect(parked).toEqual([]);
+  });
+
+  it('waits behind an earlier write of the same issue that waits for its retry, and says so', async () => {
+    beads.failures = [locked()];
+    await outbox.enqueue({ key: 'note:demo-5', kind: 'comment', issueId: 'demo-5', text: 'a note' });
+    await outbox.sendDue();
+    const outcome = await writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' });
+    expect(outcome).toMatchObject({ state: 'queued' });
+    expect(beads.log.filter((entry) => entry.includes('claim'))).toEqual([]);
   });
 });
 
@@ -320,6 +345,8 @@ describe('one "next" after a close, on every surface', () => {
 
   it('names the issue the close unblocked everywhere, first in Ready; once it is claimed from a terminal it is in progress, not next', async () => {
     const flow = workflow();
+    // The outbox sends through its own project's backend.
+    outbox.setBackend(flow);
     const outcome = await closeWithFiles({ backend: flow, queue: outbox, issueId: 'wf-2', reason: 'done', cli: 'br', ledgerFiles: [], flushTimeoutMs: 1_000, now: NOW });
     const lastClose: LastClose = { closed: outcome.closed, unblocked: outcome.unblocked.map((issue) => issue.id), inProgressAfter: [] };
     const after = await surfaces(flow, outcome, lastClose);

@@ -267,12 +267,14 @@ describe('writeNowOrQueue', () => {
     expect(parked).toEqual([]);
   });
 
-  it('waits behind an earlier write of the same issue that waits for its retry, and says so', async () => {
-    beads.failures = [locked()];
+  it('waits behind an earlier write of the same issue that still fails, and says so', async () => {
+    // The claim makes the earlier write due at once (it goes first); beads is still locked.
+    beads.failures = [locked(), locked()];
     await outbox.enqueue({ key: 'note:demo-5', kind: 'comment', issueId: 'demo-5', text: 'a note' });
     await outbox.sendDue();
     const outcome = await writeNowOrQueue(beads, outbox, { key: 'claim:demo-5:1', kind: 'claim', issueId: 'demo-5' });
     expect(outcome).toMatchObject({ state: 'queued' });
+    expect(outcome.state === 'queued' && outcome.why).toMatch(/locked/);
     expect(beads.log.filter((entry) => entry.includes('claim'))).toEqual([]);
   });
 });

@@ -83,9 +83,10 @@ export const tests = {
     await page.keyboard.press(' ');
     await page.locator('.statusbar-item', { hasText: 'still under way' }).first().waitFor({ timeout: 10_000 });
     assert(!(await dialog.isVisible()), 'no second question');
-    await helpers.waitFor(() => issue(helpers.workspace, 'demo-9').status === 'in_progress', 'demo-9 claimed', 60_000);
-    const claims = helpers.standInCalls().filter((call) => call.args?.[0] === 'update' && call.args.includes('demo-9') && call.args.includes('--claim'));
-    assert(claims.length === 1, `one claim written: ${JSON.stringify(claims)}`);
+    // The stand-in logs a call when it ends, after it has written the issue: wait for both.
+    const claims = () => helpers.standInCalls().filter((call) => call.args?.[0] === 'update' && call.args.includes('demo-9') && call.args.includes('--claim'));
+    await helpers.waitFor(() => issue(helpers.workspace, 'demo-9').status === 'in_progress' && claims().length > 0, 'demo-9 claimed', 60_000);
+    assert(claims().length === 1, `one claim written: ${JSON.stringify(claims())}`);
     fs.rmSync(helpers.faultFile, { force: true });
   },
 };

@@ -54,6 +54,15 @@ export const NESTED_KEYS_SCRIPT: ScriptStep[] = [
       { text: QUESTION },
     ],
   },
+  {
+    when: 'FIXED',
+    turns: [
+      { shell: 'python3 test_parser.py' },
+      { write: { path: 'parser.py', content: NESTED_PARSER } },
+      { shell: 'python3 test_parser.py' },
+      { text: QUESTION },
+    ],
+  },
   { when: 'RESUME', turns: [{ text: 'Picking the work up again.' }] },
 ];
 
@@ -63,14 +72,14 @@ afterEach(async () => {
 });
 
 /** Runs the scenario: the request, its turns, /compact, then a new prompt. Saves the transcript as a fixture when asked. */
-async function nestedKeysSession(agent: AgentKind) {
+async function nestedKeysSession(agent: AgentKind, request = REQUEST) {
   const harness = await createAgentHarness({ agent, script: NESTED_KEYS_SCRIPT });
   harnesses.push(harness);
   for (const name of ['parser.py', 'test_parser.py']) fs.copyFileSync(path.join(PROJECT, name), path.join(harness.dir, name));
-  const { session } = ok(await harness.start(REQUEST));
+  const { session } = ok(await harness.start(request));
   ok(await harness.compact(session));
   const resumed = ok(await harness.resume(session, 'RESUME go on'));
-  if (process.env.BEADS_RECOVERY_RECORD_TRANSCRIPTS) {
+  if (process.env.BEADS_RECOVERY_RECORD_TRANSCRIPTS && request === REQUEST) {
     const transcript = harness.transcriptPath(session);
     expect(transcript, `${agent} names its transcript`).toBeDefined();
     const target = path.join(REPO, 'test', 'fixtures', 'transcripts', agent, `nested-keys${path.extname(transcript as string)}`);
@@ -95,6 +104,21 @@ describe('the session thread across a real compaction', () => {
     for (const fact of facts) expect(checkpoint?.text, `the checkpoint carries ${fact}`).toContain(fact);
     const request = resumed.requests[0]?.text ?? '';
     for (const fact of facts) expect(request, `the model's request after the compaction carries ${fact}`).toContain(fact);
+    expectHooksAnsweredInTime(harness);
+    expectNoEgress(harness);
+  });
+
+  // Failed, then fixed, then asked (issue 26): the resumed agent knows the fix, gets the question,
+  // and is not told that the test it fixed still fails.
+  it('claude: a failure fixed before the question is known as fixed after the compaction, and nothing stale is said', async () => {
+    const { harness, resumed } = await nestedKeysSession('claude', REQUEST.replace('NESTED', 'FIXED'));
+    const checkpoint = [...harness.comments('demo-1')].reverse().find((comment) => comment.text.startsWith('Auto-checkpoint (pre-compaction)'));
+    const request = resumed.requests[0]?.text ?? '';
+    for (const [where, text] of [['the checkpoint', checkpoint?.text ?? ''], ["the model's request after the compaction", request]] as const) {
+      for (const fact of ['Make the parser accept nested keys', '10 passed', 'rejected or flattened?', 'parser.py']) expect(text, `${where} carries ${fact}`).toContain(fact);
+      expect(text, `${where} does not call the fixed test failing`).not.toMatch(/Failing:/);
+      expect(text, `${where} does not repeat the fixed error`).not.toContain("KeyError: 'a'");
+    }
     expectHooksAnsweredInTime(harness);
     expectNoEgress(harness);
   });

@@ -16,40 +16,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentHarness, REPO, type AgentHarness } from './harness';
 import type { ScriptStep } from './modelStandin';
 import { expectHooksAnsweredInTime, expectNoEgress, ok } from './scenario';
+import { NESTED_KEYS_PROJECT as PROJECT, NESTED_KEYS_QUESTION as QUESTION, NESTED_PARSER } from './nestedKeys';
 import { scrubTranscript } from './transcriptFixtures';
 
-const PROJECT = path.join(REPO, 'test', 'agents', 'projects', 'nested-keys');
 // A ready issue of the demo workspace (test/fixtures/make-workspace.mjs SCENARIO.readyWithParent);
 // demo-1 is in progress from before the session.
 const OWN = 'demo-8';
 // The same request as the other agents' thread scenario (./thread.test.ts), so the recorded
 // transcript is read by the same fixture tests (test/unit/core/transcript.test.ts).
 const REQUEST = 'NESTED Make the parser accept nested keys like a.b = 1 (get(config, "a.b") must work). Claim your issue first.';
-const QUESTION = 'Nested keys of two levels now parse. Should deeper keys like a.b.c.d be rejected or flattened?';
-const NESTED_PARSER = `"""A tiny config parser: one \`key = value\` per line; dotted keys nest."""
-
-
-def parse(text):
-    config = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, _, value = line.partition("=")
-        *parents, leaf = key.strip().split(".")
-        node = config
-        for part in parents[:1]:
-            node = node.setdefault(part, {})
-        node[leaf] = value.strip()
-    return config
-
-
-def get(config, dotted):
-    node = config
-    for part in dotted.split("."):
-        node = node[part]
-    return node
-`;
 
 const SCRIPT: ScriptStep[] = [
   {

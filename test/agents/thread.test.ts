@@ -12,38 +12,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentHarness, REPO, type AgentHarness, type AgentKind } from './harness';
 import type { ScriptStep } from './modelStandin';
 import { expectHooksAnsweredInTime, expectNoEgress, ok } from './scenario';
+import { NESTED_KEYS_PROJECT as PROJECT, NESTED_KEYS_QUESTION as QUESTION, NESTED_PARSER } from './nestedKeys';
 import { scrubTranscript } from './transcriptFixtures';
 import { sessionThread } from '../../src/core/transcriptThread';
 import { readTranscript } from '../../src/services/transcripts/readTranscript';
 
-const PROJECT = path.join(REPO, 'test', 'agents', 'projects', 'nested-keys');
-
 const REQUEST = 'NESTED Make the parser accept nested keys like a.b = 1 (get(config, "a.b") must work).';
-const QUESTION = 'Nested keys of two levels now parse. Should deeper keys like a.b.c.d be rejected or flattened?';
-const NESTED_PARSER = `"""A tiny config parser: one \`key = value\` per line; dotted keys nest."""
-
-
-def parse(text):
-    config = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, _, value = line.partition("=")
-        *parents, leaf = key.strip().split(".")
-        node = config
-        for part in parents[:1]:
-            node = node.setdefault(part, {})
-        node[leaf] = value.strip()
-    return config
-
-
-def get(config, dotted):
-    node = config
-    for part in dotted.split("."):
-        node = node[part]
-    return node
-`;
 
 export const NESTED_KEYS_SCRIPT: ScriptStep[] = [
   {

@@ -135,11 +135,6 @@ export class OutboxQueue {
     await this.mutate((state) => {
       const now = this.now();
       if (knownWrite(state, write, now)) return;
-      // A new write of an issue waits behind its oldest queued one: that one is due now, whatever
-      // its backoff said (after a long outage a try could be 30 minutes away, and a healthy
-      // checkpoint then sent neither). Still failing, it backs off again.
-      const oldest = state.pending.find((entry) => entry.root === this.root && entry.write.issueId === write.issueId);
-      if (oldest) oldest.nextAttemptAt = Math.min(oldest.nextAttemptAt, now);
       state.pending.push({ write, root: this.root, enqueuedAt: now, attempts: 0, nextAttemptAt: now });
       added = true;
     });

@@ -37,23 +37,6 @@ describe('OutboxQueue', () => {
     expect((await q.nextDue())?.write.key).toBe('a');
   });
 
-  it('a new write of an issue makes its oldest queued write due now, whatever its backoff said; it still goes first', async () => {
-    const q = queue();
-    await q.add(comment('old', 'demo-1'));
-    await q.add(comment('other', 'demo-2'));
-    // Ten failed tries into an outage: the next one half an hour away, and every write held as long.
-    await q.recordRetry('old', { attempts: 10, at: clock + 30 * 60_000, error: 'database is locked', reason: 'locked', mayHaveLanded: false, everyWriteWaits: true });
-    clock += 60_000;
-    expect(await q.nextDue()).toBeUndefined();
-    await q.add(comment('new', 'demo-1'));
-    expect((await q.nextDue())?.write.key).toBe('old');
-    // Another issue's write keeps the outage's wait until a write lands: nothing new was asked of it.
-    expect(q.pending.find((entry) => entry.write.key === 'other')?.nextAttemptAt).toBe(clock - 60_000 + 30 * 60_000);
-    await q.markDone(comment('old', 'demo-1'), 'sent');
-    // The landing frees what waited for the CLI; demo-1's new write is next for its issue.
-    expect(q.pending.map((entry) => [entry.write.key, entry.nextAttemptAt <= clock])).toEqual([['other', true], ['new', true]]);
-  });
-
   it('a landing frees the writes that waited for the CLI as a whole, never one that failed for its own reasons', async () => {
     const q = queue();
     await q.add(comment('locked', 'demo-1'));

@@ -14,7 +14,7 @@ import { claudeEvents } from './transcriptClaude';
 import { codexEvents } from './transcriptCodex';
 import { copilotEvents } from './transcriptCopilot';
 import { geminiEvents } from './transcriptGemini';
-import { opencodeEvents } from './transcriptOpencode';
+import { isOpencodeExport, opencodeEvents, opencodeMessages } from './transcriptOpencode';
 
 const READERS: Record<TranscriptAgent, (records: readonly unknown[]) => AgentEvent[]> = {
   claude: claudeEvents,
@@ -39,7 +39,8 @@ export interface TranscriptScope {
  * skipped. With a session id, a file whose lines name only other sessions gives no events.
  */
 export function transcriptEvents(agent: TranscriptAgent, records: readonly unknown[], scope: TranscriptScope = {}): AgentEvent[] {
-  const own = scope.sessionId === undefined ? records : sessionLines(agent, records, scope.sessionId);
+  const lines = agent === 'opencode' ? opencodeMessages(records) : records;
+  const own = scope.sessionId === undefined ? lines : sessionLines(agent, lines, scope.sessionId);
   const events = READERS[agent](own);
   const cwd = scope.cwd;
   if (cwd === undefined || !ABSOLUTE.test(cwd)) return events;
@@ -149,8 +150,12 @@ export function sameOrInside(path: string, folder: string): boolean {
   return inner === outer || inner.startsWith(`${outer}/`);
 }
 
-/** An older Gemini CLI session is one document: its messages are its lines, under its own session id. */
+/**
+ * The lines of a transcript written as one document, for its origin: an opencode export's
+ * messages; an older Gemini CLI session's messages under its own session id.
+ */
 function documentLines(agent: TranscriptAgent, records: readonly unknown[]): readonly unknown[] {
+  if (agent === 'opencode') return opencodeMessages(records);
   const only = records.length === 1 ? records[0] : undefined;
   if (agent === 'gemini' && isRecord(only) && Array.isArray(only.messages) && !('$set' in only)) return [{ sessionId: only.sessionId }, ...only.messages];
   return records;
@@ -178,7 +183,7 @@ function sessionLines(agent: TranscriptAgent, records: readonly unknown[], sessi
 export function detectTranscriptAgent(records: readonly unknown[]): TranscriptAgent | undefined {
   for (const record of records.slice(0, 50)) {
     if (!isRecord(record)) continue;
-    if (isRecord(record.info) && Array.isArray(record.parts)) return 'opencode';
+    if ((isRecord(record.info) && Array.isArray(record.parts)) || isOpencodeExport(record)) return 'opencode';
     if (typeof record.type === 'string' && isRecord(record.payload) && typeof record.timestamp === 'string') return 'codex';
     if (typeof record.type === 'string' && /^[a-z_]+\.[a-z_]+$/.test(record.type) && isRecord(record.data)) return 'copilot';
     if ((typeof record.sessionId === 'string' && typeof record.projectHash === 'string') || '$set' in record || '$rewindTo' in record || record.type === 'gemini') return 'gemini';

@@ -9,6 +9,9 @@
 //          compaction {auto, tail_start_id?}                  output?, error?, metadata{exit?, exists?}, time}}
 //          reasoning, step-start, step-finish, patch, file, agent, subtask, snapshot, retry
 //
+// `opencode export <session>` writes the same messages as one JSON document, `{info: the session,
+// messages: [{info, parts}]}`: that is the file a user has at hand, and it reads the same.
+//
 // A compaction counts once its summary is done (an assistant `summary` message that finished
 // without an error, answering the compaction's user message): the pre-compaction checkpoint reads
 // the session while the compaction message is already stored and its summary not yet asked.
@@ -23,7 +26,7 @@ const BLOCK_TITLE = '# Beads Workflow Context';
 const SHELL_TOOLS = new Set(['bash', 'shell']);
 
 export function opencodeEvents(records: readonly unknown[]): AgentEvent[] {
-  const messages = records.filter(isRecord).filter((record) => isRecord(record.info) && Array.isArray(record.parts)) as { info: Record<string, unknown>; parts: unknown[] }[];
+  const messages = opencodeMessages(records).filter(isRecord).filter((record) => isRecord(record.info) && Array.isArray(record.parts)) as { info: Record<string, unknown>; parts: unknown[] }[];
   const summarized = new Set<string>();
   for (const { info } of messages) {
     if (info.role === 'assistant' && info.summary === true && info.finish !== undefined && info.error === undefined && typeof info.parentID === 'string') summarized.add(info.parentID);
@@ -38,6 +41,16 @@ export function opencodeEvents(records: readonly unknown[]): AgentEvent[] {
     } else if (info.role === 'assistant') assistantEvents(events, parts, at);
   }
   return events;
+}
+
+/** The messages of opencode's records: the plugin's lines as they are, an export document's `messages` in its place. */
+export function opencodeMessages(records: readonly unknown[]): unknown[] {
+  return records.flatMap((record) => (isOpencodeExport(record) ? record.messages : [record]));
+}
+
+/** The document `opencode export` writes: the session's `info` and its `messages`. */
+export function isOpencodeExport(record: unknown): record is { info: Record<string, unknown>; messages: unknown[] } {
+  return isRecord(record) && isRecord(record.info) && Array.isArray(record.messages);
 }
 
 function userEvents(events: AgentEvent[], info: Record<string, unknown>, parts: readonly unknown[], summarized: ReadonlySet<string>, at: number | undefined): void {

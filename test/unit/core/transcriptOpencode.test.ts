@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyAgentSessions, observeSessionEvents, sessionOfHook } from '../../../src/core/agentSessions';
 import { detectTranscriptAgent, transcriptEvents, transcriptOrigin } from '../../../src/core/transcript';
+import { transcriptRecords } from '../../../src/core/transcriptLines';
 import { sessionThread } from '../../../src/core/transcriptThread';
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'transcripts', 'opencode', 'nested-keys.jsonl');
@@ -54,5 +55,24 @@ describe("opencode's session, as the plugin writes it", () => {
 
   it("another session's lines give nothing", () => {
     expect(transcriptEvents('opencode', records, { sessionId: 'ses_another' })).toEqual([]);
+  });
+});
+
+describe("opencode's session as `opencode export` writes it", () => {
+  // The same session as one pretty-printed document, `{info: the session, messages: [{info, parts}]}`,
+  // the shape `opencode export <session>` prints (e.g. a real 1.18 export: info.id, slug, directory,
+  // title, version, time; then the messages with their parts).
+  const exported = JSON.stringify({ info: { id: SESSION, slug: 'calm-star', directory: '/project', title: 'Nested keys', version: '1.18.33' }, messages: records }, null, 2);
+  const { records: document } = transcriptRecords(exported, true);
+
+  it('is one document, told apart as opencode, naming the same session and folder', () => {
+    expect(document).toHaveLength(1);
+    expect(detectTranscriptAgent(document)).toBe('opencode');
+    expect(transcriptOrigin('opencode', document)).toEqual(transcriptOrigin('opencode', records));
+  });
+
+  it('gives the same events as the lines the plugin writes, for the session and for another', () => {
+    expect(transcriptEvents('opencode', document, { sessionId: SESSION, cwd: '/project' })).toEqual(transcriptEvents('opencode', records, { sessionId: SESSION, cwd: '/project' }));
+    expect(transcriptEvents('opencode', document, { sessionId: 'ses_another' })).toEqual([]);
   });
 });

@@ -66,6 +66,48 @@ const SECRETLINT_LABELS: Readonly<Record<string, string>> = {
   VERCEL_PERSONAL_ACCESS_TOKEN: 'Vercel token',
 };
 
+/**
+ * What every rule of secretlint's recommended preset needs to find anything, read from each rule's
+ * patterns (a superset: each entry is a part every match of that rule contains). A text with none
+ * of them has nothing for secretlint, so it is neither loaded nor run for it: its first use costs a
+ * process tens of ms while its rules compile (`npm run bench hooks`), and most blocks hold no
+ * secret. The rules, by id, are listed in PRESCANNED_RULES; a preset with another rule fails
+ * test/unit/services/redaction.test.ts until its part is added here.
+ */
+const SECRETLINT_CANDIDATE = new RegExp(
+  [
+    // aws: access key ids
+    'A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA',
+    // privatekey, gcp (a service account's JSON holds its private key)
+    'PRIVATE KEY',
+    // npm: tokens, an .npmrc's token, package.json's x-oauth-basic URL
+    'npm_|_authToken=',
+    // slack: tokens (its webhook URL is below, any case)
+    'xox[bpaor]-|xapp-',
+    // basicauth: scheme://user:password@host
+    '://[-\\w]{1,256}:',
+    // openai (new keys by their kind, older ones by the part every one holds), anthropic
+    'sk-(?:proj|svcacct|admin|ant)-|T3BlbkFJ',
+    // groq, huggingface, linear, notion, sendgrid, shopify, github, gitlab, grafana, 1password
+    'gsk_|hf_|lin_api_|ntn_|SG\\.|shp(?:pa|ca|at|ss)_|gh[pousr]_|github_pat_|glpat-|glc_|glsa_|ops_',
+    // hashicorp-vault, vercel, databricks, docker, figma
+    'hv[sbr]\\.|vc[pciark]_|dapi|dckr_pat_|figd_',
+  ].join('|'),
+);
+/** The rules whose patterns are case-insensitive in part: aws (the names beside a secret), slack's webhook, database-connection-string, npm's x-oauth-basic. */
+const SECRETLINT_CANDIDATE_ANY_CASE = /secret_?access_?key|account_?(?:id)?["']?\s*(?::|=>|=)|hooks\.slack\.com|mongodb|mysql|postgres|x-oauth-basic/i;
+
+/** The preset's rules the candidate parts above were read from. */
+export const PRESCANNED_RULES = [
+  '1password', 'anthropic', 'aws', 'basicauth', 'database-connection-string', 'databricks', 'docker', 'figma', 'filter-comments', 'gcp', 'github', 'gitlab',
+  'grafana', 'groq', 'hashicorp-vault', 'huggingface', 'linear', 'notion', 'npm', 'openai', 'privatekey', 'sendgrid', 'shopify', 'slack', 'vercel',
+].map((name) => `@secretlint/secretlint-rule-${name}`);
+
+/** Whether any rule of the preset could find something in `text` (see SECRETLINT_CANDIDATE). */
+export function mayHoldVendorSecret(text: string): boolean {
+  return SECRETLINT_CANDIDATE.test(text) || SECRETLINT_CANDIDATE_ANY_CASE.test(text);
+}
+
 type Lint = (text: string) => Promise<Redaction[]>;
 let secretlint: Promise<Lint> | undefined;
 
@@ -101,9 +143,9 @@ export function pathPlaces(folder: string | undefined): PathPlaces {
  */
 export async function redactText(text: string, places: PathPlaces): Promise<Redacted> {
   if (text === '') return { text, masked: {} };
-  const lint = await loadSecretlint();
+  const vendors = mayHoldVendorSecret(text) ? await (await loadSecretlint())(text) : [];
   // secretlint's rules first: they name the vendor; then the transcript shapes, then paths.
-  const redactions = [...(await lint(text)), ...transcriptSecrets(text), ...personalPaths(text, places)];
+  const redactions = [...vendors, ...transcriptSecrets(text), ...personalPaths(text, places)];
   return applyRedactions(text, redactions);
 }
 

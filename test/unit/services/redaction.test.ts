@@ -2,12 +2,28 @@
 // corpus masked by kind with the sentence kept, nothing that is no secret touched, personal paths
 // made relative, and what was masked said in counts and kinds only.
 import { describe, expect, it } from 'vitest';
-import { describeMasked, redactSnapshot, redactText } from '../../../src/services/redaction';
+import { creator as secretlintPreset } from '@secretlint/secretlint-rule-preset-recommend';
+import { lintSource } from '@secretlint/core';
+import { describeMasked, mayHoldVendorSecret, PRESCANNED_RULES, redactSnapshot, redactText } from '../../../src/services/redaction';
 import { NOT_SECRETS, SECRET_CORPUS } from '../../fixtures/secrets/corpus.mjs';
 
 const places = { folder: '/home/alice/projects/app', home: '/home/alice' };
 
 describe('the redaction step', () => {
+  // secretlint is run only on text where one of its rules could find something (a part every
+  // match of that rule holds): the candidate parts were read from these rules.
+  it("knows every rule of secretlint's preset that it skips secretlint for", () => {
+    expect(secretlintPreset.rules.map((rule) => rule.meta.id).sort()).toEqual([...PRESCANNED_RULES].sort());
+  });
+
+  it('finds a candidate in every text where secretlint finds a secret, and skips text with none', async () => {
+    const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: secretlintPreset }] };
+    const found = async (content: string) => (await lintSource({ source: { content, filePath: 'thread.txt', ext: '.txt', contentType: 'text' }, options: { config } })).messages.length > 0;
+    for (const { text } of SECRET_CORPUS) if (await found(text)) expect(mayHoldVendorSecret(text), text).toBe(true);
+    for (const text of NOT_SECRETS) if (await found(text)) expect(mayHoldVendorSecret(text), text).toBe(true);
+    expect(mayHoldVendorSecret('## Resuming: demo-1 — Parse widget config\n- Next: run the parser tests (task-12, msg.send)')).toBe(false);
+  });
+
   it('has at least 40 secret shapes to plant', () => {
     expect(SECRET_CORPUS.length).toBeGreaterThanOrEqual(40);
     expect(new Set(SECRET_CORPUS.map((entry) => entry.secret)).size).toBe(SECRET_CORPUS.length);

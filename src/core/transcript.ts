@@ -14,7 +14,7 @@ import { claudeEvents } from './transcriptClaude';
 import { codexEvents } from './transcriptCodex';
 import { copilotEvents } from './transcriptCopilot';
 import { geminiEvents } from './transcriptGemini';
-import { isOpencodeExport, opencodeEvents, opencodeMessages } from './transcriptOpencode';
+import { isOpencodeExport, isStoredPart, opencodeEvents, opencodeMessages } from './transcriptOpencode';
 
 const READERS: Record<TranscriptAgent, (records: readonly unknown[]) => AgentEvent[]> = {
   claude: claudeEvents,
@@ -183,7 +183,7 @@ function sessionLines(agent: TranscriptAgent, records: readonly unknown[], sessi
 export function detectTranscriptAgent(records: readonly unknown[]): TranscriptAgent | undefined {
   for (const record of records.slice(0, 50)) {
     if (!isRecord(record)) continue;
-    if ((isRecord(record.info) && Array.isArray(record.parts)) || isOpencodeExport(record)) return 'opencode';
+    if ((isRecord(record.info) && Array.isArray(record.parts)) || isOpencodeExport(record) || isStoredPart(record)) return 'opencode';
     if (typeof record.type === 'string' && isRecord(record.payload) && typeof record.timestamp === 'string') return 'codex';
     if (typeof record.type === 'string' && /^[a-z_]+\.[a-z_]+$/.test(record.type) && isRecord(record.data)) return 'copilot';
     if ((typeof record.sessionId === 'string' && typeof record.projectHash === 'string') || '$set' in record || '$rewindTo' in record || record.type === 'gemini') return 'gemini';

@@ -5,7 +5,9 @@
 /**
  * JSON values of the text's lines. Read from the middle of a file, the first line is a fragment
  * and is dropped unread; a line that does not parse (one being written) is skipped and counted. A
- * whole-file JSON document (Gemini CLI's older `.json` sessions) gives its one value.
+ * whole-file JSON document (Gemini CLI's older `.json` sessions, `opencode export`) gives its one
+ * value; pretty-printed documents one after another (opencode's stored message and part files
+ * put together) give one value each.
  */
 export function transcriptRecords(text: string, fromStart: boolean): { records: unknown[]; skippedLines: number } {
   const body = fromStart ? text.replace(/^\uFEFF/, '') : text.slice(text.indexOf('\n') + 1);
@@ -13,8 +15,10 @@ export function transcriptRecords(text: string, fromStart: boolean): { records: 
     try {
       return { records: [JSON.parse(body) as unknown], skippedLines: 0 };
     } catch {
-      // Not one document: read it line by line.
+      // Not one document: several, or lines.
     }
+    const documents = prettyDocuments(body);
+    if (documents.records.length > 1) return documents;
   }
   const records: unknown[] = [];
   let skippedLines = 0;
@@ -22,6 +26,25 @@ export function transcriptRecords(text: string, fromStart: boolean): { records: 
     if (line.trim() === '') continue;
     try {
       records.push(JSON.parse(line) as unknown);
+    } catch {
+      skippedLines++;
+    }
+  }
+  return { records, skippedLines };
+}
+
+/**
+ * Pretty-printed JSON documents one after another. Inside one, every line but its last is indented
+ * or continues a value (a JSON string holds no raw line break), so each starts where a line opens
+ * with `{` or `[` in the first column; one that does not parse is skipped and counted.
+ */
+function prettyDocuments(body: string): { records: unknown[]; skippedLines: number } {
+  const records: unknown[] = [];
+  let skippedLines = 0;
+  for (const chunk of body.split(/\n(?=[{[])/)) {
+    if (chunk.trim() === '') continue;
+    try {
+      records.push(JSON.parse(chunk) as unknown);
     } catch {
       skippedLines++;
     }

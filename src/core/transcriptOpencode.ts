@@ -10,7 +10,11 @@
 //          reasoning, step-start, step-finish, patch, file, agent, subtask, snapshot, retry
 //
 // `opencode export <session>` writes the same messages as one JSON document, `{info: the session,
-// messages: [{info, parts}]}`: that is the file a user has at hand, and it reads the same.
+// messages: [{info, parts}]}`: that is the file a user has at hand, and it reads the same. So do
+// opencode's own stored files put together (before 1.18: `storage/message/<session>/<message>.json`
+// holds a message's info, `storage/part/<message>/<part>.json` each of its parts, in any order
+// beside the project's and share's files): each message gets its parts, by their ascending ids,
+// as opencode itself joins them.
 //
 // A compaction counts once its summary is done (an assistant `summary` message that finished
 // without an error, answering the compaction's user message): the pre-compaction checkpoint reads
@@ -43,9 +47,32 @@ export function opencodeEvents(records: readonly unknown[]): AgentEvent[] {
   return events;
 }
 
-/** The messages of opencode's records: the plugin's lines as they are, an export document's `messages` in its place. */
+/**
+ * The messages of opencode's records, each `{info, parts}`: the plugin's lines as they are, an
+ * export document's `messages` in its place, stored message files with their stored parts.
+ */
 export function opencodeMessages(records: readonly unknown[]): unknown[] {
-  return records.flatMap((record) => (isOpencodeExport(record) ? record.messages : [record]));
+  const lines = records.flatMap((record) => (isOpencodeExport(record) ? record.messages : [record]));
+  const stored = lines.filter(isRecord).filter(isStoredMessage);
+  if (stored.length === 0) return lines;
+  const parts = new Map<string, Record<string, unknown>[]>();
+  for (const part of lines.filter(isRecord).filter((line) => isStoredPart(line))) {
+    const messageId = part.messageID as string;
+    parts.set(messageId, [...(parts.get(messageId) ?? []), part]);
+  }
+  const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.id).localeCompare(String(b.id));
+  const joined = [...stored].sort((a, b) => (timeOf(a.time, 'created') ?? 0) - (timeOf(b.time, 'created') ?? 0) || byId(a, b)).map((info) => ({ info, parts: [...(parts.get(info.id as string) ?? [])].sort(byId) }));
+  return [...lines.filter((line) => isRecord(line) && isRecord(line.info) && Array.isArray(line.parts)), ...joined];
+}
+
+/** A stored message file: the message's info alone (its parts are files of their own). */
+function isStoredMessage(record: Record<string, unknown>): boolean {
+  return (record.role === 'user' || record.role === 'assistant') && typeof record.id === 'string' && typeof record.sessionID === 'string' && !('parts' in record) && !('info' in record);
+}
+
+/** A stored part file: one part, naming its message. */
+export function isStoredPart(record: unknown): boolean {
+  return isRecord(record) && typeof record.messageID === 'string' && typeof record.sessionID === 'string' && typeof record.type === 'string';
 }
 
 /** The document `opencode export` writes: the session's `info` and its `messages`. */

@@ -76,3 +76,27 @@ describe("opencode's session as `opencode export` writes it", () => {
     expect(transcriptEvents('opencode', document, { sessionId: 'ses_another' })).toEqual([]);
   });
 });
+
+describe("opencode's session as its stored files, put together", () => {
+  // Before 1.18 opencode kept each message's info in storage/message/<session>/<message>.json and
+  // each part in storage/part/<message>/<part>.json; a session's files put together (as a user
+  // gathers them, with the project's and the share's files among them) come in any order, each
+  // pretty-printed. The same session, taken apart that way, parts first and messages last.
+  const infos = records.map((record) => record.info);
+  const parts = records.flatMap((record) => record.parts).reverse();
+  const project = { id: 'c387ae0c45859f241b82f03beba884dfed805718', worktree: '/project', vcs: 'git', time: { created: 1, updated: 1 } };
+  const share = { id: 'hIZWAtTJ', secret: '<REDACTED>', url: 'https://opncd.ai/share/hIZWAtTJ' };
+  const stored = [project, share, ...parts, ...infos].map((value) => JSON.stringify(value, null, 2)).join('\n');
+  const { records: files, skippedLines } = transcriptRecords(stored, true);
+
+  it('reads each file as a record, and is told apart as opencode', () => {
+    expect(skippedLines).toBe(0);
+    expect(files).toHaveLength(2 + parts.length + infos.length);
+    expect(detectTranscriptAgent(files)).toBe('opencode');
+    expect(transcriptOrigin('opencode', files)).toEqual(transcriptOrigin('opencode', records));
+  });
+
+  it('gives each message its parts in order: the same events as the plugin writes', () => {
+    expect(transcriptEvents('opencode', files, { sessionId: SESSION, cwd: '/project' })).toEqual(transcriptEvents('opencode', records, { sessionId: SESSION, cwd: '/project' }));
+  });
+});

@@ -445,6 +445,9 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
       ...driver.configure(home, standin, dir),
       ...options.env,
     };
+    // Codex runs commands in a login shell (`bash -lc`), whose /etc/profile sets PATH afresh: the
+    // profile in the temp home puts the stand-in br and bd back on it, as a user's own profile does.
+    fs.writeFileSync(path.join(home, '.bash_profile'), `export PATH=${shellQuote(env.PATH ?? '')}\n`);
     if (options.bdPrime) installBdPrime(dir, options.agent);
     if (options.hooks !== false) {
       const result = await runProcess(process.execPath, [cli, 'hooks', 'install', '--agent', driver.installHooks, '--dir', dir], { cwd: dir, env });
@@ -488,6 +491,8 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
     },
   };
 }
+
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 /** How many recovery blocks a request carries (each names the issue it resumes once). */
 export function blockCount(request: RecordedRequest | undefined): number {

@@ -52,6 +52,18 @@ describe('Anthropic Messages', () => {
     expect(standin.requests.map((request) => request.kind)).toEqual(['turn', 'turn', 'turn']);
   });
 
+  it('a gated answer waits until the test opens its gate, and an open gate holds nothing more', async () => {
+    standin = await startModelStandin('anthropic', [{ when: 'HOLD', turns: [{ text: 'Released.', gate: 'hold' }] }]);
+    let answered = false;
+    const held = post('/v1/messages', { tools: ANTHROPIC_TOOLS, messages: [{ role: 'user', content: 'HOLD on' }] }).then((text) => ((answered = true), text));
+    await standin.reached('hold');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    standin.open('hold');
+    expect(JSON.parse(await held)).toMatchObject({ content: [{ type: 'text', text: 'Released.' }] });
+    expect(JSON.parse(await post('/v1/messages', { tools: ANTHROPIC_TOOLS, messages: [{ role: 'user', content: 'HOLD on' }] }))).toMatchObject({ content: [{ type: 'text', text: 'Released.' }] });
+  });
+
   it('a step answers the prompt that starts with its word, not a later hook context that quotes it', async () => {
     standin = await startModelStandin('anthropic', SCRIPT);
     const quoted = { role: 'user', content: [{ type: 'text', text: '# Beads Workflow Context\n- Request: STEP1 go' }, { type: 'text', text: 'COMPACT-NOW fill' }] };

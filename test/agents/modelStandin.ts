@@ -30,6 +30,12 @@ export type ModelTurn = (
    * compacts in the background beside the turn and drops a compaction still running when `-p` ends.
    */
   delayMs?: number;
+  /**
+   * The stand-in holds the answer until the test opens this gate (`standin.open(gate)`), as a model
+   * still thinking keeps the session's run going: how a test keeps one session live while another
+   * one starts, compacts or resumes beside it. An open gate stays open (a retried request passes).
+   */
+  gate?: string;
 };
 
 export interface ScriptStep {
@@ -78,6 +84,10 @@ export interface ModelStandin {
   conversationRequests(): RecordedRequest[];
   /** Resolves with the next request that arrives (for start-up timing). */
   nextRequest(): Promise<RecordedRequest>;
+  /** Resolves once a request waits at the gate (a turn's `gate`), or at once if one did. */
+  reached(gate: string): Promise<void>;
+  /** Opens the gate: every answer held there goes out, and any later one is not held. */
+  open(gate: string): void;
   close(): Promise<void>;
 }
 
@@ -113,6 +123,12 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
   const requests: RecordedRequest[] = [];
   const waiters: ((request: RecordedRequest) => void)[] = [];
   const egress: string[] = [];
+  const gates = new Map<string, { open: boolean; reached: boolean; held: (() => void)[]; onReach: (() => void)[] }>();
+  const gateOf = (name: string) => {
+    let gate = gates.get(name);
+    if (!gate) gates.set(name, (gate = { open: false, reached: false, held: [], onReach: [] }));
+    return gate;
+  };
   const server = http.createServer((req, res) => {
     req.on('error', () => undefined);
     res.on('error', () => undefined);
@@ -156,8 +172,16 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
         }
         const turn = kind === 'compaction' ? { text: summaryFor(family) } : nextTurn(script, conversation, text.includes(COMPACTION_SUMMARY));
         const answer = () => codec.reply(res, turn, codec.streaming(path, object), object);
-        if (turn.delayMs) setTimeout(() => (res.destroyed ? undefined : answer()), turn.delayMs);
-        else answer();
+        const delayed = () => {
+          if (turn.delayMs) setTimeout(() => (res.destroyed ? undefined : answer()), turn.delayMs);
+          else answer();
+        };
+        const gate = turn.gate === undefined ? undefined : gateOf(turn.gate);
+        if (gate && !gate.open) {
+          gate.reached = true;
+          for (const resolve of gate.onReach.splice(0)) resolve();
+          gate.held.push(() => (res.destroyed ? undefined : delayed()));
+        } else delayed();
       } catch (error) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: String(error) } }));
@@ -181,6 +205,15 @@ export async function startModelStandin(family: ApiFamily, script: ScriptStep[] 
     egress,
     conversationRequests: () => requests.filter((request) => request.kind === 'turn' || request.kind === 'compaction'),
     nextRequest: () => new Promise((resolve) => waiters.push(resolve)),
+    reached: (name) => {
+      const gate = gateOf(name);
+      return gate.reached ? Promise.resolve() : new Promise<void>((resolve) => gate.onReach.push(resolve));
+    },
+    open: (name) => {
+      const gate = gateOf(name);
+      gate.open = true;
+      for (const release of gate.held.splice(0)) release();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

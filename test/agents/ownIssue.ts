@@ -1,0 +1,176 @@
+// Every session its own issue, from its first claim (issue 30): the cases people meet, run in a real
+// agent the way people run it. The demo workspace has demo-1 in progress from before any session
+// (nobody's live session holds it), so a new session's start block resumes demo-1; the sessions
+// then claim their own issues (demo-8, demo-9) as work goes on.
+//
+// - claim-then-resume: a claim made mid-session after start, then a resume without a compaction:
+//   the resumed session's newest block names its own issue (a correction of the start block).
+// - overlapping: two sessions in one folder, overlapping in time (the stand-in holds one session's
+//   answer while the other starts, compacts or resumes): each claims its own issue, and neither is
+//   handed the other's issue, its commands or its files, before a compaction and after one.
+// - ended: a session claims, works and ends (the agent's end-of-session hook, or the stated live
+//   limit where the agent has none); the next new session resumes its issue.
+import { expect, it } from 'vitest';
+import { createAgentHarness, type AgentHarness, type AgentKind, type AgentTurn, type HarnessOptions } from './harness';
+import type { RecordedRequest, ScriptStep } from './modelStandin';
+import { expectHooksAnsweredInTime, expectNoEgress, ok } from './scenario';
+
+/** In progress from before any session (test/fixtures/make-workspace.mjs SCENARIO.inProgress). */
+const OLDER = 'demo-1';
+/** Ready issues of the demo workspace (SCENARIO.readyWithParent): the sessions' own. */
+const ALPHA = 'demo-8';
+const BETA = 'demo-9';
+
+const claimAndWrite = (issue: string, file: string) => [{ shell: `br update ${issue} --claim --json` }, { write: { path: file, content: `${file} work\n` } }];
+
+// Each prompt's first word is its step (./modelStandin.ts); no word is the start of another.
+const SCRIPT: ScriptStep[] = [
+  { when: 'ALPHACLAIM', turns: [...claimAndWrite(ALPHA, 'alpha.txt'), { text: `Claimed ${ALPHA} and wrote alpha.txt.` }] },
+  { when: 'ALPHAHELD', turns: [...claimAndWrite(ALPHA, 'alpha.txt'), { text: `Claimed ${ALPHA} and wrote alpha.txt.`, gate: 'alpha-claim' }] },
+  { when: 'BETAHELD', turns: [...claimAndWrite(BETA, 'beta.txt'), { text: `Claimed ${BETA} and wrote beta.txt.`, gate: 'beta-claim' }] },
+  { when: 'ALPHAWAIT', turns: [{ text: 'Still on my issue.', gate: 'alpha-wait' }] },
+  { when: 'ALPHANEXT', turns: [{ text: 'Going on with my issue.' }] },
+  { when: 'BETANEXT', turns: [{ text: 'Going on with my issue.' }] },
+  { when: 'NEWCHAT', turns: [{ text: 'Picking the work up.' }] },
+];
+
+/**
+ * The issue the newest recovery block of a request names: a block's "Resuming: <id>", or a
+ * correction's "this session's issue is now <id>"; null for a correction that names none, undefined
+ * for a request with no block.
+ */
+export function newestBlockIssue(text: string): string | null | undefined {
+  const marks = [...text.matchAll(/## (?:Resuming: |Correction: this session's issue is now )([A-Za-z0-9._-]+)|## Correction: \S+ is no longer this session's issue/g)];
+  const newest = marks.at(-1);
+  return newest ? (newest[1] ?? null) : undefined;
+}
+
+/** The commands a block offers for an issue: its checkpoint and its close. */
+const commandsFor = (issue: string) => new RegExp(`comments add -- ${issue}\\b|close --reason.{0,40}?-- ${issue}\\b`);
+
+/** A session's own turn requests in a run: the ones whose conversation holds its step word. */
+const turnsIn = (requests: RecordedRequest[], word: string) => requests.filter((request) => request.kind === 'turn' && request.text.includes(word));
+const turnsOf = (turn: AgentTurn, word: string) => turnsIn(turn.requests, word);
+const firstTurn = (turn: AgentTurn, word: string): RecordedRequest => {
+  const first = turnsOf(turn, word)[0];
+  expect(first, `a request of ${word}`).toBeDefined();
+  return first as RecordedRequest;
+};
+
+/** A session's pre-compaction checkpoints on an issue. */
+const checkpointsOn = (harness: AgentHarness, issue: string) => harness.comments(issue).filter((comment) => comment.text.startsWith('Auto-checkpoint (pre-compaction)'));
+
+/** The checkpoint's own lines: everything but the line of changes it does not attribute to the session. */
+const ownLines = (text: string) => text.split('\n').filter((line) => !line.startsWith('- Also changed here')).join('\n');
+
+export interface OwnIssueOptions {
+  /**
+   * How a session ends for our hooks: 'hook', the agent's own end-of-session hook (Claude Code and
+   * Gemini CLI SessionEnd); 'idle', the stated live limit (BEADS_RECOVERY_SESSION_LIVE_MINUTES)
+   * where the agent has no such hook.
+   */
+  ends: 'hook' | 'idle';
+  /** Cases the agent cannot express, each with the reason: reported as skipped with it. */
+  cannot?: Partial<Record<'claim-then-resume' | 'overlapping' | 'ended', string>>;
+}
+
+/** Registers the cases for one agent. */
+export function describeOwnIssueScenarios(agent: AgentKind, options: OwnIssueOptions): void {
+  const harnesses: AgentHarness[] = [];
+  const harnessFor = async (extra: Partial<HarnessOptions> = {}) => {
+    const harness = await createAgentHarness({ agent, dialect: 'br', script: SCRIPT, ...extra });
+    harnesses.push(harness);
+    return harness;
+  };
+  const scenario = (id: keyof NonNullable<OwnIssueOptions['cannot']>, title: string, body: (context: { harnesses: AgentHarness[] }) => Promise<void>) => {
+    const reason = options.cannot?.[id];
+    if (reason) it.skip(`${title} (cannot: ${reason})`, () => undefined);
+    else
+      it(title, async () => {
+        try {
+          await body({ harnesses });
+        } finally {
+          await Promise.all(harnesses.splice(0).map((harness) => harness.close()));
+        }
+      });
+  };
+
+  scenario('claim-then-resume', 'a claim after start, then a resume without a compaction: the newest block names the claimed issue', async () => {
+    const harness = await harnessFor();
+    const start = ok(await harness.start('ALPHACLAIM claim your issue and write alpha.txt'));
+    // The start block resumed the folder's older in-progress issue: the claim came after it.
+    expect(newestBlockIssue(firstTurn(start, 'ALPHACLAIM').text)).toBe(OLDER);
+    const resumed = ok(await harness.resume(start.session, 'ALPHANEXT go on'));
+    const first = firstTurn(resumed, 'ALPHANEXT');
+    expect(newestBlockIssue(first.text), 'the newest block of the resumed session').toBe(ALPHA);
+    expectHooksAnsweredInTime(harness);
+    expectNoEgress(harness);
+  });
+
+  scenario('overlapping', 'two sessions overlapping in one folder: each claims its own issue, and neither is handed the other’s issue, commands or files, before a compaction and after one', async () => {
+    const harness = await harnessFor();
+    const { standin } = harness;
+    // Session alpha claims demo-8 and writes alpha.txt; its model is still answering (held) when beta starts.
+    const alphaRun = harness.start('ALPHAHELD claim your issue and write alpha.txt');
+    await standin.reached('alpha-claim');
+    const betaRun = harness.start('BETAHELD claim your issue and write beta.txt');
+    await standin.reached('beta-claim');
+    // Both sessions are live and each holds its claim. Beta's start block does not hand it alpha's issue.
+    const betaStarted = turnsIn(standin.conversationRequests(), 'BETAHELD');
+    expect(betaStarted.length).toBeGreaterThan(0);
+    expect(newestBlockIssue(betaStarted[0]?.text ?? ''), 'what beta was handed at its start').not.toBe(ALPHA);
+    for (const request of betaStarted) expect(request.text, "beta's requests offer alpha's commands").not.toMatch(commandsFor(ALPHA));
+    expect(betaStarted[0]?.text, "alpha's issue is listed as held by a live session").toMatch(new RegExp(`(?:in progress in other live sessions|In Progress in Other Live Sessions)[^#]*${ALPHA}`, 'i'));
+
+    // Alpha compacts while beta is live (held): its checkpoint is on its own issue with its own file only.
+    standin.open('alpha-claim');
+    const alpha = ok(await alphaRun);
+    ok(await harness.compact(alpha.session));
+    let alphaCheckpoints = checkpointsOn(harness, ALPHA);
+    expect(alphaCheckpoints, `${ALPHA}'s comments: ${JSON.stringify(harness.comments(ALPHA))}`).toHaveLength(1);
+    expect(alphaCheckpoints[0]?.text).toContain('alpha.txt');
+    expect(ownLines(alphaCheckpoints[0]?.text ?? '')).not.toContain('beta.txt');
+    const alphaNext = ok(await harness.resume(alpha.session, 'ALPHANEXT go on'));
+    expect(newestBlockIssue(firstTurn(alphaNext, 'ALPHANEXT').text), "alpha's newest block after its compaction").toBe(ALPHA);
+    for (const request of turnsOf(alphaNext, 'ALPHANEXT')) expect(request.text).not.toMatch(commandsFor(BETA));
+
+    // Beta compacts while alpha is live again (held): the same for beta.
+    const alphaWait = harness.resume(alpha.session, 'ALPHAWAIT keep going');
+    await standin.reached('alpha-wait');
+    standin.open('beta-claim');
+    const beta = ok(await betaRun);
+    expect(beta.session).not.toBe(alpha.session);
+    ok(await harness.compact(beta.session));
+    const betaCheckpoints = checkpointsOn(harness, BETA);
+    expect(betaCheckpoints, `${BETA}'s comments: ${JSON.stringify(harness.comments(BETA))}`).toHaveLength(1);
+    expect(betaCheckpoints[0]?.text).toContain('beta.txt');
+    expect(ownLines(betaCheckpoints[0]?.text ?? '')).not.toContain('alpha.txt');
+    const betaNext = ok(await harness.resume(beta.session, 'BETANEXT go on'));
+    expect(newestBlockIssue(firstTurn(betaNext, 'BETANEXT').text), "beta's newest block after its compaction").toBe(BETA);
+    for (const request of turnsOf(betaNext, 'BETANEXT')) expect(request.text).not.toMatch(commandsFor(ALPHA));
+    standin.open('alpha-wait');
+    ok(await alphaWait);
+
+    // No checkpoint landed on the other's issue or on the older one.
+    alphaCheckpoints = checkpointsOn(harness, ALPHA);
+    expect(alphaCheckpoints).toHaveLength(1);
+    expect(checkpointsOn(harness, OLDER)).toEqual([]);
+    expectHooksAnsweredInTime(harness);
+    expectNoEgress(harness);
+  });
+
+  scenario('ended', 'a session that ended: the next new session resumes its issue', async () => {
+    // Where the agent has no end-of-session hook, a session is live until the stated limit passes.
+    const liveSeconds = 3;
+    const harness = await harnessFor(options.ends === 'idle' ? { env: { BEADS_RECOVERY_SESSION_LIVE_MINUTES: String(liveSeconds / 60) } } : {});
+    const first = ok(await harness.start('ALPHACLAIM claim your issue and write alpha.txt'));
+    expect(harness.comments(ALPHA)).toBeDefined();
+    if (options.ends === 'idle') await new Promise((resolve) => setTimeout(resolve, (liveSeconds + 1) * 1000));
+    else expect(harness.hookRuns().map((run) => run.event), 'the end-of-session hook ran').toContain('SessionEnd');
+    const next = ok(await harness.start('NEWCHAT pick the work up'));
+    expect(next.session).not.toBe(first.session);
+    expect(newestBlockIssue(firstTurn(next, 'NEWCHAT').text), 'what the new session was handed').toBe(ALPHA);
+    expectHooksAnsweredInTime(harness);
+    expectNoEgress(harness);
+  });
+}

@@ -11,7 +11,7 @@ import { createLog } from './adapters/log';
 import { ProjectRegistry } from './adapters/projects';
 import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryCommands';
 import { registerSidebar } from './adapters/sidebar';
-import { sessionViews, syncIdleSetting } from './adapters/agentSessions';
+import { sessionViews, syncSessionSettings } from './adapters/agentSessions';
 import { registerWorkCommands } from './adapters/workCommands';
 import { showWalkthroughImage, welcomeOnFirstOpen } from './adapters/welcome';
 import { toLedgerSummary } from './core/ledger';
@@ -85,7 +85,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     ...registerRecoveryCommands(recovery, log),
     ...agents.disposables,
     ...sidebar.disposables,
-    syncIdleSetting(projects, log),
+    syncSessionSettings(projects, log),
     closes,
     claims,
     outboxes,

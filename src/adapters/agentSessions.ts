@@ -1,10 +1,11 @@
 // VS Code's part in "which issue is this session's?": its own session (this window) is bound by
 // Beads: Focus Issue…, its recovery context asks the same resolver as the agents' hooks, the idle
-// setting is written beside each folder's sessions for the command line, and the sidebar lists
+// and thread settings are written beside each folder's sessions for the hooks and the command
+// line, and the sidebar lists
 // the agent sessions working in the folder.
 import * as vscode from 'vscode';
 import { storeFolderOf } from '../beads/backend';
-import { bindIssue, bindingsOf, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
+import { bindIssue, bindingsOf, sessionKey, withSessionSettings, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import type { Dialect } from '../core/model';
 import type { Actor } from '../core/sessionIssue';
 import { sessionRows } from '../core/sessionRows';
@@ -26,17 +27,17 @@ async function storeOf(folder: string, timeoutMs: number): Promise<AgentSessions
   return location ? new AgentSessionsStore(location) : undefined;
 }
 
-/** The idle setting as the command line reads it: written into the folder's sessions. */
-function withIdleSetting(state: AgentSessionsState, folder: vscode.Uri): AgentSessionsState {
-  const idleMinutes = readSettings(folder).sessionIdleMinutes;
-  return state.idleMinutes === idleMinutes ? state : { ...state, idleMinutes };
+/** The idle and thread settings as the hooks and the command line read them: written into the folder's sessions. */
+function withSettings(state: AgentSessionsState, folder: vscode.Uri): AgentSessionsState {
+  const settings = readSettings(folder);
+  return withSessionSettings(state, { idleMinutes: settings.sessionIdleMinutes, threadDestination: settings.threadDestination });
 }
 
 /** Beads: Focus Issue… binds this window's session to the issue (or unbinds it: follow the newest). */
 export async function bindFocus(project: Project, issueId: string | undefined, log: vscode.LogOutputChannel): Promise<void> {
   try {
     const store = await storeOf(project.folder.uri.fsPath, readSettings(project.folder.uri).cliTimeoutMs);
-    await store?.update((state) => bindIssue(withIdleSetting(state, project.folder.uri), vscodeSession(), issueId, Date.now()));
+    await store?.update((state) => bindIssue(withSettings(state, project.folder.uri), vscodeSession(), issueId, Date.now()));
   } catch (error) {
     log.warn(`could not bind this window's session to ${issueId ?? 'no issue'}: ${errorMessage(error)}`);
   }
@@ -60,26 +61,26 @@ export async function sessionViews(project: Project, inProgress: readonly { id: 
   const now = Date.now();
   const store = await storeOf(folder, readSettings(project.folder.uri).cliTimeoutMs).catch(() => undefined);
   const state = await store?.read().catch(() => undefined);
-  const idleMs = state ? sessionIdleMs(withIdleSetting(state, project.folder.uri)) : readSettings(project.folder.uri).sessionIdleMinutes * 60_000;
+  const idleMs = state ? sessionIdleMs(withSettings(state, project.folder.uri)) : readSettings(project.folder.uri).sessionIdleMinutes * 60_000;
   const onDisk = await sessionsOnDisk(folder, { now, idleMs }).catch(() => []);
   return sessionRows({ recorded: Object.values(state?.sessions ?? {}), onDisk, inProgress, focusedId, now, idleMs, ownSession: vscodeSession() });
 }
 
-/** Keeps the idle setting beside every folder's sessions, for the hooks and the command line. */
-export function syncIdleSetting(projects: ProjectRegistry, log: vscode.LogOutputChannel): vscode.Disposable {
+/** Keeps the idle and thread settings beside every folder's sessions, for the hooks and the command line. */
+export function syncSessionSettings(projects: ProjectRegistry, log: vscode.LogOutputChannel): vscode.Disposable {
   const sync = async () => {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const project = await projects.project(folder);
       if (!project) continue;
       const store = await storeOf(project.folder.uri.fsPath, readSettings(project.folder.uri).cliTimeoutMs).catch(() => undefined);
-      await store?.update((state) => withIdleSetting(state, project.folder.uri)).catch((error: unknown) => log.warn(`could not keep the session idle setting: ${errorMessage(error)}`));
+      await store?.update((state) => withSettings(state, project.folder.uri)).catch((error: unknown) => log.warn(`could not keep the session settings for the hooks: ${errorMessage(error)}`));
     }
   };
   void sync().catch(() => undefined);
   return vscode.Disposable.from(
     projects.onDidChange(() => void sync().catch(() => undefined)),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(`${SECTION}.sessions.idleMinutes`)) void sync().catch(() => undefined);
+      if (event.affectsConfiguration(`${SECTION}.sessions.idleMinutes`) || event.affectsConfiguration(`${SECTION}.thread.destination`)) void sync().catch(() => undefined);
     }),
   );
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_POLICY, type CheckpointPolicy } from '../core/policy';
 import { DEFAULT_BUDGET_BYTES, MIN_BUDGET_BYTES } from '../core/recovery';
 import { DEFAULT_SESSION_IDLE_MINUTES } from '../core/agentSessions';
+import { DEFAULT_THREAD_DESTINATION, parseThreadDestination, type ThreadDestination } from '../core/threadDestination';
 
 /** Every setting the extension reads, as one typed object (rust-analyzer's `Config` pattern). */
 export interface Settings {
@@ -16,6 +17,8 @@ export interface Settings {
   checkpointPolicy: CheckpointPolicy;
   /** An agent session silent this long is gone: its binding ends (beadsRecovery.sessions.idleMinutes). */
   sessionIdleMinutes: number;
+  /** Where a session's thread goes: beads, this machine only, or nowhere (beadsRecovery.thread.destination). */
+  threadDestination: ThreadDestination;
 }
 
 export type InjectTarget = 'chat' | 'clipboard' | 'claudeCode' | 'terminal';
@@ -41,6 +44,7 @@ export function readSettings(scope?: vscode.Uri): Settings {
       stalledMinutes: wholeNumber(config.get<number>('stalledMinutes'), DEFAULT_POLICY.stalledMinutes, 0),
     },
     sessionIdleMinutes: wholeNumber(config.get<number>('sessions.idleMinutes'), DEFAULT_SESSION_IDLE_MINUTES, 1),
+    threadDestination: parseThreadDestination(config.get<string>('thread.destination')) ?? DEFAULT_THREAD_DESTINATION,
   };
 }
 

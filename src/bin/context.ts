@@ -23,7 +23,9 @@ import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
 import { section } from '../services/section';
 import { actorFor } from '../services/actor';
-import { AgentSessionsStore, liveSessions, observeSession } from '../services/agentSessions';
+import { AgentSessionsStore, liveSessions, observeSession, threadDestinationIn } from '../services/agentSessions';
+import { LocalThreadsStore } from '../services/localThreads';
+import type { LocalThread } from '../core/threadDestination';
 import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import type { SessionIssueChoice } from '../core/sessionIssue';
 import { expectFromFile } from '../services/snapshot';
@@ -96,6 +98,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   if (releaseWarning) warn(releaseWarning);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
   const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS }) : undefined;
+  const localThreads = repository ? keptThreads(cwd, repository.gitDir, env, warn) : undefined;
   const [ledger, hints, prime, actor, sessionState] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
     // another checkout's store: its focus and what changed since the last checkpoint.
@@ -134,6 +137,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         }
       },
     });
+    const kept = await localThreads;
     const produce = (current: Detection) =>
       produceRecoveryContext({
         backend: current.kind === 'none' ? null : watched(current.backend),
@@ -157,6 +161,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         // bd's memories, which only its prime would otherwise bring: here when the prime does not.
         withMemories: true,
         thread: options.thread,
+        localThreads: kept,
         ...(options.conversationHolds ? { conversationHolds: options.conversationHolds } : {}),
         uncommitted,
         now: Date.now(),
@@ -180,6 +185,18 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   } finally {
     ledger?.dispose();
   }
+}
+
+/**
+ * The threads this machine kept instead of writing them to beads (`beadsRecovery.thread.destination:
+ * local`), unless the thread is off now; none when they cannot be read (said on stderr).
+ */
+async function keptThreads(folder: string, gitDir: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<LocalThread[] | undefined> {
+  if ((await threadDestinationIn(folder, env, { timeoutMs: DEFAULT_TIMEOUT_MS })) === 'off') return undefined;
+  return new LocalThreadsStore(gitDir, { onDamage: (report) => warn(describeDamage('threads kept on this machine', report)) }).threads().catch((error: unknown) => {
+    warn(`the threads kept on this machine could not be read: ${errorMessage(error)}`);
+    return undefined;
+  });
 }
 
 /**

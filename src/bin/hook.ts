@@ -27,7 +27,8 @@ import type { SessionThread } from '../core/transcriptThread';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
 import { sessionOfHook, type SessionIdentity } from '../core/agentSessions';
 import { copilotSessionLog } from '../services/sessionsOnDisk';
-import { AgentSessionsStore, endObservedSession, locateSessions } from '../services/agentSessions';
+import { AgentSessionsStore, endObservedSession, locateSessions, threadDestinationIn } from '../services/agentSessions';
+import { clampTimeoutMs } from '../core/time';
 import { readSessionThread, transcriptAgentOf } from '../services/transcripts/sessionThread';
 import { checkpointLine } from './checkpoint';
 import { recoveryContextFor } from './context';
@@ -64,9 +65,16 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const { root, holder } = found;
   const session = await hookSession(agent, input, env);
   // What this session was doing, from its own transcript: read once, for the checkpoint and the context.
+  // With `beadsRecovery.thread.destination: off` the transcript is not read for it at all.
   let thread: Promise<SessionThread | undefined> | undefined;
   const threadOf = () =>
-    (thread ??= readSessionThread({ transcript: input?.transcript, agent: transcriptAgentOf(agent), conversation: input?.session ?? input?.transcript, session: input?.session, folder: cwd, project: holder, note }).catch(() => undefined));
+    (thread ??= threadDestinationIn(cwd, env, { timeoutMs: clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000), note })
+      .then((destination) => {
+        if (destination !== 'off') return readSessionThread({ transcript: input?.transcript, agent: transcriptAgentOf(agent), conversation: input?.session ?? input?.transcript, session: input?.session, folder: cwd, project: holder, note });
+        note("the session's thread is off (beadsRecovery.thread.destination): its transcript was not read for it.");
+        return undefined;
+      })
+      .catch(() => undefined));
   // `lateAfterCompaction`: the block comes after a compaction, on a later tool call or prompt.
   const context = async (trusted: boolean, signal: AbortSignal, lateAfterCompaction: boolean, conversationHolds?: HeldIssue): Promise<Produced> => {
     const prefix = lateAfterCompaction ? AFTER_COMPACTION_PREFIX : '';

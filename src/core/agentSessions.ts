@@ -18,6 +18,7 @@ import type { IssueRule, LiveSession } from './sessionIssue';
 import { type AgentEvent, type FileTouch, type ToolCall, type ToolResult } from './agentEvents';
 import { issueActionsIn, type IssueAction } from './commandLine';
 import { entryOf, idRecord, withEntry } from './idRecord';
+import { parseThreadDestination, type ThreadDestination } from './threadDestination';
 
 export interface SessionCommit {
   hash: string;
@@ -62,6 +63,8 @@ export interface AgentSessionsState {
   sessions: Record<string, AgentSession>;
   /** `beadsRecovery.sessions.idleMinutes` as VS Code last wrote it, for the command line, which cannot read settings. */
   idleMinutes?: number;
+  /** `beadsRecovery.thread.destination` as VS Code last wrote it, for the hooks and the command line. */
+  threadDestination?: ThreadDestination;
 }
 
 export interface SessionIdentity {
@@ -82,6 +85,15 @@ export const DEFAULT_SESSION_IDLE_MINUTES = 720;
  * without an end-of-session hook (Codex) never say that they ended.
  */
 export const DEFAULT_SESSION_LIVE_MINUTES = 30;
+
+/** The settings VS Code writes beside the sessions, for the hooks and the command line, which cannot read them. */
+export type SessionSettings = Required<Pick<AgentSessionsState, 'idleMinutes' | 'threadDestination'>>;
+
+/** The state with VS Code's settings written in; the same state when they are there already. */
+export function withSessionSettings(state: AgentSessionsState, settings: SessionSettings): AgentSessionsState {
+  if (state.idleMinutes === settings.idleMinutes && state.threadDestination === settings.threadDestination) return state;
+  return { ...state, idleMinutes: settings.idleMinutes, threadDestination: settings.threadDestination };
+}
 
 export function emptyAgentSessions(): AgentSessionsState {
   return { version: 1, sessions: {} };
@@ -374,6 +386,8 @@ export function normalizeAgentSessions(value: unknown, problems: string[] = []):
     return state;
   }
   if (typeof value.idleMinutes === 'number' && Number.isFinite(value.idleMinutes) && value.idleMinutes > 0) state.idleMinutes = value.idleMinutes;
+  const threadDestination = parseThreadDestination(value.threadDestination);
+  if (threadDestination) state.threadDestination = threadDestination;
   for (const [key, raw] of Object.entries(value.sessions)) {
     const session = normalizeSession(raw);
     if (session && sessionKey(session) === key) state.sessions[key] = session;

@@ -21,6 +21,7 @@ import {
   type SessionIdentity,
 } from '../core/agentSessions';
 import type { LiveSession } from '../core/sessionIssue';
+import { DEFAULT_THREAD_DESTINATION, parseThreadDestination, THREAD_DESTINATIONS, type ThreadDestination } from '../core/threadDestination';
 import { findRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
 import { DurableJsonFile, type DamageReport } from './durableJson';
@@ -68,6 +69,27 @@ export function sessionIdleMs(state: AgentSessionsState, env: NodeJS.ProcessEnv 
   const fromEnv = Number(env.BEADS_RECOVERY_SESSION_IDLE_MINUTES);
   const minutes = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : (state.idleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES);
   return minutes * MINUTE_MS;
+}
+
+/**
+ * Where the session's thread goes (README, "Where the thread goes"): `BEADS_RECOVERY_THREAD`, else
+ * the setting VS Code last wrote into the file, else the default. A value that names no
+ * destination is said through `note` and not used.
+ */
+export function threadDestinationOf(state: AgentSessionsState | undefined, env: NodeJS.ProcessEnv = {}, note: (line: string) => void = () => undefined): ThreadDestination {
+  const asked = env.BEADS_RECOVERY_THREAD;
+  const fromEnv = parseThreadDestination(asked);
+  if (asked !== undefined && asked.trim() !== '' && !fromEnv) note(`BEADS_RECOVERY_THREAD=${JSON.stringify(asked.slice(0, 40))} is not one of ${THREAD_DESTINATIONS.join(', ')}; it is not used.`);
+  return fromEnv ?? state?.threadDestination ?? DEFAULT_THREAD_DESTINATION;
+}
+
+/** threadDestinationOf for the work tree around `folder`, reading its sessions file (no process: git's own files say where). */
+export async function threadDestinationIn(folder: string, env: NodeJS.ProcessEnv, options: GitOptions & { note?: (line: string) => void }): Promise<ThreadDestination> {
+  const fromEnv = parseThreadDestination(env.BEADS_RECOVERY_THREAD);
+  if (fromEnv) return fromEnv;
+  const location = await locateSessions(folder, options).catch(() => undefined);
+  const state = location ? await new AgentSessionsStore(location).read().catch(() => undefined) : undefined;
+  return threadDestinationOf(state, env, options.note);
 }
 
 /**

@@ -21,7 +21,7 @@ import { errorMessage } from '../core/errors';
 import { clampTimeoutMs, formatAge } from '../core/time';
 import type { GitRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
-import { activityOf, checkpointWrite, markCheckpointsOnLanding, type CheckpointLedger, type CheckpointRequest } from './checkpoints';
+import { activityOf, checkpointWrite, markCheckpointsOnLanding, type CheckpointLedger, type CheckpointRequest, type PlannedCheckpoint } from './checkpoints';
 import { describeDamage, type DamageReport } from './durableJson';
 import { gitActivity, uniqueCommits } from './gitActivity';
 import { locateLedger, LedgerStore } from './ledgerStore';
@@ -32,10 +32,13 @@ import { chooseFocus } from './snapshot';
 import { attributeWork, bindingsOf, endBindings, othersWork, ownWork, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import { chooseSessionIssue, type Actor } from '../core/sessionIssue';
 import { actorFor } from './actor';
-import { AgentSessionsStore, liveSessions, observeSession } from './agentSessions';
+import { AgentSessionsStore, liveSessions, observeSession, threadDestinationOf } from './agentSessions';
+import { LocalThreadsStore } from './localThreads';
+import type { ThreadDestination } from '../core/threadDestination';
 import { LEDGER_DIR } from './ledgerStore';
 import type { BeadsWrite } from './writeQueue';
 import { describeMasked, pathPlaces, redactText, type MaskedCounts } from './redaction';
+import type { PathPlaces } from '../core/redact';
 
 type CommentWrite = Extract<BeadsWrite, { kind: 'comment' }>;
 
@@ -140,7 +143,9 @@ async function checkpointInFolder(place: FolderPlace, request: CheckpointFlowReq
         : undefined,
     ]);
     const whose: SessionFacts = { identity: request.session, actor, state: sessionState, store: sessions, env };
-    const result = await checkpointOn({ ...opened, folder: path.resolve(place.cwd), whose, readOnlyReads: () => readOnlyReads(detection) }, request, options, now);
+    // Where the session's thread goes: the setting VS Code wrote beside the sessions, or BEADS_RECOVERY_THREAD.
+    const thread: ThreadPlace = { destination: threadDestinationOf(sessionState, env, note), kept: repository ? new LocalThreadsStore(repository.gitDir, { onDamage: (report) => note(describeDamage('threads kept on this machine', report)) }) : undefined };
+    const result = await checkpointOn({ ...opened, folder: path.resolve(place.cwd), whose, thread, readOnlyReads: () => readOnlyReads(detection) }, request, options, now);
     const masked = result.masked && describeMasked(result.masked);
     if (masked) note(`${masked} in the checkpoint before it went to beads.`);
     return result;
@@ -269,6 +274,14 @@ interface OpenProject {
   whose?: SessionFacts;
   /** Why there is no queue although there is a repository: its folder cannot be written. */
   direct?: string;
+  /** Where the session's thread goes; into beads by default. */
+  thread?: ThreadPlace;
+}
+
+/** Where the session's thread goes, and (outside VS Code, in git) where this machine keeps it. */
+interface ThreadPlace {
+  destination: ThreadDestination;
+  kept?: LocalThreadsStore;
 }
 
 interface SessionFacts {
@@ -369,16 +382,23 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
     if (whose?.state) activity = attributed(activity, whose, issueId === folderFocus, since);
   }
 
-  const planned = checkpointWrite(activity, request.ask, now);
-  if (!planned) {
-    const since = activity.lastCheckpointAt;
-    const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
-    return { outcome: 'nothing-new', issueId, reason: `nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.`, notes: earlier };
-  }
-  const { key } = planned;
+  // The session's thread goes into the comment only where the user lets it (README, "Where the thread goes").
+  const ask = request.ask;
+  const withThread = 'trigger' in ask && (ask.thread?.length ?? 0) > 0;
+  const destination = withThread ? (project.thread?.destination ?? 'beads') : 'beads';
+  const planned = checkpointWrite(activity, destination === 'beads' || !('trigger' in ask) ? ask : { trigger: ask.trigger }, now);
+  const places = pathPlaces(project.folder ?? backend.root);
   // The one redaction step before beads (src/services/redaction.ts): typed, automatic,
   // pre-compaction, MCP and language-model tool checkpoints all come through here.
-  const { text: comment, masked } = await redactText(planned.comment, pathPlaces(project.folder ?? backend.root));
+  const redacted = planned ? await redactText(planned.comment, places) : undefined;
+  const threadWord = destination === 'beads' ? '' : await keepThreadLocally(destination, project.thread?.kept, () => checkpointWrite(activity, ask, now), { issueId, at: now, shared: redacted?.text, places });
+  if (!planned || !redacted) {
+    const since = activity.lastCheckpointAt;
+    const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
+    return { outcome: 'nothing-new', issueId, reason: `nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.${threadWord}`, notes: earlier };
+  }
+  const { key } = planned;
+  const { text: comment, masked } = redacted;
   const write: CommentWrite = {
     key,
     kind: 'comment',
@@ -392,13 +412,36 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
   const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, write, withDeadline(options));
   const firstLine = comment.split('\n')[0] ?? comment;
   const base = { issueId, key, comment, notes: [...earlier, ...parkedNotes(outbox)], ...(Object.keys(masked).length > 0 ? { masked } : {}) };
-  if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}` };
+  if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}${threadWord}` };
   // Counted (by the outbox's landing) only once it landed: a queued checkpoint must not make the next run "nothing new".
-  if (result.state === 'queued') return { ...base, outcome: 'queued', reason: `checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}` };
+  if (result.state === 'queued') return { ...base, outcome: 'queued', reason: `checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}${threadWord}` };
   // Landed earlier (the key was done before this run, the landing unreported) or without an outbox: noted here.
   if (result.landedBefore || !outbox) await ledger?.markCheckpoint(issueId, now);
   const how = project.direct ? ` directly (${project.direct})` : '';
-  return { ...base, outcome: 'written', reason: `checkpoint written on ${issueId}${how}: ${firstLine}` };
+  return { ...base, outcome: 'written', reason: `checkpoint written on ${issueId}${how}: ${firstLine}${threadWord}` };
+}
+
+/**
+ * `local`: the checkpoint as it reads with the thread is kept on this machine (redacted all the
+ * same), beside the comment that went to beads without it; `off`: it is kept nowhere. Returns the
+ * words the answer ends with.
+ */
+async function keepThreadLocally(
+  destination: Exclude<ThreadDestination, 'beads'>,
+  kept: LocalThreadsStore | undefined,
+  full: () => PlannedCheckpoint | undefined,
+  entry: { issueId: string; at: number; shared: string | undefined; places: PathPlaces },
+): Promise<string> {
+  if (destination === 'off') return " The session's thread was left out (beadsRecovery.thread.destination: off).";
+  const planned = full();
+  if (!kept || !planned) return " The session's thread was left out: outside git there is no place on this machine to keep it.";
+  try {
+    const { text } = await redactText(planned.comment, entry.places);
+    await kept.keep({ issueId: entry.issueId, at: entry.at, full: text, ...(entry.shared === undefined ? {} : { shared: entry.shared }) });
+    return " The session's thread was kept on this machine only (beadsRecovery.thread.destination: local).";
+  } catch (error) {
+    return ` The session's thread was left out: it could not be kept on this machine (${errorMessage(error)}).`;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { withLocalThreads, type LocalThread } from '../core/threadDestination';
 import type { BeadsBackend } from '../beads/backend';
 import { buildIssueCorrection, buildRecoveryContext, type LedgerSummary, type RecoveryInput, type RecoveryResult, type Section } from '../core/recovery';
 import type { Dialect } from '../core/model';
@@ -49,6 +50,8 @@ export interface RecoveryRequest {
   withMemories?: boolean;
   /** What the agent session this context is for was doing, from its transcript (agent hooks only). */
   thread?: SessionThread;
+  /** Threads this machine kept instead of writing them to beads (`beadsRecovery.thread.destination: local`): shown in their checkpoints. */
+  localThreads?: readonly LocalThread[];
   /** `git status` of `workingFolder`, when the caller started it already (beside its own first steps). */
   uncommitted?: Promise<Section<GitChange[]>>;
   /**
@@ -136,7 +139,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     memories,
     focusedId: snapshot.focusedId,
     inProgress,
-    details: snapshot.details,
+    details: snapshot.details.ok && request.localThreads?.length ? { ok: true, value: withLocalThreads(snapshot.details.value, request.localThreads) } : snapshot.details,
     ready: snapshot.ready,
     ledger: snapshot.focusedId === undefined ? undefined : request.ledger?.issueId === snapshot.focusedId ? request.ledger : request.ledgerFor?.(snapshot.focusedId),
     chosenBy: choice ? describeSessionIssueChoice(choice) : undefined,

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/core/agentEvents';
 import {
+  withSessionSettings,
   attributeWork,
   bindingsOf,
   bindIssue,
@@ -145,6 +146,14 @@ describe('the file and the hook input', () => {
     expect(read.idleMinutes).toBe(30);
     expect(problems).toHaveLength(1);
     expect(normalizeAgentSessions('garbage').sessions).toEqual({});
+  });
+
+  it("keeps VS Code's settings for the hooks: the idle time and where the thread goes, a destination it does not know dropped", () => {
+    const written = withSessionSettings(emptyAgentSessions(), { idleMinutes: 60, threadDestination: 'local' });
+    expect(normalizeAgentSessions(JSON.parse(JSON.stringify(written)))).toMatchObject({ idleMinutes: 60, threadDestination: 'local' });
+    expect(withSessionSettings(written, { idleMinutes: 60, threadDestination: 'local' })).toBe(written);
+    expect(withSessionSettings(written, { idleMinutes: 60, threadDestination: 'off' }).threadDestination).toBe('off');
+    expect(normalizeAgentSessions({ ...written, threadDestination: 'elsewhere' }).threadDestination).toBeUndefined();
   });
 
   it('a hook names its session by id, else by transcript', () => {

@@ -280,7 +280,7 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     return this.refreshing;
   }
 
-  /** Everything gathered in memory written, the reflog read, the in-progress issues current: for tests and before shutdown. */
+  /** Everything gathered in memory written, files the watcher missed taken from git status, the reflog read, the in-progress issues current: before a checkpoint, a recovery or a close, for tests and before shutdown. */
   async flush(): Promise<void> {
     if (this.createdTimer !== undefined) {
       this.createdTimer = this.cancel(this.createdTimer);
@@ -294,7 +294,9 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
       this.refreshTimer = this.cancel(this.refreshTimer);
       await this.refreshInProgress();
     }
-    await this.reconciling;
+    // The watcher can drop events (seen in code-server: a whole folder an agent wrote, never
+    // reported); what a checkpoint, a recovery or a close names must not depend on it.
+    await this.reconcileWithGit();
     if (this.linker) {
       this.linkTimer = this.cancel(this.linkTimer);
       await this.linker.check();
@@ -636,6 +638,9 @@ export class FolderActivity<P extends ActivityProject = ActivityProject> extends
     const missed = missedFiles({ issueId, ledger: ledgerOf(state, issueId), focusedAt: state.focusedAt, dirty, baseline: this.dirtyBaseline, now: this.timers.now() });
     this.dirtyBaseline = { issueId, focusedAt: state.focusedAt, paths: new Set(dirty.map((file) => file.path)) };
     if (missed.length === 0) return;
+    // Seen now: the dropped event, should it still arrive, finds the same content and is no second edit.
+    await this.contents.changed(missed.map((file) => file.path));
+    if (this.disposed || this.store.state.focusedId !== issueId) return;
     this.options.log.info(`${this.name}: ${missed.length} changed ${missed.length === 1 ? 'file' : 'files'} the watcher missed, from git status: ${missed.slice(0, 5).map((file) => file.path).join(', ')}${missed.length > 5 ? ', …' : ''}`);
     this.store.record((current) => recordMissedFiles(current, issueId, missed));
   }

@@ -330,6 +330,21 @@ describe('FolderActivity reconciled with git status', () => {
     expect(activity.focusedLedger()?.touched.slice(0, 2)).toEqual([focusedAt + 2_000, focusedAt + 1_000]);
   });
 
+  it('names a file no event reported at the next flush (before a checkpoint, a recovery or a close), and its late event is no second edit', async () => {
+    const activity = await open();
+    await activity.flush();
+    const focusedAt = activity.state.focusedAt as number;
+    const edits = activity.focusedLedger()?.edits ?? 0;
+    writeUnseen('agent/deep/written.ts', focusedAt + 1_000);
+    await activity.flush();
+    expect(activity.focusedLedger()?.files).toEqual(['agent/deep/written.ts']);
+    expect(activity.focusedLedger()?.edits).toBe(edits + 1);
+    watchers.fire('changed', file('agent/deep/written.ts'));
+    clock.advance(5_000);
+    await activity.flush();
+    expect(activity.focusedLedger()?.edits).toBe(edits + 1);
+  });
+
   it('never counts a save of a file that holds what git has, nor a repeat save of a dirty file', async () => {
     const activity = await open();
     const five = ['committed.ts', 'doomed.ts'];

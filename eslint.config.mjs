@@ -111,9 +111,9 @@ const OWNED = {
     syntax: nameBans(['fs'], ['readFile', 'readFileSync', 'createReadStream'], readMessage),
   },
   // One short hash: fnv1a (src/core/hash.ts). contentChanges.ts computes git's own blob ids
-  // (SHA-1), which are not ours to choose.
+  // (SHA-1) and hookGemini.ts Gemini CLI's project hash (SHA-256), which are not ours to choose.
   hash: {
-    owners: ['src/services/contentChanges.ts'],
+    owners: ['src/services/contentChanges.ts', 'src/bin/hookGemini.ts'],
     syntax: nameBans(['crypto'], ['createHash', 'createHmac'], hashMessage),
   },
   // One way to write to beads (docs/ARCHITECTURE.md §4): the outbox's drainer sends every claim,

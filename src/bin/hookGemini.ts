@@ -2,12 +2,13 @@
 // compression happened that has no checkpoint yet (BeforeModel), and whether the history holds a
 // block of ours (BeforeAgent, AfterTool). Small on purpose: dist/hook.js asks it before it loads
 // the rest of the hook, so a model request or tool call with nothing to do stays cheap.
-import { writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fnv1a } from '../core/hash';
 import { geminiHistory, type GeminiHistory } from '../core/geminiHistory';
 import { createPrivateFile } from '../io/privateFolder';
-import { readTextFile } from '../io/safeRead';
+import { readLines, readTextFile } from '../io/safeRead';
 import { readTranscriptTail } from '../services/transcriptTail';
 import { markerDir } from './hookMarker';
 
@@ -52,7 +53,7 @@ export async function claimCompressionCheckpoint(file: string): Promise<boolean>
  * start-up cleanup takes such a file for an empty session and deletes it, also while that session
  * is still before its first turn, which waits for the BeforeAgent hooks
  * (docs/gemini-session-race.md): what is kept here is written back by `restoreChatFile` when that
- * happened while our hook ran.
+ * happened while our hook ran (before it ran, `repairChatFile` wrote the first record back).
  */
 export interface KeptChatFile {
   file: string;
@@ -62,18 +63,23 @@ export interface KeptChatFile {
 /** Larger than any chat file that holds no turn yet: a longer one is no new session's, and is not kept. */
 const NEW_CHAT_FILE_MAX_BYTES = 64 * 1024;
 
-export async function keepNewChatFile(transcript: string | undefined, session: string | undefined): Promise<KeptChatFile | undefined> {
+/** What a hook knows of the Gemini CLI session it runs in: enough to rebuild its chat file's first record. */
+export interface GeminiSession {
+  transcript: string | undefined;
+  session: string | undefined;
+  /** The project folder Gemini CLI runs in (the hook's cwd), which its project hash is made of. */
+  projectRoot: string;
+  /** When Gemini CLI fired the hook, else now: the rebuilt record's start time. */
+  at: string;
+}
+
+export async function keepNewChatFile(from: Pick<GeminiSession, 'transcript' | 'session'>): Promise<KeptChatFile | undefined> {
+  const { transcript, session } = from;
   if (transcript === undefined || !transcript.endsWith('.jsonl')) return undefined;
   const text = await readTextFile(transcript, { maxBytes: NEW_CHAT_FILE_MAX_BYTES }).catch(() => undefined);
   if (text === undefined || !text.endsWith('\n')) return undefined;
-  let first: unknown;
-  try {
-    first = JSON.parse(text.slice(0, text.indexOf('\n')));
-  } catch {
-    return undefined;
-  }
-  const header = first !== null && typeof first === 'object' ? (first as Record<string, unknown>) : undefined;
-  if (typeof header?.sessionId !== 'string' || (session !== undefined && header.sessionId !== session)) return undefined;
+  const header = sessionOf(text.slice(0, text.indexOf('\n')));
+  if (header === undefined || (session !== undefined && header !== session)) return undefined;
   return { file: transcript, text };
 }
 
@@ -89,4 +95,65 @@ export async function restoreChatFile(kept: KeptChatFile): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** How far a chat file that does not open with its first record is searched for one appended later (by `repairChatFile`). */
+const REPAIRED_SEARCH_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Gives the session's chat file back its first record when the file holds none: true when it did.
+ * Gemini CLI records the first prompt only after the BeforeAgent hooks and its routing request,
+ * so another session's start-up cleanup can still delete the file after our BeforeAgent wrote it
+ * back; the prompt then goes to a new file without the record. The BeforeModel hook, which runs
+ * after the prompt is recorded and before the model is asked, appends the record: Gemini CLI's
+ * reader takes the session's id and project from any record that names both
+ * (`loadConversationRecord`), and appending never races its own appends as a rewrite would.
+ * Run by every hook that reads the chat file (BeforeAgent, BeforeModel, AfterTool).
+ */
+export async function repairChatFile(from: GeminiSession): Promise<boolean> {
+  if (!isOwnChatFile(from)) return false;
+  try {
+    const lines = await readLines(from.transcript!, { maxBytes: REPAIRED_SEARCH_MAX_BYTES });
+    // Deleted after the prompt was recorded (the cleanup read the file just before): the prompt is
+    // gone, but the session's id goes back first, so what Gemini CLI records next can be resumed.
+    if (lines === undefined) return await restoreChatFile({ file: from.transcript!, text: sessionRecord(from) });
+    let named = false;
+    for await (const line of lines) {
+      if (!line.complete) break;
+      if (sessionOf(line.text) !== undefined) {
+        named = true;
+        break;
+      }
+    }
+    if (named) return false;
+    await appendFile(from.transcript!, sessionRecord(from), 'utf8');
+    return true;
+  } catch {
+    // Unreadable, or grown past the search: left as it is.
+    return false;
+  }
+}
+
+/** Whether the hook's transcript is the chat file Gemini CLI names after this session: `session-<minute>-<the id's first 8>.jsonl` (`ChatRecordingService.initialize`). No other file is ever written. */
+function isOwnChatFile({ transcript, session }: GeminiSession): boolean {
+  if (transcript === undefined || session === undefined || session.length < 8) return false;
+  const name = path.basename(transcript);
+  return name.startsWith('session-') && name.endsWith(`-${session.slice(0, 8)}.jsonl`);
+}
+
+/** The session id of a chat file's line when it is the record Gemini CLI opens the file with (one naming the session and its project). */
+function sessionOf(line: string): string | undefined {
+  if (!line.startsWith('{') || !line.includes('"sessionId"')) return undefined;
+  try {
+    const record = JSON.parse(line) as Record<string, unknown>;
+    return typeof record.sessionId === 'string' && typeof record.projectHash === 'string' ? record.sessionId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record Gemini CLI opens a main session's chat file with, rebuilt: the project hash made as its `getProjectHash` makes it (Gemini CLI checks only that there is one). */
+function sessionRecord({ session, projectRoot, at }: GeminiSession): string {
+  const projectHash = createHash('sha256').update(projectRoot).digest('hex');
+  return `${JSON.stringify({ sessionId: session, projectHash, startTime: at, lastUpdated: at, kind: 'main' })}\n`;
 }

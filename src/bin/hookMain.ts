@@ -5,11 +5,11 @@
 // recovery context, the checkpoint, the beads CLIs), which finds the project exactly.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { hookPlan, isHookAgent } from '../core/hookProtocol';
+import { hookPlan, isHookAgent, type HookInput } from '../core/hookProtocol';
 import { requireWithCompileCache, type CachedLoad } from './compileCache';
 import { runHookProcess } from './hookGuard';
 import { hookFolder, readHookInput } from './hookInput';
-import { compressionCheckpointFile, keepNewChatFile, readGeminiHistory, restoreChatFile, type KeptChatFile } from './hookGemini';
+import { compressionCheckpointFile, keepNewChatFile, readGeminiHistory, repairChatFile, restoreChatFile, type GeminiSession, type KeptChatFile } from './hookGemini';
 import { markerFile } from './hookMarker';
 import type * as HookWork from './hookWork';
 
@@ -30,11 +30,16 @@ void runHookProcess(async () => {
     // Gemini CLI's model requests and tool calls: nothing to do while its chat file shows no new
     // compression, and the history holds a block of ours (hookGemini.ts).
     if (plan.checkpointCompression || plan.inject === 'if-missing') {
+      // Another session's start-up cleanup may have deleted the chat file (hookGemini.ts): its first record goes back before anything else.
+      const session = geminiSession(input, holder);
+      if (await repairChatFile(session)) {
+        process.stderr.write("beads-recovery: another Gemini CLI session's start-up cleanup deleted this session's chat file; its first record is written back.\n");
+      }
       const history = await readGeminiHistory(input?.transcript);
       const compressed = history.compression !== undefined && !(await exists(compressionCheckpointFile(holder, input?.session, history.compression)));
       if (!(plan.checkpointCompression && compressed) && !(plan.inject === 'if-missing' && !history.holdsBlock)) return '{}';
       // A new session's first prompt: its chat file holds no turn until this hook answers (hookGemini.ts).
-      if (plan.inject === 'if-missing') newChatFile = await keepNewChatFile(input?.transcript, input?.session);
+      if (plan.inject === 'if-missing') newChatFile = await keepNewChatFile(session);
     }
   }
   try {
@@ -54,6 +59,12 @@ async function beadsFolderAbove(start: string): Promise<string | undefined> {
     for (const name of ['.beads', '_beads']) if (await stat(path.join(dir, name)).then((info) => info.isDirectory(), () => false)) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }
+}
+
+/** The Gemini CLI session a hook runs in, as its input names it; the project folder is the hook's cwd, else the folder holding `.beads`. */
+function geminiSession(input: HookInput | undefined, holder: string): GeminiSession {
+  const fired = input?.firedAt === undefined ? Number.NaN : new Date(/^\d+$/.test(input.firedAt) ? Number(input.firedAt) : input.firedAt).getTime();
+  return { transcript: input?.transcript, session: input?.session, projectRoot: input?.cwd ?? holder, at: new Date(Number.isNaN(fired) ? Date.now() : fired).toISOString() };
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -2,6 +2,7 @@
 // by `beads-recovery hooks install --agent …` next to bd's own entries, then run through a shell
 // exactly as the agent's file says, with the JSON that agent writes to a hook's stdin.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -768,6 +769,45 @@ describe('Gemini CLI, from its chat file: a checkpoint per compression, the bloc
     expect(again.status).toBe(0);
     expect(readFileSync(fresh, 'utf8')).toBe(`${started}${JSON.stringify(user('u1', 'STEP1'))}\n`);
     expect(again.stderr).not.toContain('written back');
+  });
+
+  // The same cleanup can run before our BeforeAgent hook reads the file, or after it answered and
+  // before Gemini CLI records the prompt (it asks its routing model first): the session's first
+  // record is rebuilt from the hook's input, and never written to a file not named after the session.
+  it("a new session's chat file deleted before its first prompt's hook reads it gets its first record back, rebuilt, and the block still goes", () => {
+    const session = 'a1b2c3d4-0000-4000-8000-000000000001';
+    const gone = path.join(project('home-gemini-gone-chats'), `session-2026-11-28T08-00-${session.slice(0, 8)}.jsonl`);
+    const result = runHook(commands.get('BeforeAgent')!, dir, { ...input('BeforeAgent', { prompt: 'STEP1' }), session_id: session, transcript_path: gone, timestamp: '2026-11-28T08:00:05.000Z' }, env);
+    expect(result.status, result.stderr).toBe(0);
+    expect(contextIn('gemini', result.stdout, 'BeforeAgent')).toMatch(new RegExp(`^## Resuming: ${SCENARIO.inProgress} — `, 'm'));
+    // As Gemini CLI's ChatRecordingService writes it: its project hash is the SHA-256 of the project folder.
+    expect(readFileSync(gone, 'utf8')).toBe(`${JSON.stringify({ sessionId: session, projectHash: createHash('sha256').update(dir).digest('hex'), startTime: '2026-11-28T08:00:05.000Z', lastUpdated: '2026-11-28T08:00:05.000Z', kind: 'main' })}\n`);
+    expect(result.stderr).toContain('its first record is written back');
+
+    const stranger = path.join(project('home-gemini-gone-chats'), 'session-2026-11-28T08-00-ffffffff.jsonl');
+    expect(runHook(commands.get('BeforeAgent')!, dir, { ...input('BeforeAgent', { prompt: 'STEP1' }), session_id: session, transcript_path: stranger }, env).status).toBe(0);
+    expect(existsSync(stranger)).toBe(false);
+  });
+
+  it('a chat file that lost its first record after the hook answered gets it back at the next model request, appended once, the turns kept', () => {
+    const session = 'b1b2c3d4-0000-4000-8000-000000000002';
+    const headless = path.join(project('home-gemini-headless-chats'), `session-2026-11-28T09-00-${session.slice(0, 8)}.jsonl`);
+    // What Gemini CLI appends to a deleted file: the prompt and its lastUpdated, no first record.
+    const turns = `${JSON.stringify(user('u1', 'STEP1 write the notes'))}\n${JSON.stringify({ $set: { lastUpdated: '2026-11-28T09:00:03.000Z' } })}\n`;
+    writeFileSync(headless, turns);
+    const model = () => runHook(commands.get('BeforeModel')!, dir, { ...input('BeforeModel', { llm_request: { model: 'gemini', messages: [] } }), session_id: session, transcript_path: headless, timestamp: '2026-11-28T09:00:04.000Z' }, env);
+    const first = model();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toContain('its first record is written back');
+    const repaired = readFileSync(headless, 'utf8');
+    expect(repaired.startsWith(turns)).toBe(true);
+    const record = repaired.slice(turns.length);
+    expect(record.indexOf('\n')).toBe(record.length - 1);
+    expect(JSON.parse(record)).toEqual({ sessionId: session, projectHash: createHash('sha256').update(dir).digest('hex'), startTime: '2026-11-28T09:00:04.000Z', lastUpdated: '2026-11-28T09:00:04.000Z', kind: 'main' });
+    const second = model();
+    expect(second.status).toBe(0);
+    expect(second.stderr).not.toContain('written back');
+    expect(readFileSync(headless, 'utf8')).toBe(`${turns}${record}`);
   });
 
   it('outside a beads folder every Gemini hook says nothing, even with a compression in the chat file', () => {

@@ -29,6 +29,8 @@ export function maskOf(label: string): string {
 /** Secrets by fixed shape that secretlint's recommended preset has no rule for. */
 const VENDOR_SHAPES: readonly { label: string; pattern: RegExp }[] = [
   { label: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  // The whole URL is the secret; secretlint knows it whole, this also when the thread cut it short.
+  { label: 'Slack webhook', pattern: /\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]*\u2026?/g },
   { label: 'Stripe key', pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}\b/g },
   { label: 'Stripe webhook secret', pattern: /\bwhsec_[0-9A-Za-z]{24,}\b/g },
   { label: 'PyPI token', pattern: /\bpypi-AgE[A-Za-z0-9_-]{40,}/g },
@@ -154,7 +156,8 @@ export function transcriptSecrets(text: string): Redaction[] {
   return found;
 }
 
-const PRIVATE_KEY_BEGIN = /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
+// Also a header the thread cut short ("-----BEGIN RSA PRIVATE K…"): the key's own first line, its body gone.
+const PRIVATE_KEY_BEGIN = /-----BEGIN(?:[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Z0-9 -]*…)/g;
 const PRIVATE_KEY_END = /-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
 // A block cut short (a thread line ends mid-key) runs on over its base64 body, escaped line breaks included.
 const KEY_BODY = /[A-Za-z0-9+/=\r\n\\:,-]*/y;

@@ -1,5 +1,6 @@
 // Nothing secret leaves the machine (issue 29): every shape of the corpus, planted into a recorded
-// transcript of every agent that has a reader (Claude Code, Codex, Gemini CLI, Copilot CLI) and
+// transcript of every agent that has a reader (Claude Code, Codex, Gemini CLI, Copilot CLI,
+// opencode: in its request, and also in a command, that command's output and a question) and
 // into typed, MCP and close text, is absent from .beads/issues.jsonl and from every context. The
 // checkpoints are written by the hooks as the agents run them (Claude Code's through the built
 // dist/cli.js, the others in process through the same entry point), against the stand-in br.
@@ -57,7 +58,27 @@ const SESSIONS = {
   codex: '01a21833-c839-72b3-ba17-09bfe8f5f8cf',
   copilot: 'e0ee66aa-806b-406e-aae0-710e5e2ccb08',
   gemini: '7a13d68b-e81c-418f-ad6d-80ee4644557f',
+  opencode: 'ses_ddf090a5cffe3a83ZcG3AH5wjK',
 } as const;
+
+/** The planted request as each recorded session's thread names it: the last request (after the compaction), or for opencode, whose last request is "COMPACT-NOW", an earlier one. */
+const NAMED_REQUEST: Record<keyof typeof SESSIONS, RegExp> = {
+  claude: /- Request: RESUME .* go on/,
+  codex: /- Request: RESUME .* go on/,
+  copilot: /- Request: RESUME .* go on/,
+  gemini: /- Request: RESUME .* go on/,
+  opencode: /- Earlier requests \(newest first\): .*NESTED .*\[redacted: /,
+};
+
+/**
+ * opencode's recording, planted beyond its request: into the command the session ran, that
+ * command's error output (the line the thread keeps) and the question the agent asked.
+ */
+const OPENCODE_PLACES: readonly [recorded: string, planted: (escaped: string) => string][] = [
+  ['"command":"python3 test_parser.py"', (escaped) => `"command":"python3 test_parser.py --note '${escaped}'"`],
+  [String.raw`KeyError: 'a'\n`, (escaped) => String.raw`KeyError: 'a' ${escaped}\n`],
+  ['Should deeper keys like a.b.c.d be rejected or flattened?', (escaped) => `Should deeper keys like a.b.c.d be rejected or flattened? ${escaped}`],
+];
 
 /**
  * The recorded transcript with `planted` at the start of the session's request, JSON-escaped where
@@ -66,8 +87,9 @@ const SESSIONS = {
 function planted(agent: string, text: string, folder: string): string {
   const recorded = readFileSync(path.join(FIXTURES, agent, 'nested-keys.jsonl'), 'utf8');
   const escaped = JSON.stringify(text).slice(1, -1);
+  const beyondRequest = agent === 'opencode' ? OPENCODE_PLACES.reduce((file, [place, plant]) => file.split(place).join(plant(escaped)), recorded) : recorded;
   // The first request, and the last one (after the compaction), which the thread names as the request.
-  return recorded
+  return beyondRequest
     .split(REQUEST)
     .join(`NESTED ${escaped} Make the parser accept nested keys`)
     .split('RESUME go on')
@@ -97,7 +119,7 @@ describe.skipIf(process.platform === 'win32')('no planted secret reaches beads o
     expect(Math.max(...groups.map((group) => group.length))).toBeLessThan(390);
   });
 
-  it.each(['claude', 'codex', 'copilot', 'gemini'] as const)("%s: no pre-compaction checkpoint and no context after it holds one; the request's words and the failing test survive", async (agent) => {
+  it.each(['claude', 'codex', 'copilot', 'gemini', 'opencode'] as const)("%s: no pre-compaction checkpoint and no context after it holds one; the request's words and the failing test survive", async (agent) => {
     const dir = makeWorkspace({ dir: path.join(scratch, agent), dialect: 'br', data: 'scenario', git: true }).dir;
     const notes: string[] = [];
     const session = SESSIONS[agent];
@@ -132,7 +154,7 @@ describe.skipIf(process.platform === 'win32')('no planted secret reaches beads o
     expect(written.length).toBe(groups.length);
     expect(leaks(store(dir))).toEqual([]);
     for (const text of written) expect(text, text).toContain('[redacted: ');
-    for (const text of written) expect(text).toMatch(/- Request: RESUME .* go on/);
+    for (const text of written) expect(text).toMatch(NAMED_REQUEST[agent]);
     // Said in counts and kinds, never a value.
     expect(notes.join('\n')).toMatch(/masked \d+ secrets? \(/);
     expect(leaks(notes.join('\n'))).toEqual([]);

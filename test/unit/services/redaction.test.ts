@@ -62,6 +62,13 @@ describe('the redaction step', () => {
     expect((await redactText(`Request: push with ${cut}`, places)).text).toBe('Request: push with [redacted: secret (cut short)]');
   });
 
+  it("masks a private key's header and a Slack webhook the thread cut short (a command's argument, opencode)", async () => {
+    const line = "ran `python3 test_parser.py --note 'cat id_rsa printed -----BEGIN RSA PRIVATE KEY---\u2026` (exit 1)";
+    expect((await redactText(line, places)).text).toBe("ran `python3 test_parser.py --note 'cat id_rsa printed [redacted: private key]` (exit 1)");
+    expect((await redactText('-----BEGIN OPENSSH PRIVATE K\u2026', places)).text).toBe('[redacted: private key]');
+    expect((await redactText('posted to https://hooks.slack.com/services/TXEf4O8fhsR/BlIw\u2026 (exit 0)', places)).text).toBe('posted to [redacted: Slack webhook] (exit 0)');
+  });
+
   it('a secretlint-disable comment in the text switches nothing off', async () => {
     const token = SECRET_CORPUS[0]!.secret;
     expect((await redactText(`// secretlint-disable\n${token}`, places)).text).not.toContain(token);

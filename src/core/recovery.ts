@@ -131,10 +131,11 @@ const NOT_BEADS_LINE = 'Not a beads project: no .beads directory found here.';
  * next step. The `## Resuming:` heading is never dropped; its title is cut to the budget instead.
  * Reading it bottom-up gives the priorities, live state before history: the heading; the
  * session's thread (its request, open question, failing test and next step); the latest
- * checkpoint, whole (its "Next:" above all); what the session did; the description; the
- * uncommitted changes; the acceptance criteria; open blockers, open children and what is done;
- * the uncommitted paths; the rest of the trail; the rules; what it unblocks; the commands; the
- * ledger's file lists; and first of all trail entries weeks old.
+ * checkpoint's first line and Next line, with its age; the checkpoint whole; what the session did;
+ * the description; the uncommitted changes; the acceptance criteria; open blockers, open children
+ * and what is done; the uncommitted paths; the rest of the trail; the issues other sessions have
+ * in progress; the rules; what it unblocks; the commands; the ledger's file lists; and first of
+ * all trail entries weeks old.
  */
 export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   // Nothing in progress: the ready queue is the content, but three items say enough.
@@ -149,8 +150,6 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   { part: 'ledger', downTo: 0 },
   { part: 'cleanTree', downTo: 0 },
   { part: 'threadWaiting', downTo: 0 },
-  { part: 'others', downTo: 0 },
-  { part: 'held', downTo: 1 },
   // 8. The commands, and the block's title that introduces the rules; then bd's memories, last first.
   { part: 'commands', downTo: 0 },
   { part: 'memories', downTo: 0 },
@@ -163,6 +162,9 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   { part: 'top', downTo: 0 },
   { part: 'ready', downTo: 1 },
   { part: 'hint', downTo: 0 },
+  // Other sessions' issues in progress: live state, which the generic rules are not.
+  { part: 'others', downTo: 0 },
+  { part: 'held', downTo: 1 },
   // 5. The rest of the trail (weeks old at most), oldest first; then the notes.
   { part: 'trail', downTo: 0 },
   { part: 'notes', downTo: 0 },
@@ -187,7 +189,10 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   { part: 'threadPlan', downTo: 0 },
   { part: 'threadFiles', downTo: 0 },
   { part: 'threadActivity', downTo: 0 },
-  // 1. The latest checkpoint.
+  // 1. The latest checkpoint, cut to its first line and its Next line (its age stays in its heading).
+  { part: 'checkpoint', downTo: 1 },
+  // The latest checkpoint's first line and Next line: the last of the issue's own state to go,
+  // before only the session's thread (the newer reading of the same work).
   { part: 'checkpoint', downTo: 0 },
   // 0. The session's thread: what is next, how the last test run ended, what fails and why, the question waiting, the request.
   { part: 'threadNext', downTo: 0 },
@@ -467,6 +472,8 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     notes: textSection('Notes', issue.notes, NOTES_BYTES),
     design: textSection('Design', issue.design, DESIGN_BYTES),
   };
+  // Under a tight budget the checkpoint is cut to its first line and its Next line, never dropped before the thread.
+  const checkpointBriefLines = latest ? [`### Latest Checkpoint (${commentAge(latest, input.now)}, cut to its first line and Next)`, ...verbatimBlock(checkpointBrief(checkpointText(latest, input.now, input.thread)))] : undefined;
   const children = details ? childrenPart(details) : undefined;
   const done = details ? donePart(details, parent, detailsById) : undefined;
   const thread = input.thread ? threadPart(input.thread, input.now) : undefined;
@@ -481,6 +488,8 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     ...Object.fromEntries(Object.entries(optional).map(([part, line]) => [part, line ? 1 : 0])),
     held: heldLines.length,
     ...Object.fromEntries(TEXT_SECTIONS.map((part) => [part, texts[part] ? 1 : 0])),
+    // Whole (2), cut to its first line and Next line (1), dropped (0).
+    checkpoint: texts.checkpoint ? 2 : 0,
     children: children?.entries.length ?? 0,
     done: done?.entries.length ?? 0,
     ...(thread?.full ?? {}),
@@ -509,7 +518,7 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     if (held.length > 0) lines.push('- **In progress in other live sessions** (theirs: not this session\'s to checkpoint or close):', ...held.map((line) => `  ${line}`));
     if (thread) lines.push(...thread.render(kept));
     for (const part of TEXT_SECTIONS) {
-      const section = texts[part];
+      const section = part === 'checkpoint' && kept.checkpoint === 1 ? checkpointBriefLines : texts[part];
       if (section && kept[part]) lines.push('', ...section);
     }
     if (children && children.entries.length > 0 && kept.children) lines.push('', ...children.render(kept.children));
@@ -749,6 +758,18 @@ function checkpointText(comment: Comment, now: number, thread: SessionThread | u
   return `${text.slice(0, next)}(written ${formatAge(at, now)}; may be done since) ${text.slice(next)}`;
 }
 
+const CHECKPOINT_FIRST_LINE_BYTES = 240;
+const CHECKPOINT_NEXT_LINE_BYTES = 400;
+
+/** The checkpoint's first line and the line of its last "Next:" (with the stale note checkpointText put there), each cut short. */
+function checkpointBrief(text: string): string {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const first = lines[0] ?? '';
+  const nextLine = [...lines].reverse().find((line) => /next:/i.test(line));
+  if (nextLine === undefined || nextLine === first) return keepingNext(first, CHECKPOINT_FIRST_LINE_BYTES + CHECKPOINT_NEXT_LINE_BYTES);
+  return [cutBytes(first, CHECKPOINT_FIRST_LINE_BYTES), cutBytes(nextLine, CHECKPOINT_NEXT_LINE_BYTES)].join('\n');
+}
+
 /**
  * A pre-compaction checkpoint holds the thread's lines: with the thread shown in its own section,
  * they are said once there (the thread is the newer reading of the same session).
@@ -916,6 +937,8 @@ function fitLines(lines: string[], budget: number): BoundedMarkdown {
 }
 
 function partName({ part, count }: Dropped): string {
+  // Cut to its first line and Next line (the heading says so), not dropped.
+  if (part === 'checkpoint' && count === 1) return 'most of the latest checkpoint';
   const name = PART_NAMES[part] ?? part;
   if (typeof name === 'string') return name;
   return `${count} ${count === 1 ? name[0] : name[1]}`;

@@ -121,22 +121,24 @@ export async function expectFromFile(file: BeadsBackend, signal?: AbortSignal): 
 
 /**
  * The ids around the focus whose details the view wants: the focus itself, its dependents (each
- * one's own blockers tell whether the focus's close would unblock it) and, for the sidebar, its
- * ancestors as far as `known` reaches plus the next one up.
+ * one's own blockers tell whether the focus's close would unblock it), its parent (whose closed
+ * children are the focus's siblings already done) and, for the sidebar, its ancestors as far as
+ * `known` reaches plus the next one up.
  */
 function contextIdsOf(known: readonly IssueDetails[], focusedId: string | undefined, ancestors: boolean): string[] {
   if (!focusedId) return [];
   const byId = indexDetails(known);
   const focused = byId.get(focusedId);
   if (!focused) return [focusedId];
-  const ids = [focusedId, ...focused.dependents.map((issue) => issue.id)];
+  const parent = parentOf(focused);
+  const ids = [focusedId, ...focused.dependents.map((issue) => issue.id), ...(parent ? [parent.id] : [])];
   if (!ancestors) return unique(ids);
   const visited = new Set<string>([focusedId]);
-  for (let parent = parentOf(focused); parent && !visited.has(parent.id); ) {
-    ids.push(parent.id);
-    visited.add(parent.id);
-    const parentDetails = byId.get(parent.id);
-    parent = parentDetails ? parentOf(parentDetails) : undefined;
+  for (let ancestor = parent; ancestor && !visited.has(ancestor.id); ) {
+    ids.push(ancestor.id);
+    visited.add(ancestor.id);
+    const ancestorDetails = byId.get(ancestor.id);
+    ancestor = ancestorDetails ? parentOf(ancestorDetails) : undefined;
   }
   return unique(ids);
 }

@@ -33,6 +33,22 @@ function workspace(name: string, fault?: string): { dir: string; log: string; en
 }
 
 describe('recoveryContextFor', () => {
+  // A sibling under the same epic closed by the CLI itself (issue 26): the next agent must not redo it.
+  it.each(['br', 'bd'] as const)('marks a sibling closed under the same epic as done (%s)', async (dialect) => {
+    const dir = path.join(scratch, `closed-sibling-${dialect}`);
+    makeWorkspace({ dir, dialect, data: 'scenario', git: true });
+    const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: dialect };
+    const before = await recoveryContextFor(dir, { env, budget: 8192 });
+    expect(before.markdown).not.toMatch(/demo-8\b.*\(sibling, closed\)/);
+    execFileSync(path.join(STANDIN_BIN_DIR, dialect), ['close', 'demo-8', '--reason', 'Flag added and tested'], { cwd: dir, env, stdio: 'pipe' });
+    const after = await recoveryContextFor(dir, { env, budget: 8192 });
+    expect(after.markdown).toContain(`## Resuming: ${SCENARIO.inProgress} — `);
+    const done = after.markdown.split('### Done Already (closed: do not redo)\n')[1]?.split('\n\n')[0] ?? '';
+    expect(done).toMatch(/^- .*demo-8\b.*Add --config flag to the CLI.* \(sibling, closed\)$/m);
+    // The open siblings are not said to be done.
+    expect(done).not.toMatch(/demo-9\b|demo-2\b/);
+  });
+
   it('on a first run: no `where`, the focus issues.jsonl names shown alongside the list — two processes, one step', async () => {
     const { dir, log, env } = workspace('first');
     const result = await recoveryContextFor(dir, { env });

@@ -7,7 +7,7 @@ import { cutToUtf8Bytes, cutWithNotice, fitToBudget, utf8Length } from '../../..
 import type { Comment, Issue, IssueDetails, LinkedIssue } from '../../../src/core/model';
 import type { GitChange } from '../../../src/core/porcelain';
 import { RECOVERY_DROP_ORDER, buildRecoveryContext, type RecoveryInput } from '../../../src/core/recovery';
-import { NOW, cache, flaky, parser, readyDetails, readyQueue, resumeInput } from '../support/recoveryFixtures';
+import { NOW, cache, comment, flaky, parser, parserComments, parserDetails, readyDetails, readyQueue, rendererDetails, resumeInput, widgetTestsDetails } from '../support/recoveryFixtures';
 
 const CUT = 'the end of the text (cut at the byte limit)';
 
@@ -88,6 +88,11 @@ const BUDGETS = [8192, 4096, 2048, 1500, 1024, 800, 600, 400, 256, 128, 64, 16, 
 function droppedCounts(dropped: string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const entry of dropped) {
+    // The latest checkpoint is cut to its first line and Next line (one unit), then dropped (two).
+    if (entry === 'most of the latest checkpoint' || entry === 'latest checkpoint') {
+      counts.set('latest checkpoint', entry === 'latest checkpoint' ? 2 : 1);
+      continue;
+    }
     const match = /^(\d+) (.+?)(?:y|ies|s)?$/.exec(entry);
     if (match) counts.set((match[2] as string).replace(/child(?:ren)?$/, 'child'), Number(match[1]));
     else counts.set(entry, 1);
@@ -188,12 +193,12 @@ describe('recovery context budget', () => {
       '3 touched file names',
       '2 commits',
       'work since the last checkpoint',
-      'other in-progress list',
       'essential commands',
       'unblocks',
       'parent',
       'core rules',
       'workflow heading',
+      'other in-progress list',
       '5 trail entries',
       '4 uncommitted paths',
       'open blockers',
@@ -228,6 +233,77 @@ describe('recovery context budget', () => {
       const items = result.markdown.split('\n').filter((line) => line.startsWith('- bd-r')).length;
       if (result.markdown.includes('## Core Rules')) expect(items).toBeGreaterThanOrEqual(3);
     }
+  });
+});
+
+describe('what outlasts what under the budget (live state before history)', () => {
+  /** Every budget from a roomy one down to the smallest the heading is kept at, not cut. */
+  function* budgets(input: RecoveryInput): Generator<{ budget: number; markdown: string }> {
+    for (let budget = 3000; budget >= 256; budget -= 10) {
+      const result = buildRecoveryContext({ ...input, budget });
+      if (!result.dropped.includes(CUT)) yield { budget, markdown: result.markdown };
+    }
+  }
+
+  const longCheckpoint = [
+    'Checkpoint: bracket parsing works for depth≤3.',
+    ...Array.from({ length: 24 }, (_, index) => `- detail ${index + 1}: the case of nested brackets number ${index + 1} is covered by a test`),
+    'Next: handle escapes in string literals.',
+  ].join('\n');
+  const withLongCheckpoint = resumeInput({
+    inProgress: { ok: true, value: [parser, cache, flaky] },
+    details: { ok: true, value: [{ ...parserDetails, comments: [...parserComments.filter((entry) => entry.id !== '5'), comment('5', longCheckpoint, 45)] }, rendererDetails, widgetTestsDetails] },
+  });
+
+  it('cuts the newest checkpoint to its first line and Next line, with its age, rather than drop it', () => {
+    let cutSeen = false;
+    for (const { budget, markdown } of budgets(withLongCheckpoint)) {
+      const whole = markdown.includes('### Latest Checkpoint (45m ago)');
+      const brief = markdown.includes('### Latest Checkpoint (45m ago, cut to its first line and Next)');
+      // Above the smallest budgets the checkpoint is there, whole or cut; it is never gone while older entries stay.
+      if (budget >= 400) expect(whole || brief, `budget ${budget}:\n${markdown}`).toBe(true);
+      if (markdown.includes('### Checkpoint Trail')) expect(whole, `budget ${budget}`).toBe(true);
+      if (brief) {
+        cutSeen = true;
+        expect(markdown).toContain('    Checkpoint: bracket parsing works for depth≤3.\n    Next: handle escapes in string literals.');
+        expect(markdown).not.toContain('detail 1:');
+        expect(markdown).toMatch(/dropped [^\n]*most of the latest checkpoint/);
+      }
+    }
+    expect(cutSeen).toBe(true);
+  });
+
+  it('says a stale checkpoint\'s age before its Next line in the cut form too', () => {
+    const stale = resumeInput({
+      details: { ok: true, value: [{ ...parserDetails, comments: [comment('9', longCheckpoint, 60 * 24 * 3)] }, rendererDetails, widgetTestsDetails] },
+    });
+    const cut = [...budgets(stale)].find(({ markdown }) => markdown.includes('cut to its first line and Next'));
+    expect(cut?.markdown).toContain('    (written 3d ago; may be done since) Next: handle escapes in string literals.');
+  });
+
+  it("keeps other sessions' in-progress issues longer than the generic rules", () => {
+    const heldElsewhere = { issueId: 'bd-h1', agent: 'codex', sessionId: 's-2', since: NOW - 90 * 60_000, lastActive: NOW - 5 * 60_000, issue: { id: 'bd-h1', title: 'Held by another session', status: 'in_progress', priority: 2, issueType: 'task' } };
+    const input = resumeInput({ inProgress: { ok: true, value: [parser, cache, flaky] }, heldByLive: [heldElsewhere] });
+    let rulesGoneFirst = false;
+    for (const { budget, markdown } of budgets(input)) {
+      const rules = markdown.includes('## Core Rules');
+      const others = markdown.includes('- **Also in progress:**') && markdown.includes('bd-h1');
+      if (!others) expect(rules, `budget ${budget}: the other sessions' issues went while the rules stayed`).toBe(false);
+      if (others && !rules) rulesGoneFirst = true;
+    }
+    expect(rulesGoneFirst).toBe(true);
+  });
+
+  it('keeps the uncommitted files longer than the trail entries', () => {
+    const input = resumeInput({ inProgress: { ok: true, value: [parser, cache, flaky] } });
+    let trailGoneFirst = false;
+    for (const { budget, markdown } of budgets(input)) {
+      const trail = markdown.includes('### Checkpoint Trail');
+      const uncommitted = ['`tests/parser.test.ts` (??)', '`src/parser.ts` (M)', '`src/tokens.ts` (M)'].every((line) => markdown.includes(line));
+      if (trail) expect(uncommitted, `budget ${budget}: the uncommitted files went while the trail stayed`).toBe(true);
+      if (uncommitted && !trail) trailGoneFirst = true;
+    }
+    expect(trailGoneFirst).toBe(true);
   });
 });
 

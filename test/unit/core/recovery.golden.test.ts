@@ -125,8 +125,8 @@ describe('recovery context golden files', () => {
     const input = resumeInput({ inProgress: { ok: true, value: [flaky, cache, parser] }, budget: 1100 });
     const result = buildRecoveryContext(input);
     expectWithinBudget(result, 1100);
-    // Live state (the uncommitted paths) outlasts the trail and the rules; the ledger's lists go first.
-    expect(result.dropped).toEqual(['3 touched file names', '2 commits', 'work since the last checkpoint', 'other in-progress list', 'essential commands', 'unblocks', 'parent', 'core rules', 'workflow heading', '1 trail entry']);
+    // Live state (the uncommitted paths, the other issues in progress) outlasts the trail and the rules; the ledger's lists go first.
+    expect(result.dropped).toEqual(['3 touched file names', '2 commits', 'work since the last checkpoint', 'essential commands', 'unblocks', 'parent', 'core rules', 'workflow heading', 'other in-progress list', '1 trail entry']);
     expectGolden('budget-trimmed', result.markdown);
   });
 

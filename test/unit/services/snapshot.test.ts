@@ -77,10 +77,11 @@ describe('loadSnapshot with the parent chain', () => {
     expect(snapshot.incomplete).toBe(false);
   });
 
-  it('for a recovery context with the expected focus: three processes in two steps, the dependents included', async () => {
+  it('for a recovery context with the expected focus: three processes in two steps, the dependents and the parent included', async () => {
     const { backend, calls, steps } = fakeBackend(chain);
     const snapshot = await loadSnapshot(backend, { focusedId: 'c-1', alwaysReady: false, readyDetails: 5 });
-    expect(calls).toEqual(['list', 'show c-1', 'show c-next']);
+    // The parent's children are the focus's siblings: the closed ones are work already done.
+    expect(calls).toEqual(['list', 'show c-1', 'show c-next,c-feature']);
     expect(steps()).toBe(2);
     expect(snapshot.incomplete).toBe(false);
   });

@@ -262,7 +262,10 @@ const gemini: AgentDriver = {
   configure(home, standin) {
     const settings = {
       security: { auth: { selectedType: 'gemini-api-key' } },
-      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      // In the names Gemini CLI 0.61 reads: under the old ones (disableAutoUpdate, disableUpdateNag)
+      // each start migrates and rewrites this file, and a second session started beside the first
+      // read it half written ("Unexpected end of JSON input", exit 52).
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
     };

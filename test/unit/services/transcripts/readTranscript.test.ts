@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, openSync, writeSync, closeSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, openSync, writeSync, closeSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTranscript, TRANSCRIPT_TAIL_BYTES } from '../../../../src/services/transcripts/readTranscript';
@@ -99,6 +99,17 @@ describe("readTranscript for a hook's session", () => {
     expect(other).toMatchObject({ events: [], problem: "not this session's transcript: its lines are session s-other's, not this session's (s-own)" });
     const elsewhere = await readTranscript(file('other-project.jsonl', jsonl(lines('s-own', '/w/elsewhere'))), 'claude', { session: 's-own', folder: '/w/app', project: '/w/app' });
     expect(elsewhere).toMatchObject({ events: [], problem: "not this session's transcript: it was written in /w/elsewhere, outside this project" });
+  });
+
+  it("opencode (the plugin's transcript): another project's or another session's is not used either, and says why", async () => {
+    const recorded = readFileSync(join(__dirname, '..', '..', '..', 'fixtures', 'transcripts', 'opencode', 'nested-keys.jsonl'), 'utf8');
+    const own = 'ses_ddf090a5cffe3a83ZcG3AH5wjK';
+    expect((await readTranscript(file('opencode-own.jsonl', recorded), 'opencode', { session: own, folder: '/project', project: '/project' })).events.length).toBeGreaterThan(0);
+    const elsewhere = await readTranscript(file('opencode-elsewhere.jsonl', recorded), 'opencode', { session: own, folder: '/w/app', project: '/w/app' });
+    expect(elsewhere).toMatchObject({ events: [], problem: "not this session's transcript: it was written in /project, outside this project" });
+    const other = await readTranscript(file('opencode-other.jsonl', recorded), 'opencode', { session: 'ses_another', folder: '/project', project: '/project' });
+    expect(other.events).toEqual([]);
+    expect(other.problem).toMatch(/^not this session's transcript: /);
   });
 
   it('a host that hands over a file of another format (VS Code) is held to the folder, not to its own session ids', async () => {

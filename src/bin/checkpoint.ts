@@ -5,10 +5,10 @@
 
 import { parseArgs } from 'node:util';
 import { sessionOfHook } from '../core/agentSessions';
-import { clampTimeoutMs } from '../core/time';
 import { errorMessage } from '../core/errors';
 import { openFolder, parkedNotes, runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import type { CheckpointRequest } from '../services/checkpoints';
+import { folderSettings } from '../services/folderSettings';
 import { guardHook, hookDeadlineMs } from './hookGuard';
 import { readHookInput } from './hookInput';
 
@@ -96,7 +96,7 @@ export async function checkpointCommand(args: string[], io: CheckpointIo): Promi
     );
   }
   // At a terminal: the CLI's own timeout bounds each call; the flow waits for beads about as long.
-  const result = await run(undefined, Date.now() + clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000));
+  const result = await run(undefined, Date.now() + folderSettings(io.env).timeoutMs);
   say(checkpointLine(result));
   return result.outcome === 'failed' && (result.failure === 'error' || result.failure === 'refused') ? 1 : 0;
 }
@@ -126,7 +126,6 @@ export function checkpointLine(result: CheckpointFlowResult): string {
 /** `beads-recovery retry`: what a person runs when they want the queue sent now. Returns the exit code. */
 export async function retryCommand(args: string[], io: CheckpointIo): Promise<number> {
   const { values } = parseArgs({ args, options: { cwd: { type: 'string' }, parked: { type: 'boolean', default: false } }, strict: true });
-  const env = io.env ?? process.env;
   const say = (line: string) => io.out(`beads-recovery: ${line}`);
   const opened = await openFolder({ kind: 'folder', cwd: values.cwd ?? process.cwd(), env: io.env, note: (line) => process.stderr.write(`beads-recovery: ${line}\n`) });
   if (opened.kind === 'none') {
@@ -153,7 +152,7 @@ export async function retryCommand(args: string[], io: CheckpointIo): Promise<nu
     });
     try {
       await outbox.retryNow();
-      await outbox.drain(AbortSignal.timeout(clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000)));
+      await outbox.drain(AbortSignal.timeout(opened.timeoutMs));
     } finally {
       counting.dispose();
     }

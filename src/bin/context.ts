@@ -4,20 +4,20 @@
 import { describeMasked } from '../services/redaction';
 import path from 'node:path';
 import { localVersion } from '../beads/bdMigration';
-import { detectProject, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
+import { jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
 import { releaseWarningOnce } from '../beads/releaseWarnings';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
 import { createJsonlBackend } from '../beads/jsonlBackend';
 import type { AgentId } from '../core/hookConfig';
 import { ledgerOf, toLedgerSummary } from '../core/ledger';
-import { clampTimeoutMs } from '../core/time';
 import { findRepository, type GitRepository } from '../git/repo';
 import { gitStatus } from '../git/status';
 import { describeDamage } from '../services/durableJson';
 import { lastCloseBesideLedger } from '../services/lastClose';
 import { LEDGER_DIR, ledgerIn, LedgerStore } from '../services/ledgerStore';
 import { parkedNotesBeside } from '../services/checkpointFlow';
+import { detectFolder, folderSettings } from '../services/folderSettings';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
@@ -33,7 +33,6 @@ import { errorMessage } from '../core/errors';
 import type { SessionThread } from '../core/transcriptThread';
 
 export const DEFAULT_BUDGET_BYTES = 2048;
-const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface ContextOptions {
   budget?: number;
@@ -71,7 +70,8 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   const env = options.env ?? process.env;
   const trusted = options.trusted ?? true;
   const warn = options.warn ?? (() => undefined);
-  const timeoutMs = clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
+  const settings = folderSettings(options.env);
+  const { timeoutMs } = settings;
   // `git status` depends on nothing else the context reads: it starts first and runs beside the
   // rest (the context of a beads project always shows it), not after the other steps.
   const uncommitted = section(() => gitStatus(cwd, { timeoutMs, signal: options.signal }));
@@ -80,17 +80,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   // What the last run on this repository learnt (the CLI's `where`, the ids the context needed).
   const repository = await findRepository(cwd, { timeoutMs, signal: options.signal }).catch(() => undefined);
   const cache = repository ? new ProjectCacheFile(path.join(repository.gitDir, LEDGER_DIR, 'project-cache.json')) : undefined;
-  const detection = await detectProject(cwd, {
-    preferred: env.BEADS_RECOVERY_CLI === 'bd' || env.BEADS_RECOVERY_CLI === 'br' ? env.BEADS_RECOVERY_CLI : 'auto',
-    cliPath: env.BEADS_RECOVERY_CLI_PATH || undefined,
-    trusted,
-    timeoutMs,
-    signal: options.signal,
-    whereCache: cache,
-    // One context, one process: the first query validates the CLI (see the fallback below), so
-    // `where` would only add a dependent step.
-    skipWhere: true,
-  });
+  const detection = await detectFolder(cwd, settings, { trusted, signal: options.signal, whereCache: cache });
   if (detection.kind === 'readonly' && trusted) warn(detection.message);
   // A withdrawn bd release, as bd recorded the last one it ran here: said once, not at every hook.
   const recordedVersion = detection.kind !== 'none' && detection.cli === 'bd' ? await localVersion(detection.beadsDir) : undefined;

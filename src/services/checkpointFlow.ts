@@ -13,12 +13,12 @@ import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BeadsBackend } from '../beads/backend';
-import { detectProject, jsonlPathOf, type Detection } from '../beads/detect';
+import { jsonlPathOf, type Detection } from '../beads/detect';
 import { isCanceled } from '../beads/errors';
 import { createJsonlBackend } from '../beads/jsonlBackend';
 import { alreadyOnIssue, checkpointWindowStart, latestCheckpointAt, onOurClock, type CheckpointActivity } from '../core/checkpoint';
 import { errorMessage } from '../core/errors';
-import { clampTimeoutMs, formatAge } from '../core/time';
+import { formatAge } from '../core/time';
 import type { GitRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
 import { activityOf, checkpointWrite, markCheckpointsOnLanding, type CheckpointLedger, type CheckpointRequest, type PlannedCheckpoint } from './checkpoints';
@@ -26,6 +26,7 @@ import { describeDamage, type DamageReport } from './durableJson';
 import { gitActivity, uniqueCommits } from './gitActivity';
 import { locateLedger, LedgerStore } from './ledgerStore';
 import { ledgerOf } from '../core/ledger';
+import { detectFolder, folderSettings } from './folderSettings';
 import { describeWrite, Outbox, type PendingWrite } from './outbox';
 import { sendWrite } from './outboxDrainer';
 import { chooseFocus } from './snapshot';
@@ -180,23 +181,10 @@ export type OpenedFolder =
  * the outbox VS Code shares, every landing counted in the ledger. `close()` when done.
  */
 export async function openFolder(place: FolderPlace, signal?: AbortSignal): Promise<OpenedFolder> {
-  const env = place.env ?? process.env;
   const note = place.note ?? (() => undefined);
-  const timeoutMs = clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000);
-  const preferred = env.BEADS_RECOVERY_CLI === 'bd' || env.BEADS_RECOVERY_CLI === 'br' ? env.BEADS_RECOVERY_CLI : 'auto';
-  const detection = await detectProject(path.resolve(place.cwd), {
-    preferred,
-    cliPath: env.BEADS_RECOVERY_CLI_PATH || undefined,
-    trusted: true,
-    timeoutMs,
-    pathEnv: env.PATH,
-    env: place.env ? definedOnly(place.env) : undefined,
-    signal,
-    // No `where` when the store and the executable's name say which CLI this is: the first read
-    // shows whether it can serve (else the store's file answers, see checkpointOn), and the
-    // write is the one process a checkpoint needs.
-    skipWhere: true,
-  });
+  const settings = folderSettings(place.env);
+  const { timeoutMs } = settings;
+  const detection = await detectFolder(place.cwd, settings, { signal });
   if (detection.kind === 'none') return { kind: 'none' };
   // Without a working CLI (missing, hanging, locked at `where`), the checkpoint is still worked
   // out from .beads/issues.jsonl and queued: the next process that can write sends it.
@@ -567,8 +555,4 @@ function withDeadline(options: CheckpointFlowOptions): AbortSignal {
 
 function failed(failure: CheckpointFailure, reason: string, notes: string[] = []): CheckpointFlowResult {
   return { outcome: 'failed', failure, reason, notes };
-}
-
-function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

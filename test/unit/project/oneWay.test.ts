@@ -42,3 +42,35 @@ describe('one way to find the store folder', () => {
     expect(offenders, 'use findBeadsDir (detection) or storeFolderOf(backend)').toEqual([]);
   });
 });
+
+// One way to open a folder outside VS Code (issue 31, item 4): the command line, the hooks and the
+// MCP server read the folder's settings from the environment in one place, services/folderSettings.ts,
+// and detect the project through its detectFolder; a second reading drifts (a default, a clamp).
+const WHERE_THE_ENVIRONMENT_IS_READ = new Set(['src/services/folderSettings.ts']);
+/** `env.BEADS_RECOVERY_CLI`, `process.env?.BEADS_RECOVERY_TIMEOUT_MS`, `env['BEADS_RECOVERY_CLI_PATH']`: a read, not a mention in a help text. */
+const FOLDER_SETTING_READ = /(?:\.|\[\s*['"`])BEADS_RECOVERY_(?:TIMEOUT_MS|CLI|CLI_PATH)\b/;
+const DETECTED_BY_HAND = /\bdetectProject\(/;
+
+describe('one way to open a folder', () => {
+  it('recognises a setting read by hand', () => {
+    expect(FOLDER_SETTING_READ.test('clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000)')).toBe(true);
+    expect(FOLDER_SETTING_READ.test("const cli = io.env?.BEADS_RECOVERY_CLI ?? 'auto';")).toBe(true);
+    expect(FOLDER_SETTING_READ.test("const cli = process.env['BEADS_RECOVERY_CLI_PATH'];")).toBe(true);
+    expect(FOLDER_SETTING_READ.test('BEADS_RECOVERY_TIMEOUT_MS bounds each CLI call (default 10000).')).toBe(false);
+    expect(FOLDER_SETTING_READ.test('folderSettings(io.env).timeoutMs')).toBe(false);
+  });
+
+  it('reads the environment and detects a folder only in folderSettings.ts', () => {
+    const offenders = sources('src')
+      .filter((file) => !WHERE_THE_ENVIRONMENT_IS_READ.has(file) && file !== 'src/beads/detect.ts' && !file.startsWith('src/adapters/'))
+      .flatMap((file) =>
+        fs
+          .readFileSync(path.join(repoRoot, file), 'utf8')
+          .split('\n')
+          .map((line, index) => ({ line, at: `${file}:${index + 1}` }))
+          .filter(({ line }) => !/^\s*(\/\/|\*)/.test(line) && (FOLDER_SETTING_READ.test(line) || DETECTED_BY_HAND.test(line)))
+          .map(({ at, line }) => `${at}: ${line.trim()}`),
+      );
+    expect(offenders, 'read the settings with folderSettings(env) and detect with detectFolder').toEqual([]);
+  });
+});

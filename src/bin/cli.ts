@@ -8,6 +8,7 @@ import { runHook } from './hook';
 import { runHookProcess } from './hookGuard';
 import { readHookInput } from './hookInput';
 import { HOOKS_USAGE, HookUsageError, hooksCommand } from './hooks';
+import { AGENTS } from '../core/agents/profile';
 import { MCP_USAGE } from './mcpUsage';
 import { errorMessage } from '../core/errors';
 import { endOrphanedProcesses } from '../beads/processRegistry';
@@ -34,7 +35,7 @@ JSON Claude Code writes to a hook's stdin is read for its cwd.
 
 ${CHECKPOINT_USAGE}
 
-  beads-recovery hook claude|copilot|codex|cursor|gemini|opencode <event>
+  beads-recovery hook ${AGENTS.join('|')} <event>
 
 What the installed agent hooks run: reads the agent's hook JSON from stdin and answers in that
 agent's shape (the recovery context at a new session and after a compaction, a checkpoint before

@@ -88,7 +88,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   if (releaseWarning) warn(releaseWarning);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
   const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS }) : undefined;
-  const localThreads = repository ? keptThreads(cwd, repository.gitDir, env, warn) : undefined;
+  const localThreads = repository ? keptThreads(cwd, repository.gitDir, env, timeoutMs, warn) : undefined;
   const [ledger, hints, prime, actor, sessionState] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
     // another checkout's store: its focus and what changed since the last checkpoint.
@@ -181,8 +181,8 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
  * The threads this machine kept instead of writing them to beads (`beadsRecovery.thread.destination:
  * local`), unless the thread is off now; none when they cannot be read (said on stderr).
  */
-async function keptThreads(folder: string, gitDir: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<LocalThread[] | undefined> {
-  if ((await threadDestinationIn(folder, env, { timeoutMs: DEFAULT_TIMEOUT_MS })) === 'off') return undefined;
+async function keptThreads(folder: string, gitDir: string, env: NodeJS.ProcessEnv, timeoutMs: number, warn: (line: string) => void): Promise<LocalThread[] | undefined> {
+  if ((await threadDestinationIn(folder, env, { timeoutMs })) === 'off') return undefined;
   return new LocalThreadsStore(gitDir, { onDamage: (report) => warn(describeDamage('threads kept on this machine', report)) }).threads().catch((error: unknown) => {
     warn(`the threads kept on this machine could not be read: ${errorMessage(error)}`);
     return undefined;

@@ -15,6 +15,7 @@ import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
+import { folderSettings } from '../services/folderSettings';
 import { pathPlaces, redactText } from '../services/redaction';
 import { ensurePrivateFolder, readPrivateFile, UnsafeFileError, UnsafeFolderError, writePrivateFile } from '../io/privateFolder';
 import { errorMessage } from '../core/errors';
@@ -28,7 +29,6 @@ import { keepCompactSummary } from '../services/transcripts/compactSummaries';
 import { sessionOfHook, type SessionIdentity } from '../core/agentSessions';
 import { copilotSessionLog } from '../services/sessionsOnDisk';
 import { AgentSessionsStore, endObservedSession, locateSessions, threadDestinationIn } from '../services/agentSessions';
-import { clampTimeoutMs } from '../core/time';
 import { readSessionThread, transcriptAgentOf } from '../services/transcripts/sessionThread';
 import { checkpointLine } from './checkpoint';
 import { recoveryContextFor } from './context';
@@ -68,7 +68,7 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   // With `beadsRecovery.thread.destination: off` the transcript is not read for it at all.
   let thread: Promise<SessionThread | undefined> | undefined;
   const threadOf = () =>
-    (thread ??= threadDestinationIn(cwd, env, { timeoutMs: clampTimeoutMs(env.BEADS_RECOVERY_TIMEOUT_MS, 10_000), note })
+    (thread ??= threadDestinationIn(cwd, env, { timeoutMs: folderSettings(env).timeoutMs, note })
       .then((destination) => {
         if (destination !== 'off') return readSessionThread({ transcript: input?.transcript, agent: transcriptAgentOf(agent), conversation: input?.session ?? input?.transcript, session: input?.session, folder: cwd, project: holder, note });
         note("the session's thread is off (beadsRecovery.thread.destination): its transcript was not read for it.");

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_FORMATS, AGENTS, isAgentId, launcherFor, type AgentId, type HookLauncher } from '../core/hookConfig';
 import { AGENT_PROFILES } from '../core/agents';
+import type { AgentProfile } from '../core/agents/profile';
 import { applyChange, installedEntries, planSetup, unusableHookFiles, type SetupPlan } from '../services/agentSetup';
 import { ensureLauncher } from '../services/launcherShim';
 import { keepLocal, namesMachinePaths } from '../services/localFiles';
@@ -18,27 +19,56 @@ export function currentLauncher(): HookLauncher {
   );
 }
 
-export const HOOKS_USAGE = `  beads-recovery hooks install|uninstall|status
-                       [--agent claude|copilot|copilot-cli|codex|cursor|gemini|opencode|all]
+/** Every `--agent` value: each agent, then the other names of its files (`copilot-cli`). */
+function agentNames(): string[] {
+  return Object.values<AgentProfile>(AGENT_PROFILES).flatMap((profile) => [profile.id, ...(profile.aliases ?? [])]);
+}
+
+/** The agent another `--agent` value names (`copilot-cli`: Copilot CLI reads VS Code's hook file). */
+function agentNamed(name: string): AgentId | undefined {
+  if (isAgentId(name)) return name;
+  return Object.values<AgentProfile>(AGENT_PROFILES).find((profile) => profile.aliases?.includes(name))?.id;
+}
+
+const USAGE_WIDTH = 100;
+const AGENT_COLUMN = 11;
+
+/** Words wrapped to the usage text's width after `first`, the lines after the first indented by `indent`. */
+function wrapped(words: string, first: string, indent = 0): string {
+  const lines: string[] = [];
+  let line = first;
+  for (const word of words.split(' ')) {
+    if (line.trim() !== '' && line.length + 1 + word.length > USAGE_WIDTH) {
+      lines.push(line);
+      line = ' '.repeat(indent) + word;
+    } else line = line.endsWith(' ') || line === '' ? line + word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
+
+/** One agent's lines of the usage text, from its profile: its hook file, its events, and its own words. */
+function agentUsage(profile: AgentProfile): string {
+  const { file, hooks } = profile.hookFile;
+  const where = file.shared ? `${file.local} (--shared: ${file.shared})` : file.local;
+  return wrapped(`${where}: ${hooks.map((spec) => spec.event).join(', ')} (${profile.usage})`, `  ${profile.id.padEnd(AGENT_COLUMN - 2)}`, AGENT_COLUMN);
+}
+
+/** `hooks`' part of the command line's usage text; each agent's lines come from its profile. */
+function hooksUsage(): string {
+  const profiles = Object.values<AgentProfile>(AGENT_PROFILES);
+  const mcpFiles = [...new Set(profiles.map((profile) => profile.mcp.file))];
+  return `  beads-recovery hooks install|uninstall|status
+                       [--agent ${[...agentNames(), 'all'].join('|')}]
                        [--dir DIR] [--shared] [--mcp] [--dry-run]
 
 Adds to (or removes from) the project in DIR (default: the current folder) the hooks that hand an
 agent the recovery context at a new session and after a compaction, and checkpoint before one:
-  claude   .claude/settings.local.json (--shared: .claude/settings.json): SessionStart, PreCompact
-  copilot  .github/hooks/beads-recovery.json, read by VS Code's agent hooks and by Copilot CLI
-           (copilot-cli names the same file): SessionStart, PreCompact, UserPromptSubmit,
-           PostToolUse
-  codex    .codex/hooks.json: SessionStart, PreCompact (trust them in Codex's /hooks afterwards)
-  cursor   .cursor/hooks.json: sessionStart, preCompact, postToolUse
-  gemini   .gemini/settings.json: BeforeModel, BeforeAgent, AfterTool (its chat file tells a compression)
-  opencode .opencode/plugins/beads-recovery.js, a plugin: first message of a session, before and
-           after a compaction
---agent defaults to claude. --mcp also registers the MCP server (beads-recovery mcp) in .mcp.json,
-.vscode/mcp.json, .codex/config.toml, .cursor/mcp.json, .gemini/settings.json or opencode.json.
+${profiles.map(agentUsage).join('\n')}
+${wrapped(`--agent defaults to claude. --mcp also registers the MCP server (beads-recovery mcp) in ${mcpFiles.slice(0, -1).join(', ')} or ${mcpFiles.at(-1) ?? ''}.`, '')}
 Every other entry stays as it is. --dry-run prints the new files without writing them.`;
+}
 
-/** \`--agent\` values that name another agent's files: Copilot CLI reads VS Code's hook file. */
-const AGENT_ALIASES: Record<string, AgentId> = { 'copilot-cli': 'copilot' };
+export const HOOKS_USAGE = hooksUsage();
 
 /** `beads-recovery hooks …`; returns the exit code. */
 export async function hooksCommand(
@@ -62,9 +92,9 @@ export async function hooksCommand(
   if (positionals.length !== 1 || (action !== 'install' && action !== 'uninstall' && action !== 'status')) {
     throw new HookUsageError('hooks takes one of install, uninstall, status');
   }
-  const named: string = AGENT_ALIASES[values.agent] ?? values.agent;
-  const agents: readonly AgentId[] = named === 'all' ? AGENTS : isAgentId(named) ? [named] : [];
-  if (agents.length === 0) throw new HookUsageError(`unknown --agent '${values.agent}'; use claude, copilot, copilot-cli, codex, cursor, gemini, opencode or all`);
+  const named = agentNamed(values.agent);
+  const agents: readonly AgentId[] = values.agent === 'all' ? AGENTS : named ? [named] : [];
+  if (agents.length === 0) throw new HookUsageError(`unknown --agent '${values.agent}'; use ${agentNames().join(', ')} or all`);
   const root = path.resolve(values.dir ?? process.cwd());
 
   if (action === 'status') {

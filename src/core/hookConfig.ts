@@ -1,8 +1,5 @@
-// The agents' hook files, and our entries in them. Six agents, two layouts of JSON and a plugin:
-//
-//   nested (Claude Code, Codex, Gemini CLI):  { "hooks": { "SessionStart": [ { "matcher": "…", "hooks": [ {handler} ] } ] } }
-//   flat (VS Code agent hooks and Copilot CLI, Cursor): { "hooks": { "SessionStart": [ {handler} ] } }
-//   plugin (opencode): a JavaScript file of ours alone (src/plugins/opencode.js, via core/opencodePlugin.ts)
+// The agents' hook files, and our entries in them. Each agent's file, layout and events are in its
+// profile (./agents/<agent>.ts, `hookFile`): two layouts of JSON (nested, flat) and a plugin.
 //
 // Every handler we write runs `beads-recovery hook <agent> <event>` through the per-user launcher
 // (shimCommandLine: no path of this machine) and ends with the shell comment `# beads-recovery`,
@@ -15,10 +12,12 @@
 import { parseTree, findNodeAtLocation, getNodeValue, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { describeContainer, duplicateKey, setJsonValue } from './jsoncEdit';
 import { OPENCODE_EVENTS, opencodePluginText, readOpencodePlugin } from './opencodePlugin';
-import { type AgentId } from './agents/profile';
+import { AGENT_PROFILES } from './agents';
+import { type AgentId, type HookFile, type HookSpec } from './agents/profile';
 
 // The agent type and its list live with the agents' profiles (./agents/); kept here too for the modules that read the hook formats.
-export { AGENTS, isAgentId, type AgentId } from './agents/profile';
+export { AGENTS, type AgentId } from './agents/profile';
+export { isAgentId } from './agents';
 
 /** What runs our command line: a JavaScript runtime and the bundled `dist/cli.js`. */
 export interface HookLauncher {
@@ -39,158 +38,15 @@ export function launcherFor(runtime: { execPath: string; electron: boolean; wind
   return { runtime: spell(runtime.execPath), script: spell(script), electron: runtime.electron };
 }
 
-interface HookSpec {
-  /** The agent's event name, as its file spells it. */
-  event: string;
-  /** Nested layouts only: which occurrences of the event run the hook. */
-  matcher?: string;
-  /** Before the agent gives up on the command (in the agent's own unit); our own deadline is well below it. */
-  timeout: number;
-}
-
-export interface AgentFormat {
+/** An agent's hook file as ./agents/<agent>.ts describes it, under the agent's id. */
+export interface AgentFormat extends HookFile {
   id: AgentId;
-  layout: 'nested' | 'flat' | 'plugin';
-  /** The hook file, relative to the project: the private one, and the one shared with the team when they differ. */
-  file: { local: string; shared?: string };
-  /** Top-level keys the file must hold for the agent to read it (`version` of Cursor and Copilot CLI); an install adds those missing. */
-  preamble?: Record<string, unknown>;
-  /**
-   * The agent has one `command` for every platform, run by sh there and by PowerShell on Windows
-   * (Gemini CLI, Cursor): the command is written to run in both, so a committed file works for
-   * every teammate whatever platform installed it.
-   */
-  commandShell?: 'posix-or-powershell';
-  /**
-   * The handler field that holds the command for Windows, and the shape its runner needs there;
-   * `replaces` names fields of ours that older versions wrote and an install takes out.
-   */
-  windows?: { field: string; shell: 'powershell' | 'encoded-powershell'; replaces?: string[] };
-  hooks: readonly HookSpec[];
-  /** What the user must do before the new hooks run, when the agent asks for something. */
-  afterInstall?: string;
-  /** Signs that the agent is used here: its folder in the project, its executable on PATH, its VS Code extension. */
-  signs: { folders: string[]; executables: string[]; extensions: string[] };
 }
 
-const TIMEOUT_S = 30;
-const TIMEOUT_MS = TIMEOUT_S * 1000;
-
-export const AGENT_FORMATS: Record<AgentId, AgentFormat> = {
-  // Claude Code runs a command hook with its `shell`, "bash" by default, on Windows too: Git Bash
-  // (CLAUDE_CODE_GIT_BASH_PATH, or Git for Windows found); without it, it asks the user to install
-  // Git for Windows or to set "shell": "powershell" (the 2.1.332 bundle). So the POSIX command.
-  claude: {
-    id: 'claude',
-    layout: 'nested',
-    file: { local: '.claude/settings.local.json', shared: '.claude/settings.json' },
-    hooks: [
-      { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: TIMEOUT_S },
-      { event: 'PreCompact', matcher: 'auto|manual', timeout: TIMEOUT_S },
-      // Hands over Claude Code's own summary of what it compacted (`compact_summary`, v2.1.76+).
-      { event: 'PostCompact', matcher: 'auto|manual', timeout: TIMEOUT_S },
-      // The session ended (any reason): the issue it held is free for the next session.
-      { event: 'SessionEnd', timeout: TIMEOUT_S },
-    ],
-    signs: { folders: ['.claude'], executables: ['claude'], extensions: ['anthropic.claude-code'] },
-  },
-  // VS Code's own agent hooks (Copilot agent mode), and Copilot CLI, which reads the same file in
-  // VS Code's format: PascalCase events with snake_case input, its "VS Code compatible format"
-  // (github/docs content/copilot/reference/copilot-cli-reference/cli-command-reference.md, commit
-  // 8fa9f11; in @github/copilot 1.0.102 the hook config parser holds that event list beside
-  // `_vsCodeCompat`, and requires `version: 1`, which VS Code ignores). No event follows a
-  // compaction in either, so PreCompact arms a one-shot marker and the next PostToolUse (in Copilot
-  // CLI also the next UserPromptSubmit of the same run) hands the context over.
-  copilot: {
-    id: 'copilot',
-    layout: 'flat',
-    file: { local: '.github/hooks/beads-recovery.json' },
-    preamble: { version: 1 },
-    // VS Code runs a handler's `windows` command through cmd.exe (`cmd.exe /c`); its `powershell`
-    // field, the Copilot CLI spelling it also reads, is run by PowerShell. Up to 0.1.0 we wrote
-    // PowerShell text into `windows`.
-    windows: { field: 'powershell', shell: 'powershell', replaces: ['windows'] },
-    hooks: [
-      { event: 'SessionStart', timeout: TIMEOUT_S },
-      { event: 'PreCompact', timeout: TIMEOUT_S },
-      // Copilot CLI takes its context (the next prompt after a compaction, in the same run).
-      { event: 'UserPromptSubmit', timeout: TIMEOUT_S },
-      { event: 'PostToolUse', timeout: TIMEOUT_S },
-    ],
-    signs: { folders: ['.github/hooks'], executables: ['copilot'], extensions: ['github.copilot-chat', 'github.copilot'] },
-  },
-  codex: {
-    id: 'codex',
-    layout: 'nested',
-    file: { local: '.codex/hooks.json' },
-    // On Windows Codex takes `commandWindows` (codex-rs/hooks/src/engine/discovery.rs,
-    // openai/codex@0082977c) and runs it as `%COMSPEC% /C <command>` through Rust's Command::arg
-    // (engine/command_runner.rs, openai/codex@01746657), whose quoting turns each `"` in it into
-    // `\"`, which cmd.exe keeps: any quoted path fails there. Some releases run it with PowerShell
-    // instead (open-gsd/gsd-core#4557, codex-cli 0.153.4). So the command holds no quote and works
-    // in both: powershell.exe with the script as -EncodedCommand, the shape Codex's own tests use
-    // for Windows hooks (command_runner.rs, powershell_command).
-    windows: { field: 'commandWindows', shell: 'encoded-powershell' },
-    hooks: [
-      { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: TIMEOUT_S },
-      { event: 'PreCompact', matcher: 'manual|auto', timeout: TIMEOUT_S },
-    ],
-    afterInstall: 'Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the beads-recovery entries.',
-    signs: { folders: ['.codex'], executables: ['codex'], extensions: ['openai.chatgpt'] },
-  },
-  // Cursor, like VS Code, has no post-compaction event: preCompact arms the marker, postToolUse hands over.
-  // Its hooks.json has one `command` with no per-platform field, which Cursor runs with PowerShell
-  // on Windows (Cursor is closed source; as its users found: Arize-ai/coding-harness-tracing#58,
-  // speakeasy-api/gram#3736, obra/superpowers#871).
-  cursor: {
-    id: 'cursor',
-    layout: 'flat',
-    file: { local: '.cursor/hooks.json' },
-    preamble: { version: 1 },
-    commandShell: 'posix-or-powershell',
-    hooks: [
-      { event: 'sessionStart', timeout: TIMEOUT_S },
-      { event: 'preCompact', timeout: TIMEOUT_S },
-      { event: 'postToolUse', timeout: TIMEOUT_S },
-    ],
-    signs: { folders: ['.cursor'], executables: ['cursor'], extensions: [] },
-  },
-  // Gemini CLI (google-gemini/gemini-cli @5411f113, packages/core/src/hooks/types.ts and
-  // docs/hooks/reference.md): Claude's nested layout in `.gemini/settings.json`; lifecycle
-  // matchers are exact strings, `*` matches all; `timeout` is in milliseconds (default 60000);
-  // the command runs with `bash -c`, or on Windows with `pwsh -NoProfile -Command` (powershell.exe
-  // -NoProfile -NonInteractive -Command without pwsh), with `; if ($LASTEXITCODE -ne 0) { exit
-  // $LASTEXITCODE }` appended (hookRunner.ts executeCommandHook and getShellConfiguration in the
-  // 0.61.0 bundle): one command for both. Neither SessionStart
-  // nor PreCompress can serve (the real-agent suite, 0.61): PreCompress fires before every model
-  // request, compressing or not, and a resume drops what SessionStart gave. The session's chat
-  // file tells instead (core/geminiHistory.ts): BeforeModel writes each compression's checkpoint
-  // once; BeforeAgent (its additionalContext is appended to the prompt, client.ts) and AfterTool
-  // (appended to the tool result, coreToolHookTriggers.ts) hand the block over when the history
-  // holds none.
-  gemini: {
-    id: 'gemini',
-    layout: 'nested',
-    file: { local: '.gemini/settings.json' },
-    commandShell: 'posix-or-powershell',
-    hooks: [
-      { event: 'BeforeModel', matcher: '*', timeout: TIMEOUT_MS },
-      { event: 'BeforeAgent', matcher: '*', timeout: TIMEOUT_MS },
-      { event: 'AfterTool', matcher: '*', timeout: TIMEOUT_MS },
-      { event: 'SessionEnd', matcher: '*', timeout: TIMEOUT_MS },
-    ],
-    afterInstall: 'Gemini CLI asks before it runs project hooks it has not seen (or whose command changed): accept the beads-recovery hooks when it asks.',
-    signs: { folders: ['.gemini'], executables: ['gemini'], extensions: ['google.geminicodeassist'] },
-  },
-  // opencode: a plugin file (core/opencodePlugin.ts) that runs our hook on its own events.
-  opencode: {
-    id: 'opencode',
-    layout: 'plugin',
-    file: { local: '.opencode/plugins/beads-recovery.js' },
-    hooks: OPENCODE_EVENTS.map((event) => ({ event, timeout: TIMEOUT_S })),
-    signs: { folders: ['.opencode'], executables: ['opencode'], extensions: [] },
-  },
-};
+/** Each agent's hook file, from its profile. */
+export const AGENT_FORMATS: { readonly [A in AgentId]: AgentFormat } = Object.fromEntries(
+  Object.values(AGENT_PROFILES).map((profile) => [profile.id, { id: profile.id, ...profile.hookFile }]),
+) as { readonly [A in AgentId]: AgentFormat };
 
 export const HOOK_MARKER = '# beads-recovery';
 const MARKER_AT_END = /\s#\s*beads-recovery\s*$/;

@@ -16,8 +16,8 @@ export interface PluginLauncher {
 
 export const OPENCODE_PLUGIN_MARKER = '// beads-recovery: opencode plugin';
 
-/** The events the plugin passes to `beads-recovery hook opencode <event>`. */
-export const OPENCODE_EVENTS = ['session.resumed', 'session.compacting', 'session.compacted'] as const;
+// The events the plugin passes to `beads-recovery hook opencode <event>` are in opencode's profile.
+export { OPENCODE_EVENTS } from './agents/opencode';
 
 const LAUNCHER_LINE = /^const LAUNCHER = (\{.*\});$/m;
 

@@ -1,19 +1,19 @@
-// The table of agent profiles, keyed by the one agent type. Adding an agent: its name in AGENTS
-// (./profile.ts), its profile file here, and its row below; the compiler then names every other
-// table keyed by AgentId (test/unit/core/agents/profiles.test.ts shows an incomplete profile or a
-// missing row fails to compile). docs/ARCHITECTURE.md §3 lists what else an agent has today.
-import { claude } from './claude';
-import { codex } from './codex';
-import { copilot } from './copilot';
-import { cursor } from './cursor';
-import { gemini } from './gemini';
-import { opencode } from './opencode';
-import { DEFAULT_SURFACE_BUDGET, isAgentId, type AgentId, type AgentProfile, type SurfaceBudget } from './profile';
+// What every other module asks of the agents, derived from their profiles (./table.ts): whether a
+// name is an agent's, its name, its hook budget, and which files are its own and never work.
+import { DEFAULT_SURFACE_BUDGET, type AgentId, type SurfaceBudget } from './profile';
+import { AGENT_PROFILES } from './table';
 
-/** One complete profile per agent, each under its own id. */
-export type ProfileTable<Id extends string> = { readonly [A in Id]: AgentProfile<A> };
+export { AGENT_PROFILES, type ProfileTable } from './table';
 
-export const AGENT_PROFILES: ProfileTable<AgentId> = { claude, copilot, codex, cursor, gemini, opencode };
+/** Every agent, in the table's order (`--agent all`). */
+export function agentIds(): AgentId[] {
+  return Object.keys(AGENT_PROFILES) as AgentId[];
+}
+
+/** Whether a name is one of the agents: a key of the table. */
+export function isAgentId(value: unknown): value is AgentId {
+  return typeof value === 'string' && Object.hasOwn(AGENT_PROFILES, value);
+}
 
 /** The agent's name where sessions are listed; the name itself for a session of another kind (VS Code's own window). */
 export function agentName(agent: string): string {
@@ -28,15 +28,15 @@ export function hookSurfaceBudget(agent: string): SurfaceBudget {
 
 /** Every file of an agent's own configuration in the project: its hook files and its MCP file (`*`: one path segment). */
 export function agentFiles(agent: AgentId): readonly string[] {
-  const { configFiles, mcp } = AGENT_PROFILES[agent];
-  return [...new Set([...configFiles, mcp.file])];
+  const { configFiles, hookFile, mcp } = AGENT_PROFILES[agent];
+  return [...new Set([...configFiles, hookFile.file.local, ...(hookFile.file.shared ? [hookFile.file.shared] : []), mcp.file])];
 }
 
 const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 /** Derived from the profiles, so it cannot drift from what an install writes. */
 const AGENT_CONFIGURATION = new RegExp(
-  `^(?:${Object.values<AgentProfile<AgentId>>(AGENT_PROFILES)
-    .flatMap((profile) => agentFiles(profile.id))
+  `^(?:${agentIds()
+    .flatMap((agent) => agentFiles(agent))
     .map((file) => escape(file).replace(/\*/g, '[^/]+'))
     .join('|')})$`,
 );

@@ -8,20 +8,14 @@ import { AGENTS, DEFAULT_SURFACE_BUDGET, type AgentId, type AgentProfile } from 
 import { AGENT_FORMATS, type AgentFormat } from '../../../../src/core/hookConfig';
 import { trackedPathFilter } from '../../../../src/core/ledger';
 import { hookFile } from '../../../../src/services/agentSetup';
+import { aider } from './seventhAgent';
 
-// A seventh agent, as a maintainer would add it.
-const aider: AgentProfile<'aider'> = {
-  id: 'aider',
-  name: 'Aider',
-  label: 'Aider',
-  hookBudget: DEFAULT_SURFACE_BUDGET,
-  mcp: { file: '.aider/mcp.json', kind: 'json', container: 'mcpServers' },
-  primeLocations: [],
-  configFiles: ['.aider/hooks.json'],
-};
-
+// A seventh agent, as a maintainer would add it (seventhAgent.test.ts registers it in the table).
 // @ts-expect-error a profile without its MCP file does not compile
-const withoutMcp: AgentProfile<'aider'> = { id: 'aider', name: 'Aider', label: 'Aider', hookBudget: DEFAULT_SURFACE_BUDGET, primeLocations: [], configFiles: [] };
+const withoutMcp: AgentProfile<'aider'> = { ...aider, mcp: undefined };
+
+// @ts-expect-error nor one without its hook file, its events, its answer or its usage text
+const withoutHooks: AgentProfile<'aider'> = { id: 'aider', name: 'Aider', label: 'Aider', hookBudget: DEFAULT_SURFACE_BUDGET, mcp: aider.mcp, primeLocations: [], configFiles: [] };
 
 // @ts-expect-error a seventh agent in the agent type, without its profile in the table, does not compile
 const withoutProfile: ProfileTable<AgentId | 'aider'> = AGENT_PROFILES;
@@ -40,10 +34,22 @@ describe('agent profiles', () => {
     for (const agent of AGENTS) expect(AGENT_PROFILES[agent].id).toBe(agent);
     expect(Object.keys(withIt)).toContain('aider');
     // The rejected tables above are values too: what the compiler refused is indeed incomplete.
-    expect(withoutMcp).not.toHaveProperty('mcp');
+    expect(withoutMcp.mcp).toBeUndefined();
+    expect(withoutHooks).not.toHaveProperty('hookFile');
     expect(withoutProfile).not.toHaveProperty('aider');
     expect(misfiled.gemini.id).toBe('claude');
     expect(formatsWithoutIt).not.toHaveProperty('aider');
+  });
+
+  it('give every event an agent registers a plan that does something', () => {
+    for (const agent of AGENTS) {
+      const { hookFile: file, events } = AGENT_PROFILES[agent];
+      for (const { event } of file.hooks) {
+        const plan = events[event];
+        expect(plan, `${agent} ${event}`).toBeDefined();
+        expect(plan && (plan.inject !== 'never' || plan.checkpoint || plan.checkpointCompression || plan.keepSummary || plan.endSession), `${agent} ${event} does nothing`).toBeTruthy();
+      }
+    }
   });
 
   it('name each agent where sessions are listed', () => {

@@ -36,12 +36,15 @@ export async function benchRedaction({ repo }: { repo: string }): Promise<void> 
       const later = times.slice(1).sort((a, b) => a - b);
       console.log(`${name.padEnd(32)} ${String(Buffer.byteLength(text)).padStart(6)} B   first ${times[0]!.toFixed(1).padStart(6)} ms   later p50 ${later[Math.floor(later.length / 2)]!.toFixed(2).padStart(6)} ms`);
     };
-    console.log('text                               size   first: in a fresh process (secretlint loaded, rules compiled)');
-    await row('PreCompact checkpoint comment', checkpoint);
+    console.log('text                               size   first: the first text redacted in this process');
+    // Side by side: a text where no secretlint rule could match (only the pre-check and our own
+    // shapes run), then the same with a token in it (secretlint loaded and its rules compiled).
+    await row('PreCompact comment, no token', checkpoint);
+    await row('PreCompact comment + a token', `${checkpoint}\n- Request: push with ghp_${'a1B2c3D4e5'.repeat(3)}123456`);
     // Produced after the first use above (a context is redacted inside): its first pass is warm here.
     const context = (await recoveryContextFor(workspace, { env, thread, budget: 9000 })).markdown;
     await row('SessionStart context (9000 B)', context);
-    console.log('A SessionStart pays the first-use cost once too (the first row\'s "first"), plus its own pass.');
+    console.log('A SessionStart pays secretlint\'s first-use cost too (the second row\'s "first") only when its text holds a token\'s shape.');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

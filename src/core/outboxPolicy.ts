@@ -34,9 +34,14 @@ export interface BackoffPolicy {
   unexplainedMaxMs?: number;
   /** While the workspace is frozen for migration, how often a write checks whether it thawed. */
   frozenRecheckMs?: number;
+  /**
+   * The longest an issue's oldest queued write waits after a failed try while a later write of the
+   * same issue is due behind it (sendsAheadOfBackoff); its own backoff may say much longer.
+   */
+  waitedOnMaxMs?: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 5 * 60_000, unexplainedMaxMs: 30 * 60_000, frozenRecheckMs: 60_000 };
+export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 5 * 60_000, unexplainedMaxMs: 30 * 60_000, frozenRecheckMs: 60_000, waitedOnMaxMs: 60_000 };
 
 /** `awaiting-migration`: bd refuses writes to a shared database until its operator migrates it. */
 export type RetryReason = 'cli-missing' | 'locked' | 'timeout' | 'read-only' | 'garbled' | 'frozen' | 'awaiting-migration' | 'failed';
@@ -117,6 +122,22 @@ export function decideAfterFailure(failure: WriteFailure, attempts: number, now:
 /** Whether the CLI as a whole is unavailable, so every write waits as long, without a failure each. */
 export function affectsEveryWrite(decision: FailureDecision): boolean {
   return decision.action === 'retry' && (decision.reason === 'cli-missing' || decision.reason === 'locked' || decision.reason === 'timeout' || decision.reason === 'read-only' || decision.reason === 'frozen' || decision.reason === 'awaiting-migration');
+}
+
+/**
+ * Whether an issue's oldest queued write, still waiting out its backoff, is sent now because a
+ * later write of the same issue is due behind it (writes to one issue land in order, so otherwise
+ * neither goes). It goes when the CLI is healthy: a write of the project landed after its last
+ * failed try. Without that sign it goes once its last try is `waitedOnMaxMs` old: a long outage
+ * grows a backoff to half an hour, and a healthy CLI would leave the newer words behind it that
+ * long. Within that time its spacing holds, so many quick runs against a failing CLI do not try it
+ * once each. `lastTriedAt` undefined (a write never tried, or kept by an older version): its own
+ * backoff decides.
+ */
+export function sendsAheadOfBackoff(head: { lastTriedAt?: number }, lastLandedAt: number | undefined, now: number, policy: BackoffPolicy = DEFAULT_BACKOFF): boolean {
+  if (head.lastTriedAt === undefined) return false;
+  if (lastLandedAt !== undefined && lastLandedAt > head.lastTriedAt) return true;
+  return now - head.lastTriedAt >= (policy.waitedOnMaxMs ?? DEFAULT_BACKOFF.waitedOnMaxMs ?? policy.maxMs);
 }
 
 /** base, 2·base, 4·base, … capped at max; `attempts` is the number of failures so far (≥ 1). */

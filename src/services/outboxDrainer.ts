@@ -23,7 +23,7 @@ import { observeSpawns } from '../beads/runCli';
 import { cliClockOffset } from '../core/checkpoint';
 import { errorMessage } from '../core/errors';
 import { isTerminal, type IssueDetails } from '../core/model';
-import { affectsEveryWrite, decideAfterFailure, describeDecision, type BackoffPolicy, type ParkReason, type WriteFailure } from '../core/outboxPolicy';
+import { affectsEveryWrite, decideAfterFailure, describeDecision, sendsAheadOfBackoff, type BackoffPolicy, type ParkReason, type WriteFailure } from '../core/outboxPolicy';
 import { parseTimestamp } from '../core/time';
 import type { DrainLease } from './outboxLease';
 import { describeWrite, type CliClock, type FailedWrite, type OutboxQueue, type PendingWrite } from './outboxQueue';
@@ -156,16 +156,25 @@ export class OutboxDrainer {
     }
     endOrphansBeforePass((message) => this.options.log('warn', `outbox: ${message}`));
     try {
-      let entry = await this.queue.nextDue();
+      let entry = await this.nextToSend();
       while (entry && !this.disposed) {
         await this.options.lease.touch();
         const outcome = await this.attempt(backend, entry);
         if (outcome === 'stop') break;
-        entry = await this.queue.nextDue();
+        entry = await this.nextToSend();
       }
     } finally {
       await this.options.lease.release();
     }
+  }
+
+  /**
+   * The next write to send: the first one due, or an issue's oldest write still waiting out its
+   * backoff when a later write of its issue is due and the CLI is healthy (the policy's
+   * sendsAheadOfBackoff), so the issue's words go in order instead of neither going.
+   */
+  private nextToSend(): Promise<PendingWrite | undefined> {
+    return this.queue.nextDue((head) => sendsAheadOfBackoff(head, this.queue.lastLandedAt, this.options.now(), this.options.policy));
   }
 
   /** One attempt at one write. 'stop' ends the pass: the CLI as a whole is unavailable. */

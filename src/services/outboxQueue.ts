@@ -23,6 +23,8 @@ export interface PendingWrite {
   /** Failed attempts so far. */
   attempts: number;
   nextAttemptAt: number;
+  /** When its last failed attempt ended (absent before the first, and in files of older versions). */
+  lastTriedAt?: number;
   lastError?: string;
   /** Why the last attempt failed: a write that waits for the CLI as a whole goes as soon as the CLI works again. */
   lastReason?: RetryReason;
@@ -64,6 +66,8 @@ export interface OutboxState {
   unreadable: unknown[];
   /** Per project root: the CLI's clock minus ours, measured on the last comment it stamped for us. */
   clocks?: Record<string, CliClock>;
+  /** Per project root: when the CLI last landed a write it was sent (the sign that it writes now). */
+  landedAt?: Record<string, number>;
 }
 
 export interface CliClock {
@@ -209,17 +213,32 @@ export class OutboxQueue {
     return taken;
   }
 
-  /** The first due write of this project whose issue has no earlier write still pending (reads the file first). */
-  async nextDue(): Promise<PendingWrite | undefined> {
+  /** When the CLI last landed a write sent to it for this project; undefined before any. */
+  get lastLandedAt(): number | undefined {
+    return this.state.landedAt?.[this.root];
+  }
+
+  /**
+   * The first due write of this project whose issue has no earlier write still pending (reads the
+   * file first). An issue's oldest write that still waits out its backoff while a later write of
+   * its issue is due is the drainer's to choose: it is returned when `sendsAhead` says so.
+   */
+  async nextDue(sendsAhead: (head: PendingWrite) => boolean = () => false): Promise<PendingWrite | undefined> {
     await this.reload();
     const now = this.now();
-    const issuesAhead = new Set<string>();
+    const heads = new Map<string, PendingWrite>();
+    const askedAbout = new Set<string>();
     for (const entry of this.state.pending) {
       if (entry.root !== this.root) continue;
       const issueId = entry.write.issueId;
-      if (issuesAhead.has(issueId)) continue;
-      issuesAhead.add(issueId);
-      if (entry.nextAttemptAt <= now) return entry;
+      const head = heads.get(issueId);
+      if (!head) {
+        heads.set(issueId, entry);
+        if (entry.nextAttemptAt <= now) return entry;
+      } else if (entry.nextAttemptAt <= now && !askedAbout.has(issueId)) {
+        askedAbout.add(issueId);
+        if (sendsAhead(head)) return head;
+      }
     }
     return undefined;
   }
@@ -292,6 +311,7 @@ export class OutboxQueue {
       delete current.inFlight;
       current.attempts = retry.attempts;
       current.nextAttemptAt = retry.at;
+      current.lastTriedAt = this.now();
       current.lastError = retry.error;
       current.lastReason = retry.reason;
       current.mayHaveLanded = retry.mayHaveLanded || undefined;
@@ -308,6 +328,7 @@ export class OutboxQueue {
     const { clock, supersededBy } = options;
     await this.mutate((state) => {
       if (clock) state.clocks = { ...state.clocks, [this.root]: clock };
+      if (how === 'sent') state.landedAt = { ...state.landedAt, [this.root]: now };
       state.pending = state.pending.filter((entry) => entry.write.key !== write.key);
       state.done.push({
         key: write.key,
@@ -442,6 +463,10 @@ function parseState(value: unknown, problems: string[]): OutboxState {
     const clocks = Object.entries(value.clocks).filter(([, clock]) => isRecord(clock) && Number.isFinite(clock.offsetMs) && Number.isFinite(clock.measuredAt));
     if (clocks.length > 0) state.clocks = Object.fromEntries(clocks) as Record<string, CliClock>;
   }
+  if (isRecord(value.landedAt)) {
+    const landed = Object.entries(value.landedAt).filter(([, at]) => typeof at === 'number' && Number.isFinite(at));
+    if (landed.length > 0) state.landedAt = Object.fromEntries(landed) as Record<string, number>;
+  }
   state.done = (Array.isArray(value.done) ? value.done : []).filter((entry): entry is DoneWrite => isRecord(entry) && typeof entry.key === 'string' && typeof entry.issueId === 'string');
   return state;
 }
@@ -457,6 +482,7 @@ function repairPending(raw: unknown): { kind: 'ok' | 'repaired'; value: PendingW
   };
   const value: PendingWrite = { write: raw.write, root: raw.root, enqueuedAt: count('enqueuedAt'), attempts: count('attempts'), nextAttemptAt: count('nextAttemptAt') };
   if (typeof raw.lastError === 'string') value.lastError = raw.lastError;
+  if (typeof raw.lastTriedAt === 'number' && Number.isFinite(raw.lastTriedAt)) value.lastTriedAt = raw.lastTriedAt;
   if (typeof raw.lastReason === 'string' && RETRY_REASONS.has(raw.lastReason)) value.lastReason = raw.lastReason as RetryReason;
   const inFlight = raw.inFlight;
   if (isRecord(inFlight) && typeof inFlight.owner === 'string' && typeof inFlight.since === 'number') {

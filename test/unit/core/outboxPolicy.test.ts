@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, decideAfterFailure, describeDecision, type BackoffPolicy } from '../../../src/core/outboxPolicy';
+import { backoffDelay, decideAfterFailure, describeDecision, sendsAheadOfBackoff, type BackoffPolicy } from '../../../src/core/outboxPolicy';
 
 const policy: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000, unexplainedMaxMs: 60_000 };
 const now = 1_700_000_000_000;
@@ -115,5 +115,20 @@ describe('decideAfterFailure', () => {
   it('explains each decision in words', () => {
     expect(describeDecision({ action: 'park', reason: 'gone' })).toBe('the issue no longer exists');
     expect(describeDecision({ action: 'retry', reason: 'locked', at: now, mayHaveLanded: false, counted: true })).toBe('the beads database is locked');
+  });
+});
+
+describe('sendsAheadOfBackoff', () => {
+  const policy: BackoffPolicy = { baseMs: 2_000, maxMs: 300_000, unexplainedMaxMs: 1_800_000, waitedOnMaxMs: 60_000 };
+  it('sends the oldest write at once when the CLI landed a write after its last failed try', () => {
+    expect(sendsAheadOfBackoff({ lastTriedAt: 1_000 }, 1_001, 2_000, policy)).toBe(true);
+    expect(sendsAheadOfBackoff({ lastTriedAt: 1_000 }, 999, 2_000, policy)).toBe(false);
+  });
+  it('otherwise keeps its spacing for waitedOnMaxMs after its last try, then sends it whatever its backoff said', () => {
+    expect(sendsAheadOfBackoff({ lastTriedAt: 0 }, undefined, 59_999, policy)).toBe(false);
+    expect(sendsAheadOfBackoff({ lastTriedAt: 0 }, undefined, 60_000, policy)).toBe(true);
+  });
+  it('leaves a write never tried (or kept by an older version) to its own backoff', () => {
+    expect(sendsAheadOfBackoff({}, 5_000, 1_000_000, policy)).toBe(false);
   });
 });

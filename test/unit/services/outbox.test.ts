@@ -7,6 +7,7 @@ import { CliError } from '../../../src/beads/errors';
 import type { BackoffPolicy } from '../../../src/core/outboxPolicy';
 import type { DamageReport } from '../../../src/services/durableJson';
 import { Outbox, type OutboxOptions } from '../../../src/services/outbox';
+import { OutboxQueue } from '../../../src/services/outboxQueue';
 import { FakeBackend } from '../support/fakeBackend';
 import { issueDetails } from '../support/fakeIssues';
 import { waitFor } from '../support/waitFor';
@@ -399,6 +400,55 @@ describe('Outbox', () => {
     await outbox.drain(bounded());
     expect(outbox.pendingCount).toBe(0);
     expect(beads.comments('demo-1')).toEqual([]);
+  });
+});
+
+describe("an issue's oldest queued write after a long outage (issue 32, item 5)", () => {
+  // An exit 1 the CLI does not explain backs off to half an hour (scaled down here).
+  const LONG_WAIT: BackoffPolicy = { baseMs: 20, maxMs: 80, unexplainedMaxMs: 30 * 60_000, waitedOnMaxMs: 300 };
+  const unexplained = () => new CliError({ kind: 'exit', command: 'br', args: ['comments', 'add'], exitCode: 1, cliMessage: 'something failed' });
+
+  /** Ten failed tries into an outage (left so by an earlier run): the next one half an hour away. */
+  async function longOutage(): Promise<void> {
+    const earlier = new OutboxQueue({ file, root: ROOT });
+    await earlier.add({ key: 'old', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: the old words' });
+    await earlier.recordRetry('old', { attempts: 10, at: Date.now() + 30 * 60_000, error: 'something failed', reason: 'failed', mayHaveLanded: false, everyWriteWaits: false });
+  }
+
+  it('a healthy CLI sends it first, then the new write behind it, whatever its backoff said', async () => {
+    const beads = new FakeBackend(['demo-1']);
+    await longOutage();
+    const outbox = makeOutbox(beads, { policy: LONG_WAIT });
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await outbox.enqueue({ key: 'new', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: the new words' });
+    await outbox.drain(bounded());
+    expect(beads.comments('demo-1')).toEqual(['Checkpoint: the old words', 'Checkpoint: the new words']);
+  });
+
+  it('goes at once, before waitedOnMaxMs, once the CLI landed a write since its last try', async () => {
+    const beads = new FakeBackend(['demo-1', 'demo-2']);
+    await longOutage();
+    const outbox = makeOutbox(beads, { policy: { ...LONG_WAIT, waitedOnMaxMs: 60_000 } });
+    await outbox.enqueue({ key: 'new', kind: 'comment', issueId: 'demo-1', text: 'Checkpoint: the new words' });
+    await outbox.sendDue();
+    expect(beads.comments('demo-1')).toEqual([]);
+    await outbox.enqueue({ key: 'other', kind: 'comment', issueId: 'demo-2', text: 'Checkpoint: elsewhere' });
+    await outbox.drain(bounded());
+    expect(beads.comments('demo-2')).toEqual(['Checkpoint: elsewhere']);
+    expect(beads.comments('demo-1')).toEqual(['Checkpoint: the old words', 'Checkpoint: the new words']);
+  });
+
+  it('keeps its spacing while the CLI still fails: new writes behind it do not each try it again', async () => {
+    const beads = new FakeBackend(['demo-1']);
+    await longOutage();
+    const outbox = makeOutbox(beads, { policy: { ...LONG_WAIT, waitedOnMaxMs: 60_000 } });
+    beads.failures = Array.from({ length: 20 }, unexplained);
+    for (let run = 0; run < 5; run += 1) {
+      await outbox.enqueue({ key: `new-${run}`, kind: 'comment', issueId: 'demo-1', text: `Checkpoint: run ${run}` });
+      await outbox.sendDue();
+    }
+    expect(beads.calls.filter((call) => call.op === 'comment')).toEqual([]);
+    expect(outbox.pendingCount).toBe(6);
   });
 });
 

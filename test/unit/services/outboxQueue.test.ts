@@ -37,6 +37,38 @@ describe('OutboxQueue', () => {
     expect((await q.nextDue())?.write.key).toBe('a');
   });
 
+  it("an issue's oldest write still in its backoff is handed out only when the drainer says so, and only while a later write of its issue is due", async () => {
+    const q = queue();
+    await q.add(comment('old', 'demo-1'));
+    await q.recordRetry('old', { attempts: 10, at: clock + 30 * 60_000, error: 'exit 1', reason: 'failed', mayHaveLanded: false, everyWriteWaits: false });
+    expect(q.pending[0]?.lastTriedAt).toBe(clock);
+    const asked: string[] = [];
+    const sendsAhead = (head: { write: { key: string } }) => {
+      asked.push(head.write.key);
+      return true;
+    };
+    // Nothing waits behind it: its backoff holds, and the drainer is not asked.
+    expect(await q.nextDue(sendsAhead)).toBeUndefined();
+    expect(asked).toEqual([]);
+    await q.add(comment('new', 'demo-1'));
+    expect(await q.nextDue()).toBeUndefined();
+    expect((await q.nextDue(sendsAhead))?.write.key).toBe('old');
+    expect(asked).toEqual(['old']);
+  });
+
+  it('remembers when the CLI last landed a write it was sent, in the file', async () => {
+    const q = queue();
+    await q.add(comment('a', 'demo-1'));
+    await q.add(comment('b', 'demo-1'));
+    await q.markDone(comment('a', 'demo-1'), 'found');
+    expect(q.lastLandedAt).toBeUndefined();
+    clock += 1_000;
+    await q.markDone(comment('b', 'demo-1'), 'sent');
+    const again = queue();
+    await again.reload();
+    expect(again.lastLandedAt).toBe(clock);
+  });
+
   it('a landing frees the writes that waited for the CLI as a whole, never one that failed for its own reasons', async () => {
     const q = queue();
     await q.add(comment('locked', 'demo-1'));

@@ -16,7 +16,8 @@ import { gitStatus } from '../git/status';
 import { describeDamage } from '../services/durableJson';
 import { lastCloseBesideLedger } from '../services/lastClose';
 import { LEDGER_DIR, ledgerIn, LedgerStore } from '../services/ledgerStore';
-import { parkedNotesBeside } from '../services/checkpointFlow';
+import { outboxBeside } from '../services/checkpointFlow';
+import type { UnsentComment } from '../core/recovery';
 import { detectFolder, folderSettings } from '../services/folderSettings';
 import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
@@ -89,10 +90,11 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
   const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS }) : undefined;
   const localThreads = repository ? keptThreads(cwd, repository.gitDir, env, timeoutMs, warn) : undefined;
-  const [ledger, hints, prime, actor, sessionState] = await Promise.all([
+  const [ledger, unsent, hints, prime, actor, sessionState] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
     // another checkout's store: its focus and what changed since the last checkpoint.
-    root === undefined || !repository ? undefined : readLedger(repository, root, warn),
+    root === undefined || !repository ? undefined : readLedger(repository, warn),
+    root === undefined || !repository ? undefined : readOutbox(repository, root, warn),
     root === undefined ? undefined : cache?.hints(root).catch(() => undefined),
     options.forAgent ? detectBdPrime(options.forAgent, { projectFolders: root === undefined ? [cwd] : [cwd, root] }) : undefined,
     detection.kind === 'none' ? undefined : actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: cwd, env, flag: options.actor, timeoutMs, signal: options.signal }),
@@ -152,6 +154,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         withMemories: true,
         thread: options.thread,
         localThreads: kept,
+        unsent,
         ...(options.conversationHolds ? { conversationHolds: options.conversationHolds } : {}),
         uncommitted,
         now: Date.now(),
@@ -209,6 +212,22 @@ function sessionsUnreadable(warn: (line: string) => void, error: unknown): undef
   return undefined;
 }
 
+/**
+ * The comments beside the ledger that are not in beads (refused, or still queued), for the context
+ * to show with their words; refused writes are said on stderr too. An unreadable outbox is said,
+ * and the context goes on without them.
+ */
+async function readOutbox(repository: GitRepository, beadsRoot: string, warn: (line: string) => void): Promise<UnsentComment[] | undefined> {
+  try {
+    const { notes, unsent } = await outboxBeside(ledgerIn(repository).file, beadsRoot);
+    for (const line of notes) warn(line);
+    return unsent;
+  } catch (error) {
+    warn(`the outbox could not be read, so the context cannot say which comments are not in beads yet: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
+
 /** The CLI failed in a way that says it cannot serve this project (not a refusal, not a cancel). */
 function cliUnusable(error: unknown): CliError | undefined {
   return error instanceof CliError && error.kind !== 'canceled' && error.kind !== 'refused' ? error : undefined;
@@ -216,15 +235,12 @@ function cliUnusable(error: unknown): CliError | undefined {
 
 /**
  * The ledger of the repository found above (one `git rev-parse` per context), or undefined when it
- * cannot be read (said through `warn`: the context goes on without it). Writes beads refused and
- * parked are said too: they wait for someone to send them again.
+ * cannot be read (said through `warn`: the context goes on without it).
  */
-async function readLedger(repository: GitRepository, beadsRoot: string, warn: (line: string) => void): Promise<LedgerStore | undefined> {
+async function readLedger(repository: GitRepository, warn: (line: string) => void): Promise<LedgerStore | undefined> {
   try {
-    const location = ledgerIn(repository);
-    const store = new LedgerStore(location.file, { onDamage: (report) => warn(describeDamage('ledger', report)) });
+    const store = new LedgerStore(ledgerIn(repository).file, { onDamage: (report) => warn(describeDamage('ledger', report)) });
     await store.load();
-    for (const line of await parkedNotesBeside(location.file, beadsRoot).catch(() => [])) warn(line);
     return store;
   } catch (error) {
     warn(`the ledger could not be read, so the context leaves it out: ${errorMessage(error)}`);

@@ -50,6 +50,18 @@ export interface LedgerSummary {
   lastCheckpointAt?: number;
 }
 
+/** A comment of this project that is not in beads (the outbox's record): refused by beads, or still queued. */
+export interface UnsentComment {
+  issueId: string;
+  /** `refused`: beads said no; it waits for someone to send it again. `queued`: it waits to be sent. */
+  state: 'refused' | 'queued';
+  text: string;
+  /** When it was refused (`refused`) or queued (`queued`), epoch ms. */
+  at: number;
+  /** Why, in words: beads' refusal, or what it waits for (the CLI's own words quoted within). */
+  why: string;
+}
+
 export interface RecoveryInput {
   /** Epoch milliseconds. */
   now: number;
@@ -93,6 +105,11 @@ omitRules?: boolean;
    * surface that serves one session (an agent hook) passes it.
    */
   thread?: SessionThread;
+  /**
+   * Comments beads refused or that are still queued (oldest first): the resumed issue's are shown
+   * with their words, since they are in no trail; other issues' are counted.
+   */
+  unsent?: readonly UnsentComment[];
 }
 
 export type RecoveryState = 'resume' | 'several' | 'none' | 'not-beads';
@@ -168,6 +185,8 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   // 5. The rest of the trail (weeks old at most), oldest first; then the notes.
   { part: 'trail', downTo: 0 },
   { part: 'notes', downTo: 0 },
+  { part: 'unsentElsewhere', downTo: 0 },
+  { part: 'unsent', downTo: 1 },
   // Live state: the uncommitted paths (their count stays).
   { part: 'uncommitted', downTo: 0 },
   // 4. Open blockers, an epic's open children, and what is done (closed children and siblings).
@@ -192,8 +211,10 @@ export const RECOVERY_DROP_ORDER: readonly DropStep[] = [
   // 1. The latest checkpoint, cut to its first line and its Next line (its age stays in its heading).
   { part: 'checkpoint', downTo: 1 },
   // The latest checkpoint's first line and Next line: the last of the issue's own state to go,
-  // before only the session's thread (the newer reading of the same work).
+  // before only the session's thread (the newer reading of the same work); then the newest words
+  // not in beads (refused or queued), newer still.
   { part: 'checkpoint', downTo: 0 },
+  { part: 'unsent', downTo: 0 },
   // 0. The session's thread: what is next, how the last test run ended, what fails and why, the question waiting, the request.
   { part: 'threadNext', downTo: 0 },
   { part: 'threadTests', downTo: 0 },
@@ -258,6 +279,8 @@ const PART_NAMES: Record<string, string | [singular: string, plural: string]> = 
   blockers: 'open blockers',
   readOnly: 'read-only note',
   chosenBy: 'why this issue',
+  unsent: ['comment not in beads', 'comments not in beads'],
+  unsentElsewhere: "other issues' comments not in beads",
 };
 
 // Caps applied before the budget: they bound the work and keep one section from crowding out the rest.
@@ -302,6 +325,9 @@ const CHECKPOINT_RECORD_LINE = "Quoted as written; its lines from a session's re
 const THREAD_LINE_IN_CHECKPOINT = /^- (?:Request(?: \(before the last compaction\))?|Earlier requests \(newest first\)|Plan|Activity|Last test run|Failing|Open question \(no answer yet\)|Last question to the user|Files the session changed|No result came for|Next): /;
 const THREAD_SUMMARY_BYTES = 600;
 const DONE_LISTED = 8;
+/** Comments not in beads shown with their words (the newest), and how much of each. */
+const UNSENT_LISTED = 3;
+const UNSENT_TEXT_BYTES = 600;
 // A comment that carries the state of the work: our own checkpoints, or an agent's "Done: …; Next: …".
 const CHECKPOINT_TEXT = /^\s*(?:auto-)?checkpoint\b|\bnext:/i;
 const BEADS_STORE_PATH = /(?:^|\/)[._]beads(?:\/|$)/;
@@ -478,13 +504,16 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
   const children = details ? childrenPart(details) : undefined;
   const done = details ? donePart(details, parent, detailsById) : undefined;
   const thread = input.thread ? threadPart(input.thread, input.now) : undefined;
-  const trail = detailsError === undefined ? trailPart(comments.filter((_, index) => index !== latestIndex), input.now, cli, focused.id, latest !== undefined) : undefined;
+  const trail = detailsError === undefined ? trailPart(comments.filter((_, index) => index !== latestIndex), input.now, cli, focused.id, latest !== undefined, (input.unsent ?? []).some((comment) => comment.issueId === focused.id)) : undefined;
   const ledger = input.ledger && input.ledger.issueId === focused.id ? ledgerPart(input.ledger, input.now) : undefined;
   const changes = input.uncommitted.ok ? changesPart(input.uncommitted.value) : undefined;
+  const unsent = unsentPart(input.unsent ?? [], focused.id, input.now);
 
   const full: Kept = {
     ...common.full,
     status: 1,
+    unsent: unsent.entries.length,
+    unsentElsewhere: unsent.elsewhere ? 1 : 0,
     chosenBy: chosenBy ? 1 : 0,
     ...Object.fromEntries(Object.entries(optional).map(([part, line]) => [part, line ? 1 : 0])),
     held: heldLines.length,
@@ -517,6 +546,7 @@ function resumeState(input: RecoveryInput, common: Common, focused: Issue, inPro
     }
     const held = heldRender(heldLines, input.heldByLive?.length ?? 0, kept.held ?? 0);
     if (held.length > 0) lines.push('- **In progress in other live sessions** (theirs: not this session\'s to checkpoint or close):', ...held.map((line) => `  ${line}`));
+    lines.push(...unsent.render(kept.unsent ?? 0, kept.unsentElsewhere ?? 0));
     if (thread) lines.push(...thread.render(kept));
     for (const part of TEXT_SECTIONS) {
       const section = part === 'checkpoint' && kept.checkpoint === 1 ? checkpointBriefLines : texts[part];
@@ -551,10 +581,12 @@ function noneState(input: RecoveryInput, common: Common): Plan {
     ? `**Next:** ${issueName(next.issue, LINK_TITLE_BYTES)}${next.reason === 'unblocked' ? ' (just unblocked)' : ''}. Claim it with ${inlineCode(`${cli} update --claim -- ${shellWord(next.issue.id)}`, 80)}, then checkpoint with comments as you go.`
     : `Claim one with ${inlineCode(`${cli} update --claim -- <id>`, 80)}, then checkpoint with comments as you go.`;
   const heldLines = heldByLiveLines(input);
-  const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0, held: heldLines.length };
+  const unsent = unsentPart(input.unsent ?? [], undefined, input.now);
+  const full: Kept = { ...common.full, ready: readyList.entries.length, hint: queue.length > 0 ? 1 : 0, held: heldLines.length, unsentElsewhere: unsent.elsewhere ? 1 : 0 };
   const render = (kept: Kept): string => {
     const lines = common.render(kept);
     if (!input.inProgress.ok) lines.push('', `- **In progress:** ${unavailable(input.inProgress.error)}`);
+    lines.push(...unsent.render(0, kept.unsentElsewhere ?? 0));
     const held = heldRender(heldLines, input.heldByLive?.length ?? 0, kept.held ?? 0);
     if (held.length > 0) lines.push('', '## In Progress in Other Live Sessions (theirs: do not checkpoint or close them)', ...held);
     if (lines.length > 0) lines.push('');
@@ -649,7 +681,7 @@ interface Listing {
 }
 
 /** The trail without the latest checkpoint: the newest comments, at most TRAIL_ENTRIES; the budget removes the oldest first. */
-function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, hasCheckpoint: boolean): Listing & { old: number } {
+function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, hasCheckpoint: boolean, hasUnsent: boolean): Listing & { old: number } {
   const listed = comments.slice(-TRAIL_ENTRIES);
   // Oldest first, so the months-old entries lead the list and go first.
   const old = listed.filter((comment) => now - (parseTimestamp(comment.createdAt) ?? now) >= OLD_TRAIL_MS).length;
@@ -660,7 +692,7 @@ function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, h
     // A list item's first line, then (for several lines) a code block inside the item.
     return isMultiLine(text) ? [age, '', ...verbatimBlock(text, 6)].join('\n') : `${age} ${verbatimLine(text)}`;
   });
-  const empty = `- none yet: checkpoint with ${inlineCode(`${cli} comments add -- ${shellWord(id)} "…"`, 400)}`;
+  const empty = hasUnsent ? '- none in beads yet: the words above wait to be sent' : `- none yet: checkpoint with ${inlineCode(`${cli} comments add -- ${shellWord(id)} "…"`, 400)}`;
   return {
     entries,
     old,
@@ -672,6 +704,40 @@ function trailPart(comments: Comment[], now: number, cli: Dialect, id: string, h
       const hidden = comments.length - shown.length;
       const earlier = shown.length > 0 ? ' earlier' : '';
       return [...(hidden > 0 ? [`- (${hidden}${earlier} ${hidden === 1 ? 'entry' : 'entries'} not shown)`] : []), ...shown];
+    },
+  };
+}
+
+/**
+ * The comments not in beads: the resumed issue's, newest kept, each with its words (quoted as
+ * data) and what to do about it; the other issues' in one counted line. An agent resumed after a
+ * compaction learns of them nowhere else: they are in no trail.
+ */
+function unsentPart(unsent: readonly UnsentComment[], issueId: string | undefined, now: number): { entries: string[]; elsewhere: boolean; render(kept: number, keptElsewhere: number): string[] } {
+  const own = unsent.filter((comment) => comment.issueId === issueId);
+  const others = unsent.filter((comment) => comment.issueId !== issueId);
+  const entries = own.slice(-UNSENT_LISTED).map((comment) => {
+    const why = verbatimLine(cutBytes(comment.why, ERROR_BYTES));
+    const what =
+      comment.state === 'refused'
+        ? `- **Refused by beads** (${formatAge(comment.at, now)}): ${why}. It is not in the trail; once fixed, ${inlineCode('beads-recovery retry --parked', 40)} sends it again. Its words:`
+        : `- **Queued, not in beads yet** (since ${formatAge(comment.at, now)}): ${why}. It is sent when beads answers; do not write it again. Its words:`;
+    return [what, '', ...verbatimBlock(cutBytes(comment.text, UNSENT_TEXT_BYTES), 6)].join('\n');
+  });
+  const refusedElsewhere = others.filter((comment) => comment.state === 'refused').length;
+  const queuedElsewhere = others.length - refusedElsewhere;
+  const ids = [...new Set(others.map((comment) => comment.issueId))].sort(compareIds);
+  const counts = [...(refusedElsewhere > 0 ? [`${refusedElsewhere} refused by beads`] : []), ...(queuedElsewhere > 0 ? [`${queuedElsewhere} queued`] : [])].join(', ');
+  const idList = withMore(ids.slice(0, LINKS_NAMED).map((id) => inlineCode(cutBytes(id, ID_BYTES), 80)), ids.length);
+  const elsewhereLine = `- **Comments not in beads${issueId === undefined ? '' : ' on other issues'}:** ${counts} (${idList}); ${inlineCode(refusedElsewhere > 0 ? 'beads-recovery retry --parked' : 'beads-recovery retry', 40)} sends them.`;
+  return {
+    entries,
+    elsewhere: others.length > 0,
+    render: (kept, keptElsewhere) => {
+      const shown = entries.slice(entries.length - Math.min(kept, entries.length));
+      const lines = [...(shown.length > 0 ? ['', '### Not in Beads Yet', ...moreLine(own.length - shown.length, 'not in beads'), ...shown] : [])];
+      if (keptElsewhere && others.length > 0) lines.push(...(shown.length > 0 ? [] : ['']), elsewhereLine);
+      return lines;
     },
   };
 }

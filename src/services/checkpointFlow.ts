@@ -28,6 +28,8 @@ import { locateLedger, LedgerStore } from './ledgerStore';
 import { ledgerOf } from '../core/ledger';
 import { detectFolder, folderSettings } from './folderSettings';
 import { describeWrite, Outbox, type PendingWrite } from './outbox';
+import { describeDecision } from '../core/outboxPolicy';
+import type { UnsentComment } from '../core/recovery';
 import { sendWrite } from './outboxDrainer';
 import { chooseFocus } from './snapshot';
 import { attributeWork, bindingsOf, endBindings, othersWork, ownWork, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
@@ -506,15 +508,38 @@ export function parkedNotes(outbox: Outbox | undefined): string[] {
   ];
 }
 
-/** `parkedNotes` of the outbox beside a ledger file, read without sending anything. */
-export async function parkedNotesBeside(ledgerFile: string, root: string): Promise<string[]> {
+/**
+ * The outbox beside a ledger file, read without sending anything: `parkedNotes` for stderr, and
+ * the comments not in beads for the context to show with their words.
+ */
+export async function outboxBeside(ledgerFile: string, root: string): Promise<{ notes: string[]; unsent: UnsentComment[] }> {
   const outbox = new Outbox({ file: path.join(path.dirname(ledgerFile), 'outbox.json'), root });
   try {
     await outbox.load();
-    return parkedNotes(outbox);
+    return { notes: parkedNotes(outbox), unsent: unsentComments(outbox) };
   } finally {
     outbox.dispose();
   }
+}
+
+/** The comments of this project that are not in beads, oldest first: refused by beads (parked), or queued and why. */
+export function unsentComments(outbox: Outbox): UnsentComment[] {
+  const refused = outbox.failed.flatMap((entry): UnsentComment[] =>
+    entry.write.kind === 'comment' ? [{ issueId: entry.write.issueId, state: 'refused', text: entry.write.text, at: entry.failedAt, why: `beads said: ${entry.error}` }] : [],
+  );
+  const queued = outbox.pending.flatMap((entry): UnsentComment[] =>
+    entry.write.kind === 'comment' ? [{ issueId: entry.write.issueId, state: 'queued', text: entry.write.text, at: entry.enqueuedAt, why: whyQueued(outbox, entry) }] : [],
+  );
+  return [...refused, ...queued].sort((a, b) => a.at - b.at);
+}
+
+/** Why a queued write is not in beads yet: its own last failure, an earlier write of its issue it waits behind, or no try yet. */
+function whyQueued(outbox: Outbox, entry: PendingWrite): string {
+  const failed = (because: PendingWrite) => `${because.lastReason ? describeDecision({ action: 'retry', reason: because.lastReason, at: because.nextAttemptAt, mayHaveLanded: false, counted: true }) : 'the beads CLI failed'}${because.lastError ? ` (${because.lastError})` : ''}`;
+  if (entry.lastError !== undefined) return `${failed(entry)}, ${entry.attempts} ${entry.attempts === 1 ? 'try' : 'tries'} so far`;
+  const blocking = writesAhead(outbox, entry.write).find((other) => other.lastError !== undefined);
+  if (blocking) return `it waits behind an earlier write to ${entry.write.issueId}: ${failed(blocking)}`;
+  return 'not sent yet';
 }
 
 /** Sends what earlier runs left queued; says so when anything was or still is. */

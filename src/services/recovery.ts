@@ -1,6 +1,6 @@
 import { withLocalThreads, type LocalThread } from '../core/threadDestination';
 import type { BeadsBackend } from '../beads/backend';
-import { buildIssueCorrection, buildRecoveryContext, type LedgerSummary, type RecoveryInput, type RecoveryResult, type Section } from '../core/recovery';
+import { buildIssueCorrection, buildRecoveryContext, type LedgerSummary, type UnsentComment, type RecoveryInput, type RecoveryResult, type Section } from '../core/recovery';
 import type { Dialect } from '../core/model';
 import type { LastClose } from '../core/next';
 import type { GitChange } from '../core/porcelain';
@@ -52,6 +52,8 @@ export interface RecoveryRequest {
   thread?: SessionThread;
   /** Threads this machine kept instead of writing them to beads (`beadsRecovery.thread.destination: local`): shown in their checkpoints. */
   localThreads?: readonly LocalThread[];
+  /** Comments beads refused or that are still queued (the outbox's record): the context says so, with their words. */
+  unsent?: readonly UnsentComment[];
   /** `git status` of `workingFolder`, when the caller started it already (beside its own first steps). */
   uncommitted?: Promise<Section<GitChange[]>>;
   /**
@@ -147,6 +149,7 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     uncommitted,
     ...(request.lastClose ? { lastClose: request.lastClose } : {}),
     ...(request.thread ? { thread: request.thread } : {}),
+    ...(request.unsent ? { unsent: request.unsent } : {}),
   });
   return { ...(await redactedWithin(build, request.budget, request.workingFolder)), choice };
 }

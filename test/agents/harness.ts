@@ -126,6 +126,8 @@ interface AgentDriver {
   script?: ScriptStep[];
   newSession(prompt: string, session: string, options: HarnessOptions): { args: string[]; session?: string };
   resume(session: string, prompt: string, options: HarnessOptions): string[];
+  /** A new session that starts from a copy of the session's conversation (Claude Code's --fork-session). */
+  fork?(session: string, prompt: string): string[];
   /** The agent's compaction: its own command, or the turn that makes it compact by its own measure. */
   compact(session: string, options: HarnessOptions): string[];
   /** The session id the run reported, when the driver could not choose it. */
@@ -173,9 +175,11 @@ const claude: AgentDriver = {
   // Claude Code takes the new session's id (--session-id), so concurrent sessions are told apart.
   newSession: (prompt, session) => ({ args: ['-p', prompt, '--session-id', session, ...CLAUDE_RUN_ARGS], session }),
   resume: (session, prompt) => ['-p', prompt, '--resume', session, ...CLAUDE_RUN_ARGS],
+  fork: (session, prompt) => ['-p', prompt, '--resume', session, '--fork-session', ...CLAUDE_RUN_ARGS],
   // `/compact` as the prompt of a resumed print-mode run is Claude Code's manual compaction.
   compact: (session) => ['-p', '/compact', '--resume', session, ...CLAUDE_RUN_ARGS],
-  sessionFrom: () => undefined,
+  // A fork's id is new: its run reports it (`session_id` in the JSON result).
+  sessionFrom: (stdout) => /"session_id":"([0-9a-f-]+)"/.exec(stdout)?.[1],
   belongsTo: (request, session) => request.headers['x-claude-code-session-id'] === session,
   transcriptPath: (home, session) => findFile(path.join(home, '.claude', 'projects'), `${session}.jsonl`),
   installHooks: 'claude',
@@ -393,6 +397,8 @@ export interface AgentHarness {
   env: Record<string, string>;
   start(prompt: string): Promise<AgentTurn>;
   resume(session: string, prompt: string): Promise<AgentTurn>;
+  /** A fork of the session (an agent that has none throws): a new session with a copy of its conversation. */
+  fork(session: string, prompt: string): Promise<AgentTurn>;
   compact(session: string): Promise<AgentTurn>;
   transcriptPath(session: string): string | undefined;
   hookRuns(): HookRun[];
@@ -484,6 +490,10 @@ export async function createAgentHarness(options: HarnessOptions): Promise<Agent
       return run(planned.args, planned.session ?? '');
     },
     resume: (session, prompt) => run(driver.resume(session, prompt, options), session),
+    fork: (session, prompt) => {
+      if (!driver.fork) throw new Error(`${options.agent} has no fork`);
+      return run(driver.fork(session, prompt), '');
+    },
     compact: (session) => run(driver.compact(session, options), session),
     transcriptPath: (session) => driver.transcriptPath(home, session),
     hookRuns: () => (fs.existsSync(hookLog) ? fs.readFileSync(hookLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookRun) : []),

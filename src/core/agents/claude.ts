@@ -25,7 +25,9 @@ export const claude: AgentProfile<'claude'> = {
     layout: 'nested',
     file: { local: '.claude/settings.local.json', shared: '.claude/settings.json' },
     hooks: [
-      { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: HOOK_TIMEOUT_S },
+      // `fork`: a session started with --fork-session (2.1.332 reports it so, with the new session's
+      // id and transcript), a session of its own whose conversation copies its parent's.
+      { event: 'SessionStart', matcher: 'startup|resume|clear|compact|fork', timeout: HOOK_TIMEOUT_S },
       { event: 'PreCompact', matcher: 'auto|manual', timeout: HOOK_TIMEOUT_S },
       // Hands over Claude Code's own summary of what it compacted (`compact_summary`, v2.1.76+).
       { event: 'PostCompact', matcher: 'auto|manual', timeout: HOOK_TIMEOUT_S },

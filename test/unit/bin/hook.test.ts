@@ -93,7 +93,7 @@ describe('beads-recovery hooks', { timeout: 60_000 }, () => {
     const installed = JSON.parse(readFileSync(settings, 'utf8'));
     expect(installed.permissions).toEqual({ allow: ['Bash(ls)'] });
     expect(installed.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'echo bye' }] }]);
-    expect(installed.hooks.SessionStart[0].matcher).toBe('startup|resume|clear|compact');
+    expect(installed.hooks.SessionStart[0].matcher).toBe('startup|resume|clear|compact|fork');
     expect(installed.hooks.PreCompact[0].matcher).toBe('auto|manual');
     expect(installed.hooks.PostCompact[0].matcher).toBe('auto|manual');
     expect(installed.hooks.SessionEnd[0].matcher).toBe('');

@@ -185,7 +185,7 @@ describe.each(AGENTS)('%s: install next to bd\'s entries', (agent) => {
       // Gemini CLI: lifecycle matchers are exact strings, `*` matches all; timeouts are in milliseconds.
       expect(first).toMatchObject({ matcher: '*', hooks: [{ type: 'command', timeout: 30_000 }] });
     } else if (AGENT_FORMATS[agent].layout === 'nested') {
-      expect(first).toMatchObject({ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', timeout: 30 }] });
+      expect(first).toMatchObject({ matcher: agent === 'claude' ? 'startup|resume|clear|compact|fork' : 'startup|resume|clear|compact', hooks: [{ type: 'command', timeout: 30 }] });
     } else {
       expect(first).toMatchObject({ type: 'command', timeout: 30 });
       expect(first.command).toEqual(expect.stringContaining(`hook ${agent} `));
@@ -212,7 +212,7 @@ describe('installHooks', () => {
     const installed = text(installHooks(CLAUDE_EXISTING, launcher, 'claude'));
     expect(installed).toContain('// team settings');
     expect(installed).toContain('"model": "opus",\n}');
-    expect(installed).toContain('\n                "matcher": "startup|resume|clear|compact",');
+    expect(installed).toContain('\n                "matcher": "startup|resume|clear|compact|fork",');
     expect(uninstallHooks(installed, 'claude')).toEqual({ ok: true, text: CLAUDE_EXISTING, changed: true });
   });
 
@@ -240,7 +240,7 @@ describe('installHooks', () => {
   it('keeps a nested group written on one line as it is', () => {
     const oneLine = '{\n  "hooks": {\n    "SessionStart": [{ "matcher": "", "hooks": [{ "type": "command", "command": "bd prime --hook-json" }] }]\n  }\n}\n';
     const installed = text(installHooks(oneLine, launcher, 'claude'));
-    expect(installed).toContain('    "SessionStart": [{ "matcher": "", "hooks": [{ "type": "command", "command": "bd prime --hook-json" }] },\n      {\n        "matcher": "startup|resume|clear|compact",\n');
+    expect(installed).toContain('    "SessionStart": [{ "matcher": "", "hooks": [{ "type": "command", "command": "bd prime --hook-json" }] },\n      {\n        "matcher": "startup|resume|clear|compact|fork",\n');
     expect(uninstallHooks(installed, 'claude')).toEqual({ ok: true, text: oneLine, changed: true });
   });
 

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import { version } from '../../package.json';
 import { findBeadsDir } from '../beads/detect';
@@ -22,6 +22,7 @@ import { runCheckpoint } from '../services/checkpointFlow';
 import { checkpointLine } from './checkpoint';
 import { recoveryContextFor } from './context';
 import { errorMessage } from '../core/errors';
+import { limitLines, MCP_MAX_MESSAGE_BYTES, oversizedAnswer } from './mcpStdin';
 
 /**
  * How long write_checkpoint waits for beads before answering "queued": agents give a tool call
@@ -39,8 +40,12 @@ interface Tool {
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
 }
 
-/** The server for the project at `cwd`; not yet connected. `hooked`: the agents our hooks already hand the context to (see `hookedAgents`). */
-export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.env, hooked: readonly string[] = []): McpServer {
+/**
+ * The server for the project at `cwd`; not yet connected. `hooked`: the agents our hooks already
+ * hand the context to (see `hookedAgents`). `sessionEnded`: whether the client closed the session
+ * (stdin), which is not a reason to drop a checkpoint being written.
+ */
+export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.env, hooked: readonly string[] = [], sessionEnded: () => boolean = () => false): McpServer {
   const server = new McpServer({ name: 'beads-recovery', version }, { instructions: mcpInstructions(hooked), capabilities: { tools: {} } });
   const context = async () => (await recoveryContextFor(cwd, { env, warn: (line) => process.stderr.write(`beads-recovery: ${line}\n`) })).markdown;
 
@@ -67,10 +72,15 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async (args, signal) => {
         const summary = String(args.summary).replace(/\s*\n\s*/g, ' ');
+        // The SDK aborts every request in flight when the client closes stdin: a checkpoint being
+        // written is finished anyway, within its deadline (landed, or queued in the outbox), and
+        // the process exits after it. Only the client's own cancel stops it.
+        const cancel = new AbortController();
+        signal.addEventListener('abort', () => sessionEnded() || cancel.abort(), { once: true });
         // The checkpoint flow itself, with the summary as data: words starting with "-" are words.
         const result = await runCheckpoint(
           { ask: { message: summary }, place: { kind: 'folder', cwd, env, note: (line) => process.stderr.write(`beads-recovery: ${line}\n`) } },
-          { signal, deadline: Date.now() + MCP_CHECKPOINT_MS },
+          { signal: cancel.signal, deadline: Date.now() + MCP_CHECKPOINT_MS },
         );
         return { content: [{ type: 'text', text: checkpointLine(result) }], isError: result.outcome === 'failed' };
       },
@@ -127,8 +137,9 @@ export function createMcpServer(cwd: string, env: NodeJS.ProcessEnv = process.en
 /**
  * `beads-recovery mcp`: serves until the client closes stdin, then exits by itself. As the MCP
  * stdio binding has it, closing stdin ends the session: the SDK answers no request still in
- * flight then (a checkpoint being written still lands), so a client keeps stdin open until it has
- * its answers.
+ * flight then, so a client keeps stdin open until it has its answers; a checkpoint being written
+ * is still finished (or queued) before the process exits. A message over MCP_MAX_MESSAGE_BYTES
+ * gets a JSON-RPC error and the session goes on (src/bin/mcpStdin.ts).
  */
 export async function serveMcp(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { cwd: { type: 'string' } }, strict: true });
@@ -136,7 +147,15 @@ export async function serveMcp(args: string[]): Promise<number> {
   const hooked = await hookedAgents(cwd).catch(() => []);
   // One server per connection; a `server/discover` probe that the client then abandons for
   // `initialize` gets its own, thrown away with the probe.
-  serveStdio(() => createMcpServer(cwd, process.env, hooked), { onerror: (error) => process.stderr.write(`beads-recovery: mcp: ${error.message}\n`) });
+  const onerror = (error: Error) => process.stderr.write(`beads-recovery: mcp: ${error.message}\n`);
+  const input = limitLines((message) => {
+    process.stderr.write(`beads-recovery: mcp: a message of ${message.bytes} bytes is over the limit; answered with an error, not read\n`);
+    transport.send(oversizedAnswer(message)).catch(onerror);
+  });
+  process.stdin.pipe(input.stream);
+  // Lines reach it whole and within the limit; its own buffer only has to hold one of them.
+  const transport = new StdioServerTransport(input.stream, process.stdout, { maxBufferSize: 2 * MCP_MAX_MESSAGE_BYTES });
+  serveStdio(() => createMcpServer(cwd, process.env, hooked, () => input.ended), { transport, onerror });
   return 0;
 }
 

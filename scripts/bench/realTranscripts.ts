@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isTranscriptAgent, type AgentEvent, type TranscriptAgent } from '../../src/core/agentEvents';
-import { transcriptEvents } from '../../src/core/transcript';
+import { notUnderstood, transcriptEvents } from '../../src/core/transcript';
 import { sessionThread, type SessionThread } from '../../src/core/transcriptThread';
 
 export interface CorpusFact {
@@ -126,7 +126,9 @@ export function judge(item: CorpusCase, context: string, withoutThread: string):
 /** The case's thread, read as a hook reads it: the session's own lines, files relative to the session's folder. */
 export function caseThread(item: CorpusCase, records: readonly unknown[]): { events: AgentEvent[]; thread: SessionThread } {
   const events = transcriptEvents(item.agent, records, { sessionId: item.session.id, cwd: item.session.cwd ?? undefined });
-  return { events, thread: sessionThread(events) };
+  // As a hook reads it: a transcript the reader could not make out says so in the thread ("thread unavailable: …").
+  const unavailable = notUnderstood(item.agent, records, events, 0);
+  return { events, thread: { ...sessionThread(events), ...(unavailable === undefined ? {} : { unavailable }) } };
 }
 
 /** The readers found something of the session: a message of the user or a tool call. */

@@ -18,6 +18,8 @@ interface Tally {
   facts: number;
   carried: number;
   falseSaid: number;
+  /** Cases whose transcript the reader did not understand (the context says "thread unavailable"). */
+  notUnderstood: number;
 }
 
 const BUDGETS = ['2 KB', 'limit'] as const;
@@ -29,7 +31,7 @@ export async function benchThreadCorpus({ repo }: { repo: string }): Promise<voi
   const tallies = new Map<string, Record<(typeof BUDGETS)[number], Tally>>();
   const tally = (key: string) => {
     let found = tallies.get(key);
-    if (!found) tallies.set(key, (found = { '2 KB': { facts: 0, carried: 0, falseSaid: 0 }, limit: { facts: 0, carried: 0, falseSaid: 0 } }));
+    if (!found) tallies.set(key, (found = { '2 KB': { facts: 0, carried: 0, falseSaid: 0, notUnderstood: 0 }, limit: { facts: 0, carried: 0, falseSaid: 0, notUnderstood: 0 } }));
     return found;
   };
   const unavailable: string[] = [];
@@ -63,6 +65,7 @@ export async function benchThreadCorpus({ repo }: { repo: string }): Promise<voi
           counts.facts += item.facts.length;
           counts.carried += item.facts.length - rows[budget].missing.length;
           counts.falseSaid += rows[budget].falseSaid.length;
+          if (!understood) counts.notUnderstood += 1;
         }
       }
       const cell = (budget: (typeof BUDGETS)[number]) => `${item.facts.length - rows[budget].missing.length}/${item.facts.length}, ${rows[budget].falseSaid.length}`;
@@ -78,12 +81,12 @@ export async function benchThreadCorpus({ repo }: { repo: string }): Promise<voi
       if (reasons.length > 0 || !understood) shortfalls.push(`${label}${understood ? '' : ' (not understood: no request and no tool call read)'}${reasons.map((reason) => `\n    - ${reason}`).join('')}`);
     }
     console.log('');
-    console.log(`${'agent'.padEnd(12)} ${'recall at 2 KB'.padEnd(20)} ${'false at 2 KB'.padEnd(15)} ${'recall at limit'.padEnd(20)} false at limit`);
+    console.log(`${'agent'.padEnd(12)} ${'recall at 2 KB'.padEnd(20)} ${'false at 2 KB'.padEnd(15)} ${'recall at limit'.padEnd(20)} ${'false at limit'.padEnd(16)} not understood`);
     for (const key of [...TRANSCRIPT_AGENTS, 'total']) {
       const found = tallies.get(key);
       if (!found) continue;
       const recall = (counts: Tally) => `${counts.carried}/${counts.facts} = ${percent(counts.carried, counts.facts)}`;
-      console.log(`${key.padEnd(12)} ${recall(found['2 KB']).padEnd(20)} ${String(found['2 KB'].falseSaid).padEnd(15)} ${recall(found.limit).padEnd(20)} ${found.limit.falseSaid}`);
+      console.log(`${key.padEnd(12)} ${recall(found['2 KB']).padEnd(20)} ${String(found['2 KB'].falseSaid).padEnd(15)} ${recall(found.limit).padEnd(20)} ${String(found.limit.falseSaid).padEnd(16)} ${found.limit.notUnderstood}`);
     }
     console.log(`transcripts not understood: ${notUnderstood.length}${notUnderstood.length > 0 ? ` (${notUnderstood.join(', ')})` : ''}`);
     if (unavailable.length > 0) console.log(`cases not run (${unavailable.length}):\n  ${unavailable.join('\n  ')}`);

@@ -107,6 +107,8 @@ export interface TranscriptEvents {
   skippedLines: number;
   /** Why nothing (or not everything) could be read: a missing file, not a regular file, … */
   problem?: string;
+  /** The file held something but the reader could not make it out (src/core/transcript.ts `notUnderstood`): the thread is unavailable, and says so. */
+  notUnderstood?: string;
 }
 
 /** Output kept per tool result: enough for a test summary and the first failure, not a whole log. */

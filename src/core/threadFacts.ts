@@ -11,7 +11,7 @@ import { shortCommitHash } from './commitHash';
 
 export interface ThreadFact {
   /** `request` (the newest, whole), `earlier` (requests before it, newest first), `tests` (the last test run), and the rest. */
-  kind: 'request' | 'earlier' | 'plan' | 'activity' | 'tests' | 'failing' | 'question' | 'files' | 'waiting' | 'next';
+  kind: 'request' | 'earlier' | 'plan' | 'activity' | 'tests' | 'failing' | 'question' | 'files' | 'waiting' | 'next' | 'unavailable';
   label: string;
   text: string;
 }
@@ -61,6 +61,7 @@ export function threadFacts(thread: SessionThread): ThreadFact[] {
   }
   const next = nextText(thread);
   if (next) facts.push({ kind: 'next', label: 'Next', text: next });
+  if (thread.unavailable) facts.push({ kind: 'unavailable', label: 'Thread unavailable', text: truncate(oneLine(thread.unavailable), FACT_CHARS) });
   return facts;
 }
 

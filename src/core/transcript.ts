@@ -191,3 +191,31 @@ export function detectTranscriptAgent(records: readonly unknown[]): TranscriptAg
   }
   return undefined;
 }
+
+const READER_NAMES: Record<TranscriptAgent, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', copilot: 'Copilot CLI', opencode: 'opencode' };
+/** An entry type said in the reason: a plain word, never a path or a value from the session. */
+const ENTRY_TYPE = /^[A-Za-z][\w.-]{0,39}$/;
+
+/**
+ * Why a transcript that holds something was not understood (a renamed field, entry types the
+ * reader does not know, a damaged file), in a few words with no path and no text of the session;
+ * undefined when the reader found the session's words or its tool calls. `records` are the lines
+ * that parsed, `skippedLines` those that did not.
+ */
+export function notUnderstood(agent: TranscriptAgent, records: readonly unknown[], events: readonly AgentEvent[], skippedLines: number): string | undefined {
+  const reader = READER_NAMES[agent];
+  if (records.length === 0) return skippedLines > 0 ? `none of the transcript's ${count(skippedLines, 'line', 'lines')} is JSON (a damaged file?)` : undefined;
+  if (events.some((event) => event.type === 'user' || event.type === 'tool-call')) return undefined;
+  const types = [...new Set(documentLines(agent, records).flatMap((record) => (isRecord(record) && typeof record.type === 'string' && ENTRY_TYPE.test(record.type) ? [record.type] : [])))];
+  const named = types.length === 0 ? '' : ` (entry types: ${types.slice(0, 4).join(', ')}${types.length > 4 ? ', …' : ''})`;
+  return `the ${reader} reader found no request and no tool call in ${count(records.length, 'entry', 'entries')}${named}; a format it does not know?`;
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The reader's name for a message: "the Codex reader failed". */
+export function readerName(agent: TranscriptAgent): string {
+  return READER_NAMES[agent];
+}

@@ -96,6 +96,8 @@ export interface SessionThread {
   compactions: number;
   /** Epoch ms of the newest event with a time. */
   lastActivityAt?: number;
+  /** The transcript was there but not understood, and why (no path, no text of the session): said rather than an empty thread. */
+  unavailable?: string;
 }
 
 export interface ThreadOptions {

@@ -8,7 +8,7 @@
 
 import { type AgentEvent, type TranscriptAgent, type TranscriptEvents } from '../../core/agentEvents';
 import { errorMessage } from '../../core/errors';
-import { detectTranscriptAgent, foreignTranscript, transcriptEvents, transcriptOrigin } from '../../core/transcript';
+import { detectTranscriptAgent, foreignTranscript, notUnderstood, readerName, transcriptEvents, transcriptOrigin } from '../../core/transcript';
 import { transcriptRecords } from '../../core/transcriptLines';
 import { stat } from 'node:fs/promises';
 import { openRegularFile, UnreadableFileError } from '../../io/safeRead';
@@ -72,9 +72,12 @@ async function readTranscriptNow(path: string, agent: TranscriptAgent | 'auto', 
     const foreign = foreignTranscript(transcriptOrigin(kind, records), { sessionId, project: scope.project, folder: scope.folder });
     if (foreign !== undefined) return { ...empty(kind, `not this session's transcript: ${foreign}`), bytesRead: tail.bytesRead };
     const events: AgentEvent[] = transcriptEvents(kind, records, { sessionId, cwd: scope.folder });
-    return { agent: kind, events, fromStart: tail.fromStart, bytesRead: tail.bytesRead, skippedLines };
+    const unclear = notUnderstood(kind, records, events, skippedLines);
+    return { agent: kind, events, fromStart: tail.fromStart, bytesRead: tail.bytesRead, skippedLines, ...(unclear === undefined ? {} : { notUnderstood: unclear }) };
   } catch (error) {
-    return empty(fallbackAgent, `transcript not understood: ${errorMessage(error)}`);
+    // The error's name only: its message may quote the file's text.
+    const reason = `the ${readerName(fallbackAgent)} reader failed on it (${error instanceof Error ? error.name : 'error'})`;
+    return { ...empty(fallbackAgent, `transcript not understood: ${errorMessage(error)}`), notUnderstood: reason };
   }
 }
 

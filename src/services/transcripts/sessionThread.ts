@@ -31,9 +31,12 @@ export async function readSessionThread(source: SessionThreadSource): Promise<Se
     source.transcript ? readTranscript(source.transcript, source.agent, { session: source.session, folder: source.folder, project: source.project }) : undefined,
     keptCompactSummary(source.conversation).catch(() => undefined),
   ]);
-  if (read?.problem) source.note?.(`the session's transcript was not read: ${read.problem}`);
-  if ((!read || read.events.length === 0) && !kept) return undefined;
+  if (read?.notUnderstood) source.note?.(`thread unavailable: ${read.notUnderstood}`);
+  else if (read?.problem) source.note?.(`the session's transcript was not read: ${read.problem}`);
   const thread = sessionThread(read?.events ?? [], { compactionSummary: kept?.text });
+  // A transcript that was not understood is said, in the checkpoint and the context, not left as silence.
+  if (read?.notUnderstood) return { ...thread, unavailable: read.notUnderstood };
+  if ((!read || read.events.length === 0) && !kept) return undefined;
   const empty = thread.requests.length === 0 && thread.commands.length === 0 && thread.files.length === 0 && !thread.openQuestion && !thread.plan && !thread.compactionSummary;
   return empty ? undefined : thread;
 }

@@ -67,15 +67,24 @@ describe("the session's thread through the Claude Code hooks", { timeout: 60_000
     expect(answer).not.toContain("This Session's Thread");
   });
 
-  it('a transcript that is missing or garbage changes nothing but the note', async () => {
+  it('a missing transcript changes nothing but the note; a garbage one says the thread is unavailable, and why', async () => {
     const dir = makeWorkspace({ dir: path.join(scratch, 'garbage'), dialect: 'br', data: 'scenario', git: true }).dir;
     const garbage = path.join(scratch, 'garbage.jsonl');
     writeFileSync(garbage, '\u0000\u0001not json\n{"type":');
-    for (const transcript of [garbage, path.join(scratch, 'missing.jsonl')]) {
-      const answer = JSON.parse(await runHook('claude', 'SessionStart', { env, note: () => undefined, readInput: () => Promise.resolve({ event: 'SessionStart', source: 'compact', cwd: dir, session: `g-${transcript}`, transcript }) })) as { hookSpecificOutput: { additionalContext: string } };
-      expect(answer.hookSpecificOutput.additionalContext).toContain('## Resuming: ');
-      expect(answer.hookSpecificOutput.additionalContext).not.toContain("This Session's Thread");
-    }
+    const start = async (transcript: string) => {
+      const notes: string[] = [];
+      const answer = JSON.parse(await runHook('claude', 'SessionStart', { env, note: (line) => notes.push(line), readInput: () => Promise.resolve({ event: 'SessionStart', source: 'compact', cwd: dir, session: `g-${transcript}`, transcript }) })) as { hookSpecificOutput: { additionalContext: string } };
+      return { context: answer.hookSpecificOutput.additionalContext, notes: notes.join('\n') };
+    };
+    const missing = await start(path.join(scratch, 'missing.jsonl'));
+    expect(missing.context).toContain('## Resuming: ');
+    expect(missing.context).not.toContain("This Session's Thread");
+    expect(missing.notes).not.toContain('thread unavailable');
+    const damaged = await start(garbage);
+    expect(damaged.context).toContain('## Resuming: ');
+    expect(damaged.context).toContain("> - **Thread unavailable:** none of the transcript's 2 lines is JSON (a damaged file?)");
+    expect(damaged.notes).toContain("thread unavailable: none of the transcript's 2 lines is JSON (a damaged file?)");
+    expect(damaged.context).not.toContain(scratch);
   });
   it("another session's transcript, or one written outside this project, is not read: the note says why", async () => {
     const dir = makeWorkspace({ dir: path.join(scratch, 'guarded'), dialect: 'br', data: 'scenario', git: true }).dir;

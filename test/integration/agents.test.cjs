@@ -396,6 +396,8 @@ describeIn(['br'], 'agents: Claude Code hook settings from the extension', () =>
     assert.deepEqual(repaired, [localSettings()]);
     const expected = JSON.parse(JSON.stringify(settings));
     expected.hooks.SessionStart[1].hooks[0].command = sessionStart.command;
+    // And its triggers as installed now: a session forked with --fork-session starts with `fork`.
+    expected.hooks.SessionStart[1].matcher = 'startup|resume|clear|compact|fork';
     expected.hooks.PreCompact[0].hooks[0].command = preCompact.command;
     expected.hooks.PostCompact[0].hooks[0].command = postCompact.command;
     // Added beside them: what that version did not install.

@@ -24,7 +24,7 @@ import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
 import { section } from '../services/section';
 import { actorFor } from '../services/actor';
-import { AgentSessionsStore, liveSessions, observeSession, threadDestinationIn } from '../services/agentSessions';
+import { AgentSessionsStore, liveSessions, sessionObservation, threadDestinationIn } from '../services/agentSessions';
 import { LocalThreadsStore } from '../services/localThreads';
 import type { LocalThread } from '../core/threadDestination';
 import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
@@ -90,7 +90,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
   const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS }) : undefined;
   const localThreads = repository ? keptThreads(cwd, repository.gitDir, env, timeoutMs, warn) : undefined;
-  const [ledger, unsent, hints, prime, actor, sessionState] = await Promise.all([
+  const [ledger, unsent, hints, prime, actor, observed] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
     // another checkout's store: its focus and what changed since the last checkpoint.
     root === undefined || !repository ? undefined : readLedger(repository, warn),
@@ -98,8 +98,11 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
     root === undefined ? undefined : cache?.hints(root).catch(() => undefined),
     options.forAgent ? detectBdPrime(options.forAgent, { projectFolders: root === undefined ? [cwd] : [cwd, root] }) : undefined,
     detection.kind === 'none' ? undefined : actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: cwd, env, flag: options.actor, timeoutMs, signal: options.signal }),
-    sessions && options.session ? observeSession(sessions, options.session, { now: Date.now(), env }).catch((error: unknown) => sessionsUnreadable(warn, error)) : undefined,
+    sessions && options.session ? observedSessions(sessions, options.session, env).catch((error: unknown) => sessionsUnreadable(warn, error)) : undefined,
   ]);
+  const sessionState = observed?.state;
+  // The observation is written once, with the issue handed over; a context that fails before writes it alone.
+  let observationKept = observed === undefined;
   const ownSession = options.session ? sessionState?.sessions[sessionKey(options.session)] : undefined;
   const bindings = bindingsOf(ownSession);
   // The other sessions still at work here: their issues are theirs (README "Which issue is this session's?").
@@ -173,10 +176,12 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
     const masked = result.masked && describeMasked(result.masked);
     if (masked) warn(`${masked} in the recovery context.`);
     if (cache && root !== undefined && remember) await cache.saveHints(root, remember).catch(() => undefined);
-    if (sessions && options.session) await rememberHanded(sessions, options.session, result.choice, inProgressIds, warn);
+    if (sessions && options.session && observed) await rememberHanded(sessions, options.session, observed.observe, result.choice, inProgressIds, warn);
+    observationKept = true;
     return result;
   } finally {
     ledger?.dispose();
+    if (!observationKept && sessions && observed) await sessions.update(observed.observe).catch((error: unknown) => sessionsUnreadable(warn, error));
   }
 }
 
@@ -193,13 +198,32 @@ async function keptThreads(folder: string, gitDir: string, env: NodeJS.ProcessEn
 }
 
 /**
- * The session was handed `issueId`: it binds the session (weakest of its bindings), so the next
- * context and checkpoint of this session follow it even when another issue becomes newer; and
- * bindings to issues no longer in progress end.
+ * The sessions' state with what this session's transcript shows (observeSession's change, read
+ * without the lock: writes replace the file whole), and that change, written later with the
+ * issue the context hands over.
  */
-async function rememberHanded(sessions: AgentSessionsStore, session: SessionIdentity, choice: SessionIssueChoice | undefined, inProgressIds: readonly string[] | undefined, warn: (line: string) => void): Promise<void> {
+async function observedSessions(sessions: AgentSessionsStore, session: SessionIdentity, env: NodeJS.ProcessEnv): Promise<{ state: AgentSessionsState; observe: (state: AgentSessionsState) => AgentSessionsState }> {
+  const observe = await sessionObservation(sessions, session, { now: Date.now(), env });
+  return { state: observe(await sessions.read()), observe };
+}
+
+/**
+ * What the session's transcript shows is recorded, and the session was handed `issueId`: it binds
+ * the session (weakest of its bindings), so the next context and checkpoint of this session follow
+ * it even when another issue becomes newer; and bindings to issues no longer in progress end. One
+ * write under the lock, against the state as it is then.
+ */
+async function rememberHanded(
+  sessions: AgentSessionsStore,
+  session: SessionIdentity,
+  observe: (state: AgentSessionsState) => AgentSessionsState,
+  choice: SessionIssueChoice | undefined,
+  inProgressIds: readonly string[] | undefined,
+  warn: (line: string) => void,
+): Promise<void> {
   await sessions
-    .update((state: AgentSessionsState) => {
+    .update((latest: AgentSessionsState) => {
+      const state = observe(latest);
       const ended = inProgressIds ? endBindings(state, inProgressIds) : state;
       // Chosen by the session's own binding: it stays as it is.
       return choice?.issueId === undefined || choice.rule === 'binding' ? ended : handIssue(ended, session, choice.issueId, Date.now(), choice.rule);

@@ -102,6 +102,19 @@ export async function observeSession(
   identity: SessionIdentity,
   options: { now: number; env?: NodeJS.ProcessEnv; inProgressIds?: readonly string[] },
 ): Promise<AgentSessionsState> {
+  return store.update(await sessionObservation(store, identity, options));
+}
+
+/**
+ * What observeSession does to the sessions' state, as a change to apply under the store's lock:
+ * a context computes its block from the change applied to the state it read, and writes it once
+ * with the issue it hands over (one lock and one fsync at a start instead of two).
+ */
+export async function sessionObservation(
+  store: AgentSessionsStore,
+  identity: SessionIdentity,
+  options: { now: number; env?: NodeJS.ProcessEnv; inProgressIds?: readonly string[] },
+): Promise<(state: AgentSessionsState) => AgentSessionsState> {
   // Only the session's own lines count, and only a transcript written in this work tree: a file
   // can hold a resumed session's lines, and a hook can be handed another project's file.
   const transcript = identity.transcript
@@ -110,11 +123,11 @@ export async function observeSession(
         project: store.location.root,
       })
     : undefined;
-  return store.update((state) => {
+  return (state) => {
     let next = observeSessionEvents(state, identity, transcript?.events ?? [], store.location.root, options.now);
     next = pruneSessions(next, options.now, sessionIdleMs(next, options.env));
     return options.inProgressIds ? endBindings(next, options.inProgressIds) : next;
-  });
+  };
 }
 
 /**

@@ -4,9 +4,20 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { recoveryContextFor } from '../../../src/bin/context';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+
+// Every atomic state write (write-file-atomic: a temporary file, fsynced, renamed), by file: what a start writes.
+const atomicWrites = vi.hoisted(() => [] as string[]);
+vi.mock('write-file-atomic', async (importOriginal) => {
+  const original = (await importOriginal()) as { default: (file: string, ...rest: unknown[]) => Promise<void> };
+  const counted = (file: string, ...rest: unknown[]) => {
+    atomicWrites.push(file);
+    return original.default(file, ...rest);
+  };
+  return { default: Object.assign(counted, original.default) };
+});
 
 /** The stand-in's call log (BEADS_STANDIN_LOG): one JSON line per process. */
 function readCalls(log: string): { args: string[] }[] {
@@ -112,5 +123,24 @@ process.exit(spawnSync(${JSON.stringify(realGit)}, args, { stdio: 'inherit' }).s
     expect(readCalls(log).length).toBe(calls);
     expect(fromFile.markdown).toBe(fromCli.markdown);
   });
-});
 
+  // Issue 28: a session's start writes the sessions file once, with what its transcript showed and
+  // the issue it was handed together (one lock, one fsync), and the next start sees both.
+  it('a new session’s start writes the sessions file once: the session and the issue it was handed', async () => {
+    const { dir, env } = workspace('one-session-write');
+    const session = { agent: 'claude' as const, sessionId: 'new-session' };
+    atomicWrites.length = 0;
+    const result = await recoveryContextFor(dir, { env, session });
+    expect(result.choice?.issueId).toBe(SCENARIO.inProgress);
+    const sessionWrites = atomicWrites.filter((file) => path.basename(file) === 'sessions.json');
+    expect(sessionWrites).toHaveLength(1);
+    const state = JSON.parse(readFileSync(sessionWrites[0] as string, 'utf8')) as { sessions: Record<string, { sessionId: string; bindings?: { issueId: string }[] }> };
+    const record = Object.values(state.sessions).find((entry) => entry.sessionId === 'new-session');
+    expect(JSON.stringify(record)).toContain(SCENARIO.inProgress);
+    // The same session again: the binding written is what chose, and again one write at most.
+    atomicWrites.length = 0;
+    const again = await recoveryContextFor(dir, { env, session });
+    expect(again.choice).toMatchObject({ issueId: SCENARIO.inProgress, rule: 'binding' });
+    expect(atomicWrites.filter((file) => path.basename(file) === 'sessions.json').length).toBeLessThanOrEqual(1);
+  });
+});

@@ -20,17 +20,7 @@ export function transcriptRecords(text: string, fromStart: boolean): { records: 
     const documents = prettyDocuments(body);
     if (documents.records.length > 1) return documents;
   }
-  const records: unknown[] = [];
-  let skippedLines = 0;
-  for (const line of body.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      records.push(JSON.parse(line) as unknown);
-    } catch {
-      skippedLines++;
-    }
-  }
-  return { records, skippedLines };
+  return parseEach(body.split('\n'));
 }
 
 /**
@@ -39,12 +29,17 @@ export function transcriptRecords(text: string, fromStart: boolean): { records: 
  * with `{` or `[` in the first column; one that does not parse is skipped and counted.
  */
 function prettyDocuments(body: string): { records: unknown[]; skippedLines: number } {
+  return parseEach(body.split(/\n(?=[{[])/));
+}
+
+/** Each non-blank piece parsed as JSON; one that does not parse is skipped and counted. */
+function parseEach(pieces: readonly string[]): { records: unknown[]; skippedLines: number } {
   const records: unknown[] = [];
   let skippedLines = 0;
-  for (const chunk of body.split(/\n(?=[{[])/)) {
-    if (chunk.trim() === '') continue;
+  for (const piece of pieces) {
+    if (piece.trim() === '') continue;
     try {
-      records.push(JSON.parse(chunk) as unknown);
+      records.push(JSON.parse(piece) as unknown);
     } catch {
       skippedLines++;
     }

@@ -9,7 +9,7 @@ import { onDetectionSettingsChanged } from './adapters/config';
 import { AutoCheckpoints, Outboxes, registerCheckpointCommands } from './adapters/checkpointCommands';
 import { createLog } from './adapters/log';
 import { ProjectRegistry } from './adapters/projects';
-import { RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryCommands';
+import { notInBeads, RecoveryProvider, registerRecoveryCommands } from './adapters/recoveryCommands';
 import { registerSidebar } from './adapters/sidebar';
 import { sessionViews, syncSessionSettings } from './adapters/agentSessions';
 import { registerWorkCommands } from './adapters/workCommands';
@@ -76,6 +76,7 @@ function compose(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
     return { focusedId: folder?.focusedIssue(), ledger: ledger ? toLedgerSummary(ledger) : undefined };
   };
   recovery.lastCloseOf = async (project) => activity.tracker.forProject(project)?.lastClose.read();
+  recovery.notInBeadsOf = (project) => notInBeads(project, { outbox: outboxes.get(project), ledgerFile: activity.tracker.forProject(project)?.store.file }, log);
   beforeShutdown = () => autoCheckpoints.onShutdown();
   // One model from the first paint: the view's, loaded at activation; the status bar reads it too.
   const sidebar = registerSidebar(context.extensionUri, projects, log, { outbox: outboxes, activity: activity.tracker, checkpoints: autoCheckpoints, work: { onDidClose: closes.event, onDidClaim: claims.event }, watchers: activity.tracker.watchers, sessions: sessionViews });

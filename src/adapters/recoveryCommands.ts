@@ -2,7 +2,12 @@ import * as vscode from 'vscode';
 import type { LastClose } from '../core/next';
 import { showInformationMessage } from './notify';
 import type { LedgerSummary, RecoveryResult } from '../core/recovery';
-import { produceRecoveryContext } from '../services/recovery';
+import { errorMessage } from '../core/errors';
+import { unsentComments } from '../services/checkpointFlow';
+import { describeDamage } from '../services/durableJson';
+import { LocalThreadsStore } from '../services/localThreads';
+import type { Outbox } from '../services/outbox';
+import { produceRecoveryContext, type RecoveryRequest } from '../services/recovery';
 import { reportErrors, withAbortSignal } from './commandErrors';
 import { Commands } from './commandIds';
 import { readSettings } from './config';
@@ -24,6 +29,11 @@ export class RecoveryProvider {
   focusOf: ((project: Project) => { focusedId?: string; ledger?: LedgerSummary }) | undefined;
   /** The project's last close not followed up yet, so the context's "next" is the sidebar's. */
   lastCloseOf: ((project: Project) => Promise<LastClose | undefined>) | undefined;
+  /**
+   * What this machine holds that beads does not: comments refused or still queued, and the threads
+   * kept here (`beadsRecovery.thread.destination: local`), as the hooks' and command line's contexts show them.
+   */
+  notInBeadsOf: ((project: Project) => Promise<Pick<RecoveryRequest, 'unsent' | 'localThreads'>>) | undefined;
 
   constructor(private readonly projects: ProjectRegistry) {}
 
@@ -48,6 +58,7 @@ export class RecoveryProvider {
         session: project ? await vscodeSessionFacts(project, signal) : undefined,
         ledger: focus?.ledger,
         lastClose: project ? await this.lastCloseOf?.(project) : undefined,
+        ...(project ? await this.notInBeadsOf?.(project) : undefined),
         budget: settings.recoveryBudgetBytes,
         // The rules are in, so bd's memories are too: no prime reaches what is copied or injected from here.
         withMemories: true,
@@ -57,6 +68,29 @@ export class RecoveryProvider {
       });
     });
   }
+}
+
+/**
+ * What this machine holds for `project` that beads does not (RecoveryProvider.notInBeadsOf): the
+ * outbox's refused and queued comments, and the threads kept beside the ledger unless the thread is
+ * off now. What cannot be read is logged and left out, as the command line says it on stderr.
+ */
+export async function notInBeads(
+  project: Project,
+  place: { outbox?: Outbox; ledgerFile?: string },
+  log: vscode.LogOutputChannel,
+): Promise<Pick<RecoveryRequest, 'unsent' | 'localThreads'>> {
+  const threadOff = readSettings(project.folder.uri).threadDestination === 'off';
+  const localThreads =
+    threadOff || place.ledgerFile === undefined
+      ? undefined
+      : await LocalThreadsStore.besideLedger(place.ledgerFile, { onDamage: (report) => log.warn(describeDamage('threads kept on this machine', report)) })
+          .threads()
+          .catch((error: unknown) => {
+            log.warn(`the threads kept on this machine could not be read: ${errorMessage(error)}`);
+            return undefined;
+          });
+  return { ...(place.outbox ? { unsent: unsentComments(place.outbox) } : {}), ...(localThreads ? { localThreads } : {}) };
 }
 
 export function registerRecoveryCommands(recovery: RecoveryProvider, log: vscode.LogOutputChannel): vscode.Disposable[] {

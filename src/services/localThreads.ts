@@ -6,11 +6,18 @@ import { emptyLocalThreads, keepLocalThread, normalizeLocalThreads, type LocalTh
 import { DurableJsonFile, type DamageReport } from './durableJson';
 import { LEDGER_DIR } from './ledgerStore';
 
+const THREADS_FILE = 'threads.json';
+
 export class LocalThreadsStore {
   private readonly disk: DurableJsonFile<LocalThreadsState>;
 
   constructor(gitDir: string, options: { onDamage?: (report: DamageReport) => void } = {}) {
-    this.disk = new DurableJsonFile<LocalThreadsState>({ file: path.join(gitDir, LEDGER_DIR, 'threads.json'), empty: emptyLocalThreads, parse: normalizeLocalThreads, onDamage: options.onDamage });
+    this.disk = new DurableJsonFile<LocalThreadsState>({ file: path.join(gitDir, LEDGER_DIR, THREADS_FILE), empty: emptyLocalThreads, parse: normalizeLocalThreads, onDamage: options.onDamage });
+  }
+
+  /** The store beside the ledger file `ledgerFile` (VS Code knows its folder's ledger, not its git dir). */
+  static besideLedger(ledgerFile: string, options: { onDamage?: (report: DamageReport) => void } = {}): LocalThreadsStore {
+    return new LocalThreadsStore(path.dirname(path.dirname(ledgerFile)), options);
   }
 
   async threads(): Promise<LocalThread[]> {

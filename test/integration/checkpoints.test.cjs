@@ -106,6 +106,9 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
     assert.equal(count(commentsOf('demo-1'), 'Checkpoint: integration: written while locked'), 0);
     const refused = calls().filter((call) => call.args[0] === 'comments' && call.fault);
     assert.ok(refused.length >= 2, `expected the outbox to have tried again, saw ${refused.length} refused attempts`);
+    // The window's own context says so with its words, as the hooks' and the command line's do.
+    const whileLocked = await api.recoveryContext();
+    assert.match(whileLocked.markdown, /### Not in Beads Yet[\s\S]*Queued, not in beads yet[\s\S]*integration: written while locked/);
 
     setFault(undefined);
     const recovered = await vscode.commands.executeCommand('beadsRecovery.retryPendingWrites');
@@ -115,6 +118,22 @@ describeIn(['br'], 'checkpoints, the outbox, claim and close', function () {
     await waitFor(() => (checkpointedAt() ?? 0) > (before ?? 0), 'the landed checkpoint in the ledger');
     const landed = calls().filter((call) => call.args[0] === 'comments' && call.exit === 0 && call.args.some((arg) => arg.includes('written while locked')));
     assert.equal(landed.length, 1);
+  });
+
+  it('shows a thread this machine kept instead of writing it to beads, and not once the thread is off', async () => {
+    // What the checkpoint flow keeps with beadsRecovery.thread.destination "local", beside the ledger.
+    const kept = path.join(run.workspace, '.git', 'beads-recovery', 'threads.json');
+    const marker = 'kept-on-this-machine-7f3';
+    fs.writeFileSync(kept, JSON.stringify({ version: 1, threads: [{ issueId: 'demo-1', at: Date.now(), full: `Checkpoint: ${marker}` }] }));
+    const settings = vscode.workspace.getConfiguration('beadsRecovery');
+    try {
+      assert.match((await api.recoveryContext()).markdown, new RegExp(marker));
+      await settings.update('thread.destination', 'off', vscode.ConfigurationTarget.Workspace);
+      assert.doesNotMatch((await api.recoveryContext()).markdown, new RegExp(marker));
+    } finally {
+      await settings.update('thread.destination', undefined, vscode.ConfigurationTarget.Workspace);
+      fs.rmSync(kept, { force: true });
+    }
   });
 
   it('writes an automatic checkpoint with the files changed before a recovery context is produced', async () => {

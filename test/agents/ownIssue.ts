@@ -67,6 +67,37 @@ const checkpointsOn = (harness: AgentHarness, issue: string) => harness.comments
 /** The checkpoint's own lines: everything but the line of changes it does not attribute to the session. */
 const ownLines = (text: string) => text.split('\n').filter((line) => !line.startsWith('- Also changed here')).join('\n');
 
+/** One of the two overlapping sessions: its issue, its file, the gate holding its first answer and its step word after a compaction. */
+interface OverlapSide {
+  name: string;
+  issue: string;
+  file: string;
+  gate: string;
+  next: string;
+}
+const ALPHA_SIDE: OverlapSide = { name: 'alpha', issue: ALPHA, file: 'alpha.txt', gate: 'alpha-claim', next: 'ALPHANEXT' };
+const BETA_SIDE: OverlapSide = { name: 'beta', issue: BETA, file: 'beta.txt', gate: 'beta-claim', next: 'BETANEXT' };
+
+/**
+ * One session compacts while the other is live (its answer held): the session's first run, held at
+ * its gate, is let finish and compacted. Its one checkpoint is on its own issue with its own file and
+ * not the other's (outside the "Also changed here" line); resumed, its newest block names its own
+ * issue and offers none of the other's commands. Returns the session's first run.
+ */
+async function compactWhileOtherLive(harness: AgentHarness, run: Promise<AgentTurn>, own: OverlapSide, other: OverlapSide): Promise<AgentTurn> {
+  harness.standin.open(own.gate);
+  const started = ok(await run);
+  ok(await harness.compact(started.session));
+  const checkpoints = checkpointsOn(harness, own.issue);
+  expect(checkpoints, `${own.issue}'s comments: ${JSON.stringify(harness.comments(own.issue))}`).toHaveLength(1);
+  expect(checkpoints[0]?.text).toContain(own.file);
+  expect(ownLines(checkpoints[0]?.text ?? '')).not.toContain(other.file);
+  const next = ok(await harness.resume(started.session, `${own.next} go on`));
+  expect(newestBlockIssue(firstTurn(next, own.next).text), `${own.name}'s newest block after its compaction`).toBe(own.issue);
+  for (const request of turnsOf(next, own.next)) expect(request.text).not.toMatch(commandsFor(other.issue));
+  return started;
+}
+
 export interface OwnIssueOptions {
   /**
    * How a session ends for our hooks: 'hook', the agent's own end-of-session hook (Claude Code and
@@ -132,38 +163,17 @@ export function describeOwnIssueScenarios(agent: AgentKind, options: OwnIssueOpt
     for (const request of betaStarted) expect(request.text, "beta's requests offer alpha's commands").not.toMatch(commandsFor(ALPHA));
     expect(betaStarted[0]?.text, "alpha's issue is listed as held by a live session").toMatch(new RegExp(`(?:in progress in other live sessions|In Progress in Other Live Sessions)[^#]*${ALPHA}`, 'i'));
 
-    // Alpha compacts while beta is live (held): its checkpoint is on its own issue with its own file only.
-    standin.open('alpha-claim');
-    const alpha = ok(await alphaRun);
-    ok(await harness.compact(alpha.session));
-    let alphaCheckpoints = checkpointsOn(harness, ALPHA);
-    expect(alphaCheckpoints, `${ALPHA}'s comments: ${JSON.stringify(harness.comments(ALPHA))}`).toHaveLength(1);
-    expect(alphaCheckpoints[0]?.text).toContain('alpha.txt');
-    expect(ownLines(alphaCheckpoints[0]?.text ?? '')).not.toContain('beta.txt');
-    const alphaNext = ok(await harness.resume(alpha.session, 'ALPHANEXT go on'));
-    expect(newestBlockIssue(firstTurn(alphaNext, 'ALPHANEXT').text), "alpha's newest block after its compaction").toBe(ALPHA);
-    for (const request of turnsOf(alphaNext, 'ALPHANEXT')) expect(request.text).not.toMatch(commandsFor(BETA));
-
-    // Beta compacts while alpha is live again (held): the same for beta.
+    // Alpha compacts while beta is live (held), then beta while alpha is live again (held).
+    const alpha = await compactWhileOtherLive(harness, alphaRun, ALPHA_SIDE, BETA_SIDE);
     const alphaWait = harness.resume(alpha.session, 'ALPHAWAIT keep going');
     await standin.reached('alpha-wait');
-    standin.open('beta-claim');
-    const beta = ok(await betaRun);
+    const beta = await compactWhileOtherLive(harness, betaRun, BETA_SIDE, ALPHA_SIDE);
     expect(beta.session).not.toBe(alpha.session);
-    ok(await harness.compact(beta.session));
-    const betaCheckpoints = checkpointsOn(harness, BETA);
-    expect(betaCheckpoints, `${BETA}'s comments: ${JSON.stringify(harness.comments(BETA))}`).toHaveLength(1);
-    expect(betaCheckpoints[0]?.text).toContain('beta.txt');
-    expect(ownLines(betaCheckpoints[0]?.text ?? '')).not.toContain('alpha.txt');
-    const betaNext = ok(await harness.resume(beta.session, 'BETANEXT go on'));
-    expect(newestBlockIssue(firstTurn(betaNext, 'BETANEXT').text), "beta's newest block after its compaction").toBe(BETA);
-    for (const request of turnsOf(betaNext, 'BETANEXT')) expect(request.text).not.toMatch(commandsFor(ALPHA));
     standin.open('alpha-wait');
     ok(await alphaWait);
 
     // No checkpoint landed on the other's issue or on the older one.
-    alphaCheckpoints = checkpointsOn(harness, ALPHA);
-    expect(alphaCheckpoints).toHaveLength(1);
+    expect(checkpointsOn(harness, ALPHA)).toHaveLength(1);
     expect(checkpointsOn(harness, OLDER)).toEqual([]);
     expectHooksAnsweredInTime(harness);
     expectNoEgress(harness);

@@ -189,6 +189,28 @@ async function writeTranscript(sessionID, messages) {
   }
 }
 
+/**
+ * The messages with the tool call `callID` completed by `result` (`{ title, output, metadata }`,
+ * as the tool returned it; for bash, `metadata.exit` is its exit code), where opencode has not
+ * stored it as completed yet: the part as opencode stores it once done.
+ * @param {unknown} messages
+ * @param {string | undefined} callID
+ * @param {any} result
+ */
+function withToolResult(messages, callID, result) {
+  if (!Array.isArray(messages) || !callID || !result || typeof result !== 'object') return messages;
+  const now = Date.now();
+  return messages.map((message) => {
+    if (!Array.isArray(message?.parts)) return message;
+    const parts = message.parts.map((/** @type {any} */ part) => {
+      if (part?.type !== 'tool' || part.callID !== callID || part.state?.status === 'completed' || part.state?.status === 'error') return part;
+      const state = part.state ?? {};
+      return { ...part, state: { status: 'completed', input: state.input, output: result.output, title: result.title, metadata: result.metadata, time: { start: state.time?.start ?? now, end: now } } };
+    });
+    return { ...message, parts };
+  });
+}
+
 const BLOCK_MARK = /beads-recovery block [0-9a-f]{8}/;
 
 /**
@@ -238,14 +260,22 @@ async function server({ client, directory }) {
       .catch(() => undefined);
   /**
    * Runs the hook with the session's transcript as it stands; the context it answers, and the messages read.
+   * `incoming`: the user message opencode is about to store (chat.message runs before it stores it,
+   * SessionPrompt's createUserMessage in 1.18.33), written as the transcript's last line, so a new
+   * session's first hook names its transcript too: the other sessions' hooks read its claims from
+   * that file (src/services/agentSessions.ts), and know of no file a session's first hook did not name.
    * @param {string} event
    * @param {string} sessionID
    * @param {string} source
+   * @param {unknown} [incoming]
    */
-  const ask = async (event, sessionID, source) => {
+  const ask = async (event, sessionID, source, incoming) => {
     const messages = await messagesOf(sessionID);
-    const transcript = await writeTranscript(sessionID, messages);
-    const context = await hook(event, { session_id: sessionID, cwd: directory, source, ...(transcript ? { transcript_path: transcript } : {}) });
+    const transcript = await writeTranscript(sessionID, incoming && Array.isArray(messages) ? [...messages, incoming] : incoming ? [incoming] : messages);
+    // `timestamp`: each run is an event of its own. Our hooks take two runs of one session and
+    // source within a minute for one start seen by two hook files (src/bin/hook.ts, deliveryFor);
+    // the plugin is one file and asks once per event, so a resume right after a start is no repeat.
+    const context = await hook(event, { session_id: sessionID, cwd: directory, source, timestamp: Date.now(), ...(transcript ? { transcript_path: transcript } : {}) });
     return { context, messages };
   };
   // The block after a compaction, unless the turns opencode kept of the older conversation hold
@@ -263,14 +293,15 @@ async function server({ client, directory }) {
     .then(() => client.session.prompt({ path: { id: sessionID }, body: { noReply: true, parts: [{ type: 'text', text }] } }))
     .catch(() => undefined);
   return {
-    /** @param {{ sessionID: string }} input @param {{ parts: { type: string, text?: string }[] }} output */
+    /** @param {{ sessionID: string }} input @param {{ message?: { id?: unknown }, parts: { type: string, text?: string }[] }} output */
     'chat.message': async (input, output) => {
       const sessionID = input.sessionID;
       let context;
       if (owed.has(sessionID)) context = await afterCompaction(sessionID);
       else if (!seen.has(sessionID)) {
         seen.add(sessionID);
-        context = (await ask('session.resumed', sessionID, 'resume')).context;
+        const incoming = typeof output.message?.id === 'string' ? { info: output.message, parts: output.parts } : undefined;
+        context = (await ask('session.resumed', sessionID, 'resume', incoming)).context;
       }
       if (!context) return;
       const text = output.parts.find((part) => part.type === 'text');
@@ -290,12 +321,17 @@ async function server({ client, directory }) {
     },
     // A shell command that names br or bd may claim or close an issue: the transcript is written
     // again, so the session's binding (read from it by the next hook, this session's or another's)
-    // follows at once. No hook runs here.
-    /** @param {{ tool: string, sessionID: string, args?: { command?: unknown } }} input */
-    'tool.execute.after': async (input) => {
+    // follows at once. No hook runs here. opencode calls this hook before it stores the command's
+    // part as completed (SessionTools.resolve in 1.18.33: each tool's execute triggers
+    // `tool.execute.after` with the tool's result, returns it, and only then does the processor's
+    // completeToolCall store it; the stored part still reads `running`, without exit code or
+    // output), so the part is written completed with the result this hook is handed: a call read
+    // without its result counts as done, and is not read again, so a claim that failed would bind.
+    /** @param {{ tool: string, sessionID: string, callID?: string, args?: { command?: unknown } }} input @param {unknown} result */
+    'tool.execute.after': async (input, result) => {
       const command = input.args?.command;
       if (input.tool !== 'bash' || typeof command !== 'string' || !BEADS_COMMAND.test(command)) return;
-      await writeTranscript(input.sessionID, await messagesOf(input.sessionID));
+      await writeTranscript(input.sessionID, withToolResult(await messagesOf(input.sessionID), input.callID, result));
     },
   };
 }

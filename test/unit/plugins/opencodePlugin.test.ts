@@ -49,6 +49,10 @@ const MESSAGES = [
 describe('the opencode plugin, from its source file', () => {
   let hooks: Record<string, Hook>;
   const prompts: unknown[] = [];
+  // The SDK client the plugin is handed: one test swaps what its session's messages are.
+  const pluginClient: { session: { messages: (request: { path: { id: string } }) => Promise<unknown>; prompt: (request: unknown) => Promise<unknown> } } = {
+    session: { messages: () => Promise.resolve({ data: [] }), prompt: () => Promise.resolve({}) },
+  };
   const saved = { TMPDIR: process.env.TMPDIR, LOCALAPPDATA: process.env.LOCALAPPDATA };
 
   beforeAll(async () => {
@@ -62,12 +66,13 @@ describe('the opencode plugin, from its source file', () => {
     writeFileSync(file, text);
     const module = (await import(pathToFileURL(file).href)) as { default: { id: string; server: (input: object) => Promise<Record<string, Hook>> } };
     expect(module.default.id).toBe('beads-recovery');
-    const client = {
+    const client = pluginClient;
+    Object.assign(client, {
       session: {
         messages: ({ path: { id } }: { path: { id: string } }) => Promise.resolve({ data: id === 'ses_empty' ? [] : MESSAGES }),
         prompt: (request: unknown) => (prompts.push(request), Promise.resolve({})),
       },
-    };
+    });
     hooks = await module.default.server({ client, directory: '/w/app' });
   });
 
@@ -98,6 +103,18 @@ describe('the opencode plugin, from its source file', () => {
     expect(output.parts[0]!.text).toBe('go on\n\n## Resuming: demo-8 (session.resumed)');
     await hooks['chat.message']!({ sessionID: 'ses_1' }, { message: {}, parts: [{ type: 'text', text: 'again' }] });
     expect(runs()).toHaveLength(1);
+  });
+
+  it("a new session's first message: its transcript is the message opencode is about to store, so the hook names it; each run carries its own time", async () => {
+    const before = runs().length;
+    const incoming = { id: 'msg_new', sessionID: 'ses_empty', role: 'user' };
+    await hooks['chat.message']!({ sessionID: 'ses_empty' }, { message: incoming, parts: [{ type: 'text', text: 'claim your issue' }] });
+    const [run] = runs().slice(before);
+    expect(run!.sent.transcript_path).toBe(path.join(TRANSCRIPTS, 'opencode-ses_empty.jsonl'));
+    expect((run!.transcript ?? '').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([{ info: incoming, parts: [{ type: 'text', text: 'claim your issue' }] }]);
+    // A start and a resume a few seconds later are two events, not one start seen twice (src/bin/hook.ts deliveryFor).
+    expect(typeof run!.sent.timestamp).toBe('number');
+    expect(run!.sent.timestamp).not.toBe(runs()[0]!.sent.timestamp);
   });
 
   it('the transcript: one message a line, only the parts that tell what the session did, long strings cut, no diffs', () => {
@@ -134,12 +151,29 @@ describe('the opencode plugin, from its source file', () => {
     expect(runs()).toHaveLength(before);
   });
 
+  it('a br command opencode has not stored as completed yet is written completed, with the result the hook is handed', async () => {
+    const running = { type: 'tool', callID: 'c9', tool: 'bash', state: { status: 'running', input: { command: 'br update demo-9 --claim --json' }, time: { start: 5 } } };
+    const messages = [...MESSAGES, message('msg_3', 'assistant', [running], { parentID: 'msg_1' })];
+    const { session } = pluginClient;
+    pluginClient.session = { ...session, messages: () => Promise.resolve({ data: messages }) };
+    try {
+      await hooks['tool.execute.after']!({ tool: 'bash', sessionID: 'ses_1', callID: 'c9', args: running.state.input }, { title: 'claim', output: '[{"id":"demo-9"}]', metadata: { exit: 0, output: '[{"id":"demo-9"}]' } });
+    } finally {
+      pluginClient.session = session;
+    }
+    const lines = readFileSync(path.join(TRANSCRIPTS, 'opencode-ses_1.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { parts: { callID?: string; state?: Record<string, unknown> }[] });
+    const state = lines.at(-1)!.parts[0]!.state!;
+    expect(state).toMatchObject({ status: 'completed', input: { command: 'br update demo-9 --claim --json' }, output: '[{"id":"demo-9"}]', metadata: { exit: 0 }, time: { start: 5 } });
+    // The parts opencode had stored as completed are as they were.
+    expect(lines[1]!.parts[0]!.state).toMatchObject({ status: 'completed', output: 'ok', metadata: { exit: 0 } });
+  });
+
   it('a session id names no other place: its file stays in the sessions folder; a session without messages names none', async () => {
     await hooks['experimental.session.compacting']!({ sessionID: '../../evil' }, { context: [] });
     const run = runs().at(-1)!;
     expect(run.sent.session_id).toBe('../../evil');
     expect(run.sent.transcript_path).toBe(path.join(TRANSCRIPTS, 'opencode-______evil.jsonl'));
-    expect(readdirSync(TRANSCRIPTS).sort()).toEqual(['opencode-______evil.jsonl', 'opencode-ses_1.jsonl']);
+    expect(readdirSync(TRANSCRIPTS).sort()).toEqual(['opencode-______evil.jsonl', 'opencode-ses_1.jsonl', 'opencode-ses_empty.jsonl']);
     await hooks['experimental.session.compacting']!({ sessionID: 'ses_empty' }, { context: [] });
     expect(runs().at(-1)!.sent).not.toHaveProperty('transcript_path');
   });

@@ -60,6 +60,19 @@ export interface IssueDetails extends Issue {
 export const BLOCKING_TYPES: ReadonlySet<string> = new Set(['blocks', 'conditional-blocks', 'waits-for']);
 export const PARENT_CHILD = 'parent-child';
 
+/**
+ * The assignee as a person's or agent's name, or undefined. bd and br write "unknown" when a claim
+ * had no actor to name (no --actor, actor config, BD_ACTOR or $USER, and for bd no BEADS_ACTOR or
+ * git user.name): that names nobody, so it is shown as no assignee.
+ */
+export function assigneeName(assignee: string | undefined): string | undefined {
+  const name = assignee?.trim();
+  return name && name !== UNNAMED_ACTOR ? name : undefined;
+}
+
+/** What both CLIs record as the actor when nothing names one. */
+const UNNAMED_ACTOR = 'unknown';
+
 /** Statuses after which an issue no longer blocks anything. */
 const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['closed', 'tombstone']);
 

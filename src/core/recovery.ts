@@ -23,7 +23,7 @@ import {
   type Unblocked,
 } from './graph';
 import { cutBytes, inlineCode, isMultiLine, shellWord, verbatimBlock, verbatimLine } from './markdown';
-import { IN_PROGRESS_STATUSES, isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue, type Memory } from './model';
+import { assigneeName, IN_PROGRESS_STATUSES, isTerminal, type Comment, type Dialect, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue, type Memory } from './model';
 import { nextAfterClose, nextFor, readyOrder, type LastClose } from './next';
 import type { GitChange } from './porcelain';
 import { formatAge, parseTimestamp } from './time';
@@ -1122,7 +1122,8 @@ function unblockedName(unblocked: Unblocked): string {
 /** " | claimed 3h ago by alice", from what the data records (br keeps no claim time). */
 function claimText(issue: Issue, now: number): string {
   const at = parseTimestamp(issue.startedAt);
-  const by = issue.assignee && issue.assignee.trim() !== '' ? ` by ${verbatimLine(cutBytes(issue.assignee, WORD_BYTES))}` : '';
+  const assignee = assigneeName(issue.assignee);
+  const by = assignee ? ` by ${verbatimLine(cutBytes(assignee, WORD_BYTES))}` : '';
   if (at === undefined && by === '') return '';
   return ` | claimed${at === undefined ? '' : ` ${formatAge(at, now)}`}${by}`;
 }

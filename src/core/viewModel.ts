@@ -5,7 +5,7 @@
 
 import { lastNextStep, type CheckpointActivity } from './checkpoint';
 import { compareFileNames } from './compare';
-import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue } from './model';
+import { assigneeName, type Comment, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue } from './model';
 import { childrenOf, indexDetails, openBlockersOf, parentChain, readyItems, unblocksOf } from './graph';
 import { oneLine, truncate } from './markdown';
 import { nextFor, readyOrder, type LastClose } from './next';
@@ -175,7 +175,8 @@ function focusedView(issue: Issue, details: IssueDetails | undefined, known: Map
     openBlockers: [],
     unblocks: [],
   };
-  if (issue.assignee) view.assignee = text(issue.assignee, TITLE_CHARS);
+  const assignee = assigneeName(issue.assignee);
+  if (assignee) view.assignee = text(assignee, TITLE_CHARS);
   const description = firstLines(issue.description ?? details?.description ?? '', DESCRIPTION_LINES, DESCRIPTION_CHARS);
   if (description) view.description = description;
   if (!details) return view;

@@ -119,6 +119,8 @@ describe('what resuming needs', () => {
     );
     expect(result.markdown).toContain('| claimed 3h ago by alice');
     expectGolden('epic', result.markdown);
+    // br and bd record "unknown" when a claim had no actor: that names nobody.
+    expect(resumeOf({ ...epic, assignee: 'unknown' }, { dependents: children }, { budget: 4096 }).markdown).toContain('| claimed 3h ago\n');
   });
 
   it('says "ready once this closes" only of an open dependent, not of one already in progress', () => {

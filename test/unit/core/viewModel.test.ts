@@ -238,6 +238,15 @@ describe('buildSidebarModel: bad graphs', () => {
     expect(onlyEpic.next).toBeUndefined();
   });
 
+  it('names the assignee, but not the "unknown" bd and br record when a claim had no actor', () => {
+    const all = graph([{ id: 'a-1', status: 'in_progress' }]);
+    const claimed = all.get('a-1')!;
+    claimed.assignee = 'alice';
+    expect(buildSidebarModel(input(all)).focused?.assignee).toBe('alice');
+    claimed.assignee = 'unknown';
+    expect(buildSidebarModel(input(all)).focused?.assignee).toBeUndefined();
+  });
+
   it('gives the focused issue its description\'s first lines and the next step its newest checkpoint named', () => {
     const all = graph([
       { id: 'n-1', status: 'in_progress', comments: [['Checkpoint: parser; Next: escapes', 90], ['Checkpoint: escapes done; next: line numbers in errors', 30], ['commit: abc1234 errors', 10]] },

@@ -526,4 +526,19 @@ describe('version differences and refusals (docs/BEADS_CONTRACT.md §8: C1, C4, 
     expect(blocked.code).toBe(4);
     expect((JSON.parse(blocked.stderr) as Json).error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Validation failed: claim: cannot claim blocked issue: c-work' });
   }, TIMEOUT);
+
+  it('C12: a br claim is made by --actor, config actor or BD_ACTOR, then $USER, then "unknown" (BEADS_ACTOR and LOGNAME count only for a comment\'s author)', () => {
+    const ws = storeWith();
+    const create = (title: string) => createdId(br(['create', title, '--json'], ws));
+    const claimedBy = (id: string, env: Record<string, string>) => {
+      const result = runStandin('br', ['update', id, '--claim', '--json'], { cwd: ws, env: { USER: '', LOGNAME: '', USERNAME: '', BD_ACTOR: '', BEADS_ACTOR: '', ...env } });
+      expect(result.code).toBe(0);
+      return (runJson('br', ['show', id, '--json'], { cwd: ws }) as Json[])[0]?.assignee;
+    };
+    expect(claimedBy(create('one'), { BEADS_ACTOR: 'beads-actor', LOGNAME: 'login' })).toBe('unknown');
+    expect(claimedBy(create('two'), { BEADS_ACTOR: 'beads-actor', USER: 'alice' })).toBe('alice');
+    expect(claimedBy(create('three'), { BD_ACTOR: 'bd-actor', USER: 'alice' })).toBe('bd-actor');
+    const author = runStandin('br', ['comments', 'add', create('four'), 'a note', '--json'], { cwd: ws, env: { USER: '', BD_ACTOR: '', BEADS_ACTOR: 'beads-actor' } });
+    expect((JSON.parse(author.stdout) as Json).author).toBe('beads-actor');
+  }, TIMEOUT);
 });

@@ -8,6 +8,7 @@ import { isContainer, nextFor, readyOrder, type LastClose } from '../core/next';
 import { describeMasked } from '../services/redaction';
 import { closeObstaclesFor, closeWithFiles, filesOfCommits, WorkRefusedError, writeNowOrQueue, type CloseOutcome, type WriteOutcome } from '../services/closeFlow';
 import { loadSnapshot } from '../services/snapshot';
+import { bindFocus } from './agentSessions';
 import { autoCheckpoint, type WorkDeps } from './checkpointCommands';
 import { reportErrors } from './commandErrors';
 import { Commands } from './commandIds';
@@ -79,6 +80,8 @@ async function claim(deps: WorkDeps, argument: ClaimArgument): Promise<ClaimResu
   const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Beads: claiming ${issueId}` }, () =>
     writeNowOrQueue(project.backend, outbox, { key: `claim:${issueId}:${now}`, kind: 'claim', issueId }),
   );
+  // This window claimed it: the issue is its own session's (the Agent sessions row, its recovery context), queued or not.
+  await bindFocus(project, issueId, deps.log);
   if (outcome.state === 'written') {
     // The offer after the last close is followed (or set aside): every surface goes back to the queue.
     await folder?.lastClose.clear();

@@ -93,7 +93,31 @@ export interface PlanUpdate extends Timed {
   steps: PlanStep[];
 }
 
-export type AgentEvent = UserMessage | AssistantMessage | ToolCall | ToolResult | CompactionBoundary | CompactionSummary | PlanUpdate;
+/**
+ * The agent's turn ended: it answered and handed the prompt back to the user (or the user
+ * interrupted it). Only where the transcript records it: Claude Code's end-of-turn records
+ * (`stop_hook_summary`, `turn_duration`, an assistant message that stopped with `end_turn`, an
+ * interruption), Codex's `task_complete` and `turn_aborted`.
+ */
+export interface TurnEnd extends Timed {
+  type: 'turn-end';
+}
+
+export type AgentEvent = UserMessage | AssistantMessage | ToolCall | ToolResult | CompactionBoundary | CompactionSummary | PlanUpdate | TurnEnd;
+
+/**
+ * When the agent's last turn ended, if that is the last thing its transcript shows: no message of
+ * the user, no tool call or result and no compaction after it. `undefined` when a turn is under way
+ * or the transcript does not say (readers that record no turn end). Its time, when recorded.
+ */
+export function turnEnded(events: readonly AgentEvent[]): { at?: number } | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index] as AgentEvent;
+    if (event.type === 'turn-end') return { at: event.at };
+    if (event.type === 'user' || event.type === 'tool-call' || event.type === 'tool-result' || event.type === 'compaction' || event.type === 'assistant') return undefined;
+  }
+  return undefined;
+}
 
 /** What reading a transcript gave: its events oldest first, and how much of it they cover. */
 export interface TranscriptEvents {

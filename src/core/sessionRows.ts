@@ -17,6 +17,8 @@ export interface DiskSession {
   lastActivityAt: number;
   /** Compactions seen in the end of the transcript that was read. */
   compactions: number;
+  /** When its last turn ended, if nothing came after it in the transcript (src/core/agentEvents.ts `turnEnded`): it waits for the user. */
+  turnEndedAt?: number;
 }
 
 export interface SessionRowsInput {
@@ -39,17 +41,20 @@ export interface SessionRowsInput {
 
 const DEFAULT_LIMIT = 8;
 const SHORT_ID_CHARS = 8;
-/** An agent writes its transcript at every step of a turn: two quiet minutes mean it is waiting. */
+/** An agent writes its transcript at every step of a turn: two quiet minutes without a turn's end mean nothing is known. */
 const DEFAULT_WORKING_MS = 2 * 60_000;
 
 export function sessionRows(input: SessionRowsInput): SessionView[] {
   const titles = new Map(input.inProgress.map((issue) => [issue.id, issue.title]));
-  const byKey = new Map<string, { agent: string; sessionId: string; issueId?: string; lastActivityAt: number; endedAt?: number; compactions: number; recorded: boolean }>();
+  const byKey = new Map<string, { agent: string; sessionId: string; issueId?: string; lastActivityAt: number; endedAt?: number; turnEndedAt?: number; compactions: number; recorded: boolean }>();
+  const isOwn = (session: { agent: string; sessionId: string }) => session.agent === input.ownSession?.agent && session.sessionId === input.ownSession.sessionId;
   for (const session of input.recorded) {
+    // The window records its edits against its focus: with no binding of its own in progress, that is its issue.
+    const ownFocus = isOwn(session) && input.focusedId !== undefined && titles.has(input.focusedId) ? input.focusedId : undefined;
     byKey.set(`${session.agent}:${session.sessionId}`, {
       agent: session.agent,
       sessionId: session.sessionId,
-      issueId: bindingsOf(session).find((id) => titles.has(id)),
+      issueId: bindingsOf(session).find((id) => titles.has(id)) ?? ownFocus,
       lastActivityAt: session.lastEventAt,
       ...(session.endedAt === undefined ? {} : { endedAt: session.endedAt }),
       compactions: session.compactions,
@@ -59,8 +64,9 @@ export function sessionRows(input: SessionRowsInput): SessionView[] {
   for (const disk of input.onDisk) {
     const key = `${disk.agent}:${disk.sessionId}`;
     const known = byKey.get(key);
-    if (known) byKey.set(key, { ...known, lastActivityAt: Math.max(known.lastActivityAt, disk.lastActivityAt), compactions: Math.max(known.compactions, disk.compactions) });
-    else byKey.set(key, { agent: disk.agent, sessionId: disk.sessionId, lastActivityAt: disk.lastActivityAt, compactions: disk.compactions, recorded: false });
+    const turn = disk.turnEndedAt === undefined ? {} : { turnEndedAt: disk.turnEndedAt };
+    if (known) byKey.set(key, { ...known, lastActivityAt: Math.max(known.lastActivityAt, disk.lastActivityAt), compactions: Math.max(known.compactions, disk.compactions), ...turn });
+    else byKey.set(key, { agent: disk.agent, sessionId: disk.sessionId, lastActivityAt: disk.lastActivityAt, compactions: disk.compactions, recorded: false, ...turn });
   }
   const live = [...byKey.values()].filter((row) => input.now - row.lastActivityAt <= input.idleMs).sort((a, b) => b.lastActivityAt - a.lastActivityAt || (a.sessionId < b.sessionId ? -1 : 1));
   // The status bar follows the folder's focus: the most recently active session on that issue.
@@ -68,22 +74,34 @@ export function sessionRows(input: SessionRowsInput): SessionView[] {
   const listed = live.slice(0, input.limit ?? DEFAULT_LIMIT);
   const shortIds = distinctShortIds(listed.map((row) => row.sessionId));
   const workingMs = input.workingMs ?? DEFAULT_WORKING_MS;
-  return listed.map((row, index) => ({
-    agent: agentName(row.agent),
-    session: row.agent === input.ownSession?.agent && row.sessionId === input.ownSession.sessionId ? 'this window' : shortIds[index],
-    sessionId: row.sessionId,
-    ...(row.issueId ? { issue: { id: row.issueId, title: titles.get(row.issueId) ?? '' } } : {}),
-    lastActivityAge: formatAge(row.lastActivityAt, input.now),
-    compactions: row.compactions,
-    state: sessionState(row, input.now, workingMs),
-    followed: row === followed,
-  }));
+  return listed.map((row, index) => {
+    const { state, stateReason } = sessionState(row, input.now, workingMs);
+    return {
+      agent: agentName(row.agent),
+      session: isOwn(row) ? 'this window' : shortIds[index],
+      sessionId: row.sessionId,
+      ...(row.issueId ? { issue: { id: row.issueId, title: titles.get(row.issueId) ?? '' } } : {}),
+      lastActivityAge: formatAge(row.lastActivityAt, input.now),
+      compactions: row.compactions,
+      state,
+      stateReason,
+      followed: row === followed,
+    };
+  });
 }
 
-/** Ended is ended, as for a live session (a resume clears the mark); else working while its events are recent. */
-function sessionState(row: { lastActivityAt: number; endedAt?: number }, now: number, workingMs: number): SessionState {
-  if (row.endedAt !== undefined) return 'ended';
-  return now - row.lastActivityAt <= workingMs ? 'working' : 'idle';
+/**
+ * Ended is ended, as for a live session (a resume clears the mark); waiting when its transcript's
+ * last record ends a turn; else working while its events are recent, and idle once they are not
+ * (mid-turn or not is then unknown: a long command and a question look the same). With the fact
+ * that decided, for the row's tooltip.
+ */
+function sessionState(row: { lastActivityAt: number; endedAt?: number; turnEndedAt?: number }, now: number, workingMs: number): { state: SessionState; stateReason: string } {
+  if (row.endedAt !== undefined) return { state: 'ended', stateReason: `its end-of-session hook ran ${formatAge(row.endedAt, now)}` };
+  if (row.turnEndedAt !== undefined) return { state: 'waiting', stateReason: `its transcript shows its turn ended ${formatAge(row.turnEndedAt, now)}, with nothing after it` };
+  const age = formatAge(row.lastActivityAt, now);
+  if (now - row.lastActivityAt <= workingMs) return { state: 'working', stateReason: `its last event was ${age}` };
+  return { state: 'idle', stateReason: `its last event was ${age}; its transcript does not show whether a turn is still running` };
 }
 
 /** Each session's short id, long enough to tell it from the others listed with it (ids that share a prefix get more of themselves). */

@@ -4,11 +4,16 @@
 //   {type:"user", message:{role, content: string | [text | tool_result…]}, toolUseResult?, isMeta?, isCompactSummary?, timestamp}
 //   {type:"assistant", message:{content:[text | tool_use{id,name,input} | thinking…]}, timestamp}
 //   {type:"system", subtype:"compact_boundary", compactMetadata:{trigger}, timestamp}
+//   {type:"system", subtype:"stop_hook_summary" | "turn_duration", timestamp}: the turn ended
 //   {type:"attachment", attachment:{type:"queued_command", prompt, isMeta?, origin?:{kind}}, timestamp}
 //
 // A queued command is a message the user typed while the agent was busy, handed to it mid-turn;
 // one marked `isMeta`, or whose origin is not a person (a plugin, a task notice, a peer agent), was
 // not typed by the user.
+//
+// A turn ends (the agent hands the prompt back) where Claude Code writes its end-of-turn records
+// (2.1: `stop_hook_summary` after the Stop hooks, `turn_duration`), where an assistant message
+// stopped with `end_turn` (1.0 writes the stop reason), or where the user interrupted it.
 //
 // Sidechain lines (a subagent's own conversation) are left out: they are not this session's
 // thread. Tool shapes follow the package's `sdk-tools.d.ts` (Bash, Edit, MultiEdit, Write,
@@ -32,6 +37,7 @@ import { parseTimestamp } from './time';
 /** Text Claude Code puts in a user turn that the user did not type: slash-command echoes, hook output, caveats. */
 const INJECTED_USER_TEXT = /^\s*<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr)>/;
 const INTERRUPTED = /^\[Request interrupted by user/;
+const TURN_END_RECORDS = new Set(['stop_hook_summary', 'turn_duration']);
 
 /** Events of a Claude Code transcript's lines, oldest first (the lines already parsed as JSON). */
 export function claudeEvents(records: readonly unknown[]): AgentEvent[] {
@@ -47,6 +53,8 @@ export function claudeEvents(records: readonly unknown[]): AgentEvent[] {
       if (record.subtype === 'compact_boundary') {
         const metadata = isRecord(record.compactMetadata) ? record.compactMetadata : {};
         events.push({ type: 'compaction', at, trigger: stringField(metadata, 'trigger') });
+      } else if (typeof record.subtype === 'string' && TURN_END_RECORDS.has(record.subtype)) {
+        pushTurnEnd(events, at);
       }
       continue;
     }
@@ -125,13 +133,20 @@ export function claudeEvents(records: readonly unknown[]): AgentEvent[] {
         }
       }
     }
+    if (message.stop_reason === 'end_turn') pushTurnEnd(events, at);
   }
   return events;
 }
 
 function pushUserText(events: AgentEvent[], text: string, at: number | undefined): void {
+  if (INTERRUPTED.test(text)) pushTurnEnd(events, at);
   if (text.trim() === '' || INJECTED_USER_TEXT.test(text) || INTERRUPTED.test(text)) return;
   events.push({ type: 'user', at, text: text.slice(0, MESSAGE_CHARS) });
+}
+
+/** One turn end per turn: Claude Code writes two records at the end of some turns. */
+function pushTurnEnd(events: AgentEvent[], at: number | undefined): void {
+  if (events.at(-1)?.type !== 'turn-end') events.push({ type: 'turn-end', at });
 }
 
 /** Origins of a queued command that a person typed (or spoke); no origin is the user at the prompt. */

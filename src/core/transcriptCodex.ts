@@ -7,7 +7,7 @@
 //                  function_call_output{call_id, output}, custom_tool_call{name, input, call_id},
 //                  custom_tool_call_output, local_shell_call{call_id, action{command[]}}
 //   event_msg      user_message{message}, agent_message{message}, exec_command_end{call_id, exit_code, …},
-//                  context_compacted
+//                  context_compacted, task_complete | turn_aborted (the turn ended)
 //   compacted      {message}: the compaction's summary
 //
 // The user's own words come from event_msg user_message when the file has them: the response
@@ -68,6 +68,8 @@ function eventMessage(events: AgentEvent[], payload: Record<string, unknown>, at
     events.push({ type: 'tool-result', at, id: stringField(payload, 'call_id') ?? '', exitCode, isError: exitCode !== undefined && exitCode !== 0, output: excerpt(output) });
   } else if (payload.type === 'context_compacted') {
     events.push({ type: 'compaction', at });
+  } else if (payload.type === 'task_complete' || payload.type === 'turn_aborted') {
+    events.push({ type: 'turn-end', at });
   }
 }
 

@@ -4,10 +4,12 @@
 //   (`CLAUDE_CONFIG_DIR` moves `~/.claude`);
 // - Codex: `~/.codex/sessions/YYYY/MM/DD/rollout-…-<session>.jsonl`, whose first line
 //   (`session_meta`) names the folder it ran in (`CODEX_HOME` moves `~/.codex`).
-// Only transcripts changed within the idle time are read, and of each only a bounded end.
+// Only transcripts changed within the idle time are read, and of each only a bounded end: its
+// compactions, and whether its last turn ended (the agent waits for the user).
 import { open, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { turnEnded } from '../core/agentEvents';
 import type { DiskSession } from '../core/sessionRows';
 import { readTranscript } from './transcripts/readTranscript';
 
@@ -36,7 +38,8 @@ export async function sessionsOnDisk(folder: string, options: DiskSessionOptions
   return Promise.all(
     found.map(async (session) => {
       const { events } = await readTranscript(session.transcript, session.agent === 'codex' ? 'codex' : 'claude', { maxBytes: TAIL_BYTES });
-      return { ...session, compactions: events.filter((event) => event.type === 'compaction').length };
+      const ended = turnEnded(events);
+      return { ...session, compactions: events.filter((event) => event.type === 'compaction').length, ...(ended ? { turnEndedAt: ended.at ?? session.lastActivityAt } : {}) };
     }),
   );
 }

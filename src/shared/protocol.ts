@@ -132,10 +132,11 @@ export interface ActivityView {
 
 /** An agent session working in the folder (src/core/sessionRows.ts). */
 /**
- * working: an event within the last minutes; idle: live but quiet since; ended: its agent's
+ * working: an event within the last minutes; waiting: its transcript's last record ends a turn (it
+ * waits for the user); idle: live but quiet since, mid-turn or not unknown; ended: its agent's
  * end-of-session hook ran and nothing came after.
  */
-export type SessionState = 'working' | 'idle' | 'ended';
+export type SessionState = 'working' | 'waiting' | 'idle' | 'ended';
 
 export interface SessionView {
   /** The agent's name: Claude Code, Codex, Copilot, Cursor, VS Code, … */
@@ -151,6 +152,8 @@ export interface SessionView {
   compactions: number;
   /** What the session is doing, from the facts that decide a live session (src/core/sessionRows.ts). */
   state: SessionState;
+  /** The fact that decided `state`, in words: "its transcript shows its turn ended 3m ago, with nothing after it". */
+  stateReason: string;
   /** The session the status bar follows: the one on the folder's focused issue. */
   followed: boolean;
 }

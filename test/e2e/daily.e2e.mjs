@@ -114,6 +114,12 @@ export const tests = {
     await page.keyboard.press('Enter');
     await helpers.waitFor(() => issue(helpers.workspace, 'demo-8').status === 'in_progress', 'demo-8 claimed', 30_000);
     await helpers.waitFor(async () => (await frame.locator('[data-key="focus:issue"][aria-label^="demo-8 "]').count()) === 1, 'demo-8 focused in the view', 30_000);
+    // br records "unknown" when a claim had no actor (no $USER here): that names nobody, so the view says no assignee.
+    const focusedText = await treeItem(frame, 'focus:issue').locator(':scope > .row').innerText();
+    assert(!focusedText.includes('assigned to unknown'), `no "assigned to unknown": ${focusedText}`);
+    // A claim from the view is this window's: its own session row names the issue.
+    const ownRow = frame.locator('[data-key^="session:"]', { hasText: 'this window' });
+    await helpers.waitFor(async () => (await ownRow.count()) === 1 && (await ownRow.getAttribute('aria-label')).startsWith('demo-8 '), "this window's session row names demo-8", 30_000);
   },
 
   async 'a focus click writes nothing, even after the extension-owned agent settings changed'(helpers) {

@@ -20,14 +20,17 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 /** A title with a long file name in it, as in "Load widgets.yaml …": it must never break inside a word. */
 const LONG_TITLE = 'Parse widget config: nested sections of widgets.yaml, with line numbers in every error message';
 
+const WAITING_SESSION = 'c3d4e5f6-1a2b-4c3d-8e9f-0a1b2c3d4e5f';
+
 function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
 /**
- * Three agent sessions on the folder, as the hooks record them (.git/beads-recovery/sessions.json):
+ * Four agent sessions on the folder, as the hooks record them (.git/beads-recovery/sessions.json):
  * two Claude Code sessions whose ids share their first eight characters, one working and one idle,
- * and a Gemini CLI session whose end hook ran.
+ * a third whose transcript (in the run's home, where Claude Code keeps it) ends with its answer
+ * (`stop_reason: end_turn`: it waits for input), and a Gemini CLI session whose end hook ran.
  */
 function writeSessions(workspacePath) {
   const now = Date.now();
@@ -38,8 +41,20 @@ function writeSessions(workspacePath) {
   const sessions = [
     session('claude', '5f0c2a9e-41d7-4c1b-9a3e-0d8f1c2b3a4d', minutes(1), { compactions: 1 }),
     session('claude', '5f0c2a9e-77b2-4e0a-8c1d-9e8f7a6b5c4d', minutes(25)),
+    session('claude', WAITING_SESSION, minutes(3)),
     session('gemini', 'b81d0c3e-5a6f-4b7c-8d9e-0f1a2b3c4d5e', minutes(40), { endedAt: minutes(40) }),
   ];
+  // The run's home (scripts/vscode/runtime.mjs): code-server's CLAUDE_CONFIG_DIR is its .claude.
+  const projects = path.join(path.dirname(workspacePath), 'home', '.claude', 'projects', path.resolve(workspacePath).replace(/[^A-Za-z0-9]/g, '-'));
+  const transcript = path.join(projects, `${WAITING_SESSION}.jsonl`);
+  const line = (record) => `${JSON.stringify({ sessionId: WAITING_SESSION, cwd: workspacePath, ...record })}\n`;
+  fs.mkdirSync(projects, { recursive: true });
+  fs.writeFileSync(
+    transcript,
+    line({ type: 'user', timestamp: new Date(minutes(5)).toISOString(), message: { role: 'user', content: 'Parse the nested sections too' } }) +
+      line({ type: 'assistant', timestamp: new Date(minutes(3)).toISOString(), message: { role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Nested sections parse now. Should empty sections be an error?' }] } }),
+  );
+  fs.utimesSync(transcript, minutes(3) / 1000, minutes(3) / 1000);
   const file = path.join(workspacePath, '.git', 'beads-recovery', 'sessions.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify({ version: 1, sessions: Object.fromEntries(sessions.map((entry) => [`${entry.agent}:${entry.sessionId}`, entry])) }));
@@ -173,7 +188,7 @@ export const tests = {
     const frame = await openBeadsView(helpers);
     await treeItem(frame, 'ready:demo-8').waitFor({ timeout: 60_000 });
     await helpers.runPalette('Beads: Refresh');
-    await frame.locator('[data-key^="session:"]').nth(2).waitFor({ timeout: 30_000 });
+    await frame.locator('[data-key^="session:"]').nth(3).waitFor({ timeout: 30_000 });
     await frame.locator('.progress').waitFor({ state: 'hidden' });
     const side = await page.locator('.part.sidebar').boundingBox();
     assert(side.width >= 250 && side.width <= 360, `the side bar is at its default width: ${side.width}`);
@@ -198,13 +213,21 @@ export const tests = {
   async 'a session row leads with its issue; its agent, a short id that tells it apart and its live state follow'(helpers) {
     const frame = helpers.webviewFrame();
     const rows = frame.locator('[data-key^="session:"] > .row .session-row');
-    const sessions = await rows.evaluateAll((elements) => elements.map((element) => ({ first: element.children[0].textContent, second: element.children[1].textContent })));
-    assert(sessions.length === 3, `three sessions: ${JSON.stringify(sessions)}`);
+    const sessions = await rows.evaluateAll((elements) =>
+      elements.map((element) => ({ first: element.children[0].textContent, second: element.children[1].textContent, icon: element.querySelector('.session-state')?.className ?? '', tooltip: element.title, label: element.closest('[data-key]')?.getAttribute('aria-label') ?? '' })),
+    );
+    assert(sessions.length === 4, `four sessions: ${JSON.stringify(sessions)}`);
     for (const session of sessions) assert(session.first.startsWith('demo-1') && session.first.includes('Parse widget config'), `the issue leads: ${JSON.stringify(session)}`);
-    const seconds = sessions.map((session) => session.second);
-    assert(seconds[0].startsWith('Claude Code 5f0c2a9e-4') && seconds[0].includes('working') && seconds[0].includes('compacted once'), `the working session: ${seconds[0]}`);
-    assert(seconds[1].startsWith('Claude Code 5f0c2a9e-7') && seconds[1].includes('idle'), `the idle session, told apart from the first: ${seconds[1]}`);
-    assert(seconds[2].startsWith('Gemini CLI b81d0c3e') && seconds[2].includes('ended'), `the ended session: ${seconds[2]}`);
+    const [working, waiting, idle, ended] = sessions;
+    assert(working.second.startsWith('Claude Code 5f0c2a9e-4') && working.second.includes('working') && working.second.includes('compacted once'), `the working session: ${working.second}`);
+    // Its transcript's last record ends the turn: waiting for input, in words, icon, tooltip (with the fact) and label.
+    assert(waiting.second.startsWith('Claude Code c3d4e5f6') && waiting.second.includes('waiting for input'), `the waiting session: ${waiting.second}`);
+    assert(waiting.icon.includes('session-waiting') && waiting.icon.includes('codicon-comment-discussion'), `the waiting session's icon: ${waiting.icon}`);
+    assert(waiting.tooltip.includes('waiting for input (its transcript shows its turn ended'), `the tooltip says which fact decided: ${waiting.tooltip}`);
+    assert(waiting.label.includes('waiting for input'), `the screen reader hears it: ${waiting.label}`);
+    assert(idle.second.startsWith('Claude Code 5f0c2a9e-7') && idle.second.includes('idle') && !idle.second.includes('waiting'), `the idle session, told apart from the first: ${idle.second}`);
+    assert(idle.tooltip.includes('does not show whether a turn is still running'), `idle says mid-turn is unknown: ${idle.tooltip}`);
+    assert(ended.second.startsWith('Gemini CLI b81d0c3e') && ended.second.includes('ended'), `the ended session: ${ended.second}`);
   },
 
   async "the focused row's buttons keep clear of its title, and Tab never leaves the focus unseen"(helpers) {

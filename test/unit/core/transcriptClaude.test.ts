@@ -58,7 +58,7 @@ describe('Claude Code transcript events', () => {
     expect(plans.at(-1)).toMatchObject({ steps: [{ text: 'Reproduce', status: 'done' }, { text: 'Fix', status: 'pending' }] });
   });
 
-  it('leaves out what the user did not type, subagent lines, thinking and unknown entry types', () => {
+  it('leaves out what the user did not type, subagent lines, thinking and unknown entry types (an interruption only ends the turn)', () => {
     const events = claudeEvents([
       { type: 'user', isMeta: true, message: { role: 'user', content: 'Caveat: the messages below…' } },
       claude.user('<command-name>/compact</command-name>'),
@@ -72,7 +72,7 @@ describe('Claude Code transcript events', () => {
       'text',
       [],
     ]);
-    expect(events).toEqual([]);
+    expect(events).toEqual([{ type: 'turn-end', at: expect.any(Number) }]);
   });
 
   it('reads a message the user queued while the agent was busy; not one a plugin, a task or the runtime queued', () => {

@@ -32,10 +32,20 @@ describe('sessionsOnDisk', () => {
     write(path.join(codexDir, 'rollout-2026-y-codex-2.jsonl'), line({ timestamp: new Date(now).toISOString(), type: 'session_meta', payload: { id: 'codex-2', cwd: path.join(home, 'elsewhere') } }), 5);
 
     const found = await sessionsOnDisk(folder, { now, idleMs: 12 * 60 * 60_000, home, env: {} });
-    expect(found.map(({ agent, sessionId, compactions }) => ({ agent, sessionId, compactions }))).toEqual([
-      { agent: 'claude', sessionId: 'aaaa-1111', compactions: 1 },
-      { agent: 'codex', sessionId: 'codex-1', compactions: 0 },
+    expect(found.map(({ agent, sessionId, compactions, turnEndedAt }) => ({ agent, sessionId, compactions, turnEndedAt }))).toEqual([
+      { agent: 'claude', sessionId: 'aaaa-1111', compactions: 1, turnEndedAt: undefined },
+      { agent: 'codex', sessionId: 'codex-1', compactions: 0, turnEndedAt: undefined },
     ]);
+  });
+
+  it("says when a session's last turn ended: its transcript's last record hands the prompt back", async () => {
+    const other = path.join(home, 'work', 'waiting');
+    const claudeDir = path.join(home, '.claude', 'projects', claudeProjectSlug(other));
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+    write(path.join(claudeDir, 'answered.jsonl'), line({ type: 'user', timestamp: at(3), message: { role: 'user', content: 'fix it' } }) + line({ type: 'assistant', timestamp: at(2), message: { role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Fixed; 10 tests pass.' }] } }), 2);
+    write(path.join(claudeDir, 'running.jsonl'), line({ type: 'user', timestamp: at(3), message: { role: 'user', content: 'fix it' } }) + line({ type: 'assistant', timestamp: at(2), message: { role: 'assistant', stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] } }), 2);
+    const found = await sessionsOnDisk(other, { now, idleMs: 60 * 60_000, home, env: {} });
+    expect(Object.fromEntries(found.map((session) => [session.sessionId, session.turnEndedAt]))).toEqual({ answered: Date.parse(at(2)), running: undefined });
   });
 
   it('says nothing (and does not fail) where the agents keep nothing', async () => {

@@ -157,6 +157,34 @@ export async function liveSessions(
   options: { now: number; env?: NodeJS.ProcessEnv },
 ): Promise<LiveSession[]> {
   if (!state) return [];
+  const others = await otherSessions(store, state, self, options);
+  const current = store && others.change ? await store.update(others.change).catch(() => state) : state;
+  return liveSessionsOf(current, self, options.now, others.liveMs, others.lastWrite);
+}
+
+/**
+ * liveSessions without writing: the live sessions as the state reads with what their transcripts
+ * showed, and that as a change for the caller to record later, under the store's lock (undefined
+ * when nothing changed). The checkpoint flow gathers with it and records in its write step.
+ */
+export async function readLiveSessions(
+  store: AgentSessionsStore | undefined,
+  state: AgentSessionsState,
+  self: SessionIdentity | undefined,
+  options: { now: number; env?: NodeJS.ProcessEnv },
+): Promise<{ live: LiveSession[]; change?: (state: AgentSessionsState) => AgentSessionsState }> {
+  const others = await otherSessions(store, state, self, options);
+  const current = others.change ? others.change(state) : state;
+  return { live: liveSessionsOf(current, self, options.now, others.liveMs, others.lastWrite), ...(others.change ? { change: others.change } : {}) };
+}
+
+/** The other sessions' transcripts: when each was last written, and (with a store) what the changed ones show since they were last read. */
+async function otherSessions(
+  store: AgentSessionsStore | undefined,
+  state: AgentSessionsState,
+  self: SessionIdentity | undefined,
+  options: { now: number; env?: NodeJS.ProcessEnv },
+): Promise<{ liveMs: number; lastWrite: (session: { transcript?: string }) => number | undefined; change?: (state: AgentSessionsState) => AgentSessionsState }> {
   const liveMs = sessionLiveMs(state, options.env);
   const selfKey = self ? sessionKey(self) : undefined;
   const candidates = Object.entries(state.sessions).filter(([key, session]) => key !== selfKey && session.transcript !== undefined && session.endedAt === undefined && session.agent !== 'vscode');
@@ -167,30 +195,28 @@ export async function liveSessions(
       if (info) written.set(session.transcript as string, Math.min(info.mtimeMs, options.now));
     }),
   );
+  const lastWrite = (session: { transcript?: string }) => (session.transcript === undefined ? undefined : written.get(session.transcript));
   const changed = candidates.filter(([, session]) => {
     const at = written.get(session.transcript as string);
     return at !== undefined && options.now - at <= liveMs && at > (session.readUpTo ?? session.lastEventAt);
   });
-  let current = state;
-  if (store && changed.length > 0) {
-    const read = await Promise.all(
-      changed.map(async ([key, session]) => ({
-        key,
-        identity: { agent: session.agent, sessionId: session.sessionId, transcript: session.transcript },
-        at: written.get(session.transcript as string) as number,
-        events: (await readTranscript(session.transcript, isTranscriptAgent(session.agent) ? session.agent : 'auto', { maxBytes: OTHERS_TAIL_BYTES })).events,
-      })),
-    );
-    current = await store
-      .update((latest) => {
-        let next = latest;
-        // One that ended meanwhile stays ended.
-        for (const entry of read) if (latest.sessions[entry.key] && latest.sessions[entry.key]?.endedAt === undefined) next = observeSessionEvents(next, entry.identity, entry.events, store.location.root, entry.at);
-        return next;
-      })
-      .catch(() => state);
-  }
-  return liveSessionsOf(current, self, options.now, liveMs, (session) => (session.transcript === undefined ? undefined : written.get(session.transcript)));
+  if (!store || changed.length === 0) return { liveMs, lastWrite };
+  const read = await Promise.all(
+    changed.map(async ([key, session]) => ({
+      key,
+      identity: { agent: session.agent, sessionId: session.sessionId, transcript: session.transcript },
+      at: written.get(session.transcript as string) as number,
+      events: (await readTranscript(session.transcript, isTranscriptAgent(session.agent) ? session.agent : 'auto', { maxBytes: OTHERS_TAIL_BYTES })).events,
+    })),
+  );
+  const root = store.location.root;
+  const change = (latest: AgentSessionsState): AgentSessionsState => {
+    let next = latest;
+    // One that ended meanwhile stays ended.
+    for (const entry of read) if (latest.sessions[entry.key] && latest.sessions[entry.key]?.endedAt === undefined) next = observeSessionEvents(next, entry.identity, entry.events, root, entry.at);
+    return next;
+  };
+  return { liveMs, lastWrite, change };
 }
 
 /** The agent's end-of-session hook ran for `identity`: what its transcript shows is counted, then it ends. */

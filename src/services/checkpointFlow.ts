@@ -16,28 +16,25 @@ import type { BeadsBackend } from '../beads/backend';
 import { jsonlPathOf, type Detection } from '../beads/detect';
 import { isCanceled } from '../beads/errors';
 import { createJsonlBackend } from '../beads/jsonlBackend';
-import { alreadyOnIssue, checkpointWindowStart, latestCheckpointAt, onOurClock, type CheckpointActivity } from '../core/checkpoint';
+import { alreadyOnIssue } from '../core/checkpoint';
 import { errorMessage } from '../core/errors';
 import { formatAge } from '../core/time';
 import type { GitRepository } from '../git/repo';
 import type { GitOptions } from '../git/runGit';
-import { activityOf, checkpointWrite, markCheckpointsOnLanding, type CheckpointLedger, type CheckpointRequest, type PlannedCheckpoint } from './checkpoints';
+import { markCheckpointsOnLanding, type CheckpointLedger, type CheckpointRequest } from './checkpoints';
+import { decideCheckpoint, gitReadFrom, type CheckpointDecision, type CheckpointFacts, type ThreadDecision } from '../core/checkpointDecision';
 import { describeDamage, type DamageReport } from './durableJson';
-import { gitActivity, uniqueCommits } from './gitActivity';
+import { gitRecords } from './gitActivity';
 import { locateLedger, LedgerStore } from './ledgerStore';
-import { ledgerOf } from '../core/ledger';
 import { detectFolder, folderSettings } from './folderSettings';
 import { describeWrite, Outbox, type PendingWrite } from './outbox';
 import { describeDecision } from '../core/outboxPolicy';
 import type { UnsentComment } from '../core/recovery';
 import { sendWrite } from './outboxDrainer';
-import { chooseFocus } from './snapshot';
-import { attributeWork, bindingsOf, endBindings, othersWork, ownWork, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
-import { chooseSessionIssue, type Actor } from '../core/sessionIssue';
-import { actorFor } from './actor';
-import { AgentSessionsStore, liveSessions, observeSession, threadDestinationOf } from './agentSessions';
+import { endBindings, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
+import { actorFor, type ActorLookup } from './actor';
+import { AgentSessionsStore, readLiveSessions, sessionObservation, threadDestinationOf } from './agentSessions';
 import { LocalThreadsStore } from './localThreads';
-import type { ThreadDestination } from '../core/threadDestination';
 import { LEDGER_DIR } from './ledgerStore';
 import type { BeadsWrite } from './writeQueue';
 import { describeMasked, pathPlaces, redactText, type MaskedCounts } from './redaction';
@@ -132,23 +129,19 @@ async function checkpointInFolder(place: FolderPlace, request: CheckpointFlowReq
     }
     const env = place.env ?? process.env;
     const note = place.note ?? (() => undefined);
-    const { signal } = options;
     const sessions = repository
       ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => note(describeDamage('agent sessions', report)) })
       : undefined;
-    const [actor, sessionState] = await Promise.all([
-      actorFor({ dialect: detection.cli, beadsDir: detection.beadsDir, folder: path.resolve(place.cwd), env, flag: request.actor, timeoutMs, signal }),
-      sessions
-        ? (request.session ? observeSession(sessions, request.session, { now, env }) : sessions.read()).catch((error: unknown) => {
-            note(`the agent sessions could not be read, so the checkpoint cannot tell whose work is whose: ${errorMessage(error)}`);
-            return undefined;
-          })
-        : undefined,
-    ]);
-    const whose: SessionFacts = { identity: request.session, actor, state: sessionState, store: sessions, env };
-    // Where the session's thread goes: the setting VS Code wrote beside the sessions, or BEADS_RECOVERY_THREAD.
-    const thread: ThreadPlace = { destination: threadDestinationOf(sessionState, env, note), kept: repository ? new LocalThreadsStore(repository.gitDir, { onDamage: (report) => note(describeDamage('threads kept on this machine', report)) }) : undefined };
-    const result = await checkpointOn({ ...opened, folder: path.resolve(place.cwd), whose, thread, readOnlyReads: () => readOnlyReads(detection) }, request, options, now);
+    const whose: SessionPlace = {
+      identity: request.session,
+      actor: { dialect: detection.cli, beadsDir: detection.beadsDir, folder: path.resolve(place.cwd), env, flag: request.actor, timeoutMs, signal: options.signal },
+      store: sessions,
+      env,
+      note,
+    };
+    // Where this machine keeps the session's thread when its destination is local.
+    const kept = repository ? new LocalThreadsStore(repository.gitDir, { onDamage: (report) => note(describeDamage('threads kept on this machine', report)) }) : undefined;
+    const result = await checkpointOn({ ...opened, folder: path.resolve(place.cwd), whose, keptThreads: kept, readOnlyReads: () => readOnlyReads(detection) }, request, options, now);
     const masked = result.masked && describeMasked(result.masked);
     if (masked) note(`${masked} in the checkpoint before it went to beads.`);
     return result;
@@ -260,36 +253,56 @@ interface OpenProject {
   timeoutMs?: number;
   /** Reads without the CLI (the store's file), for when the CLI cannot read. */
   readOnlyReads?: () => Promise<BeadsBackend>;
-  /** Outside VS Code: who asks, and what the work tree's sessions did. */
-  whose?: SessionFacts;
+  /** Outside VS Code: who asks, and where the work tree's sessions are kept. */
+  whose?: SessionPlace;
   /** Why there is no queue although there is a repository: its folder cannot be written. */
   direct?: string;
-  /** Where the session's thread goes; into beads by default. */
-  thread?: ThreadPlace;
+  /** Outside VS Code, in git: where this machine keeps a session's thread whose destination is local. */
+  keptThreads?: LocalThreadsStore;
 }
 
-/** Where the session's thread goes, and (outside VS Code, in git) where this machine keeps it. */
-interface ThreadPlace {
-  destination: ThreadDestination;
-  kept?: LocalThreadsStore;
-}
-
-interface SessionFacts {
+/** Outside VS Code: the session that asks, how its actor is found, and the work tree's sessions. */
+interface SessionPlace {
   identity?: SessionIdentity;
-  actor?: Actor;
-  state?: AgentSessionsState;
+  actor: ActorLookup;
   store?: AgentSessionsStore;
-  /** The environment the live limit is read from. */
-  env?: NodeJS.ProcessEnv;
+  /** The environment the idle and live limits and the thread's destination are read from. */
+  env: NodeJS.ProcessEnv;
+  note: (line: string) => void;
 }
 
-
-
+/**
+ * One checkpoint on an open project, in three steps (docs/ARCHITECTURE.md §4, "Gather, decide,
+ * write"): every fact is gathered first, a pure function decides, and one step writes. Before
+ * them, the writes earlier runs left queued are sent: they are those runs' writes, not this one's,
+ * and once landed they start this checkpoint's window, so they go before anything is read.
+ */
 async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<CheckpointFlowResult> {
-  const { backend, outbox, ledger } = project;
+  const earlier = await sendQueued(project.outbox, options.signal);
+  const gathered = await gatherCheckpointFacts(project, request, options, now);
+  const decision = decideCheckpoint(gathered.facts);
+  return writeCheckpoint(project, decision, gathered, options, [...earlier, ...gathered.notes]);
+}
+
+/** The facts a checkpoint is decided from, and what the write step records of them. */
+interface GatheredFacts {
+  facts: CheckpointFacts;
+  /** What the transcripts showed (this session's and the other live ones'), for the sessions' file. */
+  sessionsChange?: (state: AgentSessionsState) => AgentSessionsState;
+  /** Reads that went to the store's file instead of the CLI. */
+  notes: string[];
+}
+
+/**
+ * Every fact, read before anything is decided, side by side where one does not need another:
+ * the actor, the sessions (with what this session's transcript shows) and the issues in progress;
+ * then the other live sessions and beads' details of the issues the decision may choose; then git
+ * since the earliest of their windows. Nothing is written here.
+ */
+async function gatherCheckpointFacts(project: OpenProject, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<GatheredFacts> {
+  const { backend, outbox, ledger, whose } = project;
   const { signal } = options;
-  // First what earlier runs left queued: once landed, those checkpoints start this one's window.
-  const earlier = await sendQueued(outbox, signal);
+  const notes: string[] = [];
   /**
    * Reads go to the CLI until one fails (missing, hanging, locked, garbled); from then on to the
    * store's own file, when there is one, and the checkpoint is still worked out and queued: the
@@ -297,111 +310,98 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
    */
   let reads = backend;
   const read = async <T>(what: string, query: (from: BeadsBackend) => Promise<T>): Promise<T> => {
+    const from = reads;
     try {
-      return await query(reads);
+      return await query(from);
     } catch (error) {
-      if (isCanceled(error) || signal?.aborted || reads !== backend || !project.readOnlyReads) throw error;
-      reads = await project.readOnlyReads();
-      earlier.push(`(beads could not ${what}: ${errorMessage(error)}; read from .beads instead.)`);
+      if (isCanceled(error) || signal?.aborted || from !== backend || !project.readOnlyReads) throw error;
+      if (reads === backend) reads = await project.readOnlyReads();
+      notes.push(`(beads could not ${what}: ${errorMessage(error)}; read from .beads instead.)`);
       return query(reads);
     }
   };
-  const whose = project.whose;
-  let issueId = request.issueId ?? project.focusedId;
-  /** The issue unclaimed work follows: the folder's focus while in progress, else the newest. */
-  let folderFocus = issueId;
-  if (!issueId) {
-    const inProgress = await read('list the issues in progress', (from) => from.listInProgress(signal));
-    folderFocus = chooseFocus(inProgress, ledger?.state.focusedId);
-    const bindings = whose?.identity ? bindingsOf(whose.state?.sessions[sessionKey(whose.identity)]) : [];
-    const choice = chooseSessionIssue({
-      inProgress,
-      binding: bindings.find((id) => inProgress.some((issue) => issue.id === id)) ?? bindings[0],
-      actor: whose?.actor,
-      focusedId: ledger?.state.focusedId,
-      // Another live session's issue is never this session's checkpoint's.
-      liveSessions: whose?.identity ? await liveSessions(whose.store, whose.state, whose.identity, { now, env: whose.env }).catch(() => undefined) : undefined,
-    });
-    issueId = choice.issueId;
-    if (choice.bindingEnded && whose?.store) await whose.store.update((state) => endBindings(state, inProgress.map((issue) => issue.id))).catch(() => undefined);
-    if (!issueId && choice.heldByLive.length > 0) {
-      const held = choice.heldByLive.map((entry) => `${entry.issueId} (${entry.agent})`).join(', ');
-      return failed('no-issue', `every in-progress issue this session could take is held by another live session: ${held}; no checkpoint written.`, earlier);
-    }
-    if (!issueId && choice.heldByOthers > 0) return failed('no-issue', `every in-progress issue is held by an actor other than ${whose?.actor?.name ?? 'this one'}; no checkpoint written.`, earlier);
-  }
-  if (!issueId) return failed('no-issue', 'no issue is in progress; no checkpoint written.', earlier);
+  const issueId = request.issueId ?? project.focusedId;
+  const [actor, sessions, inProgress] = await Promise.all([
+    whose ? actorFor(whose.actor) : undefined,
+    whose ? observedSessions(whose, now) : undefined,
+    issueId ? undefined : read('list the issues in progress', (from) => from.listInProgress(signal)),
+  ]);
+  const state = sessions?.state;
+  // Beads' details where VS Code's ledger does not count the window itself: of the issue asked for, else of each the decision may choose.
+  const detailIds = project.gitRoot !== undefined || !ledger ? (issueId ? [issueId] : (inProgress ?? []).map((issue) => issue.id)) : undefined;
+  const [others, details] = await Promise.all([
+    // Another live session's issue is never this session's checkpoint's.
+    whose?.identity && state && !issueId ? readLiveSessions(whose.store, state, whose.identity, { now, env: whose.env }).catch(() => undefined) : undefined,
+    detailIds === undefined ? undefined : detailIds.length === 0 ? [] : read(`read ${detailIds.join(', ')}`, (from) => from.show(detailIds, signal)),
+  ]);
+  const facts: CheckpointFacts = {
+    now,
+    ask: request.ask,
+    ...(issueId === undefined ? {} : { issueId }),
+    ...(inProgress ? { inProgress } : {}),
+    ...(ledger ? { ledger: ledger.state } : {}),
+    ...(details ? { details } : {}),
+    ...(outbox?.cliClockOffsetMs === undefined ? {} : { cliOffsetMs: outbox.cliClockOffsetMs }),
+    ...(whose ? { session: { identity: whose.identity, actor, state, live: others?.live } } : {}),
+    // Where the session's thread goes: the setting VS Code wrote beside the sessions, or BEADS_RECOVERY_THREAD.
+    ...(whose ? { threadDestination: threadDestinationOf(state, whose.env, whose.note) } : {}),
+  };
+  const from = project.gitRoot !== undefined && details ? gitReadFrom(facts) : undefined;
+  const gitOptions: GitOptions = { timeoutMs: project.timeoutMs ?? 10_000, signal };
+  if (project.gitRoot !== undefined && from !== undefined) facts.git = await gitRecords(project.gitRoot, from, gitOptions);
+  const changes = [sessions?.change, others?.change].filter((change) => change !== undefined);
+  return { facts, notes, ...(changes.length > 0 ? { sessionsChange: (current) => changes.reduce((next, change) => change(next), current) } : {}) };
+}
 
-  const recorded = (ledger ? ledgerOf(ledger.state, issueId) : undefined);
-  const fromLedger = recorded ? activityOf(recorded) : undefined;
-  let activity: CheckpointActivity = fromLedger ?? { issueId, files: [], commits: [], edits: 0 };
-  if (project.gitRoot !== undefined || !ledger) {
-    const [details] = await read(`read ${issueId}`, (from) => from.show([issueId], signal));
-    const since = checkpointWindowStart(
-      {
-        ledgerCheckpointAt: recorded?.lastCheckpointAt,
-        ledgerStartedAt: recorded?.startedAt,
-        comments: details?.comments ?? [],
-        claimedAt: details?.startedAt,
-        updatedAt: details?.updatedAt,
-        createdAt: details?.createdAt,
-        cliOffsetMs: outbox?.cliClockOffsetMs,
-      },
-      now,
-    );
-    const gitOptions: GitOptions = { timeoutMs: project.timeoutMs ?? 10_000, signal };
-    const fromGit = project.gitRoot !== undefined && since !== undefined ? await gitActivity(project.gitRoot, since, gitOptions) : { files: [], commits: [] };
-    activity = {
-      issueId,
-      // The ledger's files first: they come most recently touched first.
-      files: [...new Set([...(fromLedger?.files ?? []), ...fromGit.files])],
-      commits: uniqueCommits([...(fromLedger?.commits ?? []), ...fromGit.commits]),
-      // Index for index with the ledger's files, which lead the list.
-      fileEdits: fromLedger?.fileEdits,
-      edits: fromLedger?.edits,
-      lastCheckpointAt: since,
-      // No checkpoint yet: the window opened at the claim ("since claimed …") or at the issue's own last change, never "the last checkpoint".
-      ...(since !== undefined && recorded?.lastCheckpointAt === undefined && latestCheckpointAt(details?.comments ?? [], now, outbox?.cliClockOffsetMs) === undefined
-        ? since === onOurClock(details?.startedAt, now, outbox?.cliClockOffsetMs)
-          ? { sinceClaim: true }
-          : since === recorded?.startedAt
-            ? { recordingSince: since }
-            : { sinceIssueChange: true }
-        : {}),
-    };
-    if (whose?.state) activity = attributed(activity, whose, issueId === folderFocus, since);
+/** The sessions as they read with what this session's transcript shows, and that as a change to record. */
+async function observedSessions(whose: SessionPlace, now: number): Promise<{ state: AgentSessionsState; change?: (state: AgentSessionsState) => AgentSessionsState } | undefined> {
+  const { store, identity } = whose;
+  if (!store) return undefined;
+  try {
+    const [state, change] = await Promise.all([store.read(), identity ? sessionObservation(store, identity, { now, env: whose.env }) : undefined]);
+    return { state: change ? change(state) : state, ...(change ? { change } : {}) };
+  } catch (error) {
+    whose.note(`the agent sessions could not be read, so the checkpoint cannot tell whose work is whose: ${errorMessage(error)}`);
+    return undefined;
   }
+}
 
-  // The session's thread goes into the comment only where the user lets it (README, "Where the thread goes").
-  const ask = request.ask;
-  const withThread = 'trigger' in ask && (ask.thread?.length ?? 0) > 0;
-  const destination = withThread ? (project.thread?.destination ?? 'beads') : 'beads';
-  const planned = checkpointWrite(activity, destination === 'beads' || !('trigger' in ask) ? ask : { trigger: ask.trigger }, now);
+/**
+ * The one write step: the sessions' file (what the transcripts showed, the bindings that ended,
+ * one change under its lock), the one redaction step, the thread kept on this machine, the
+ * comment queued and sent (or sent directly), and the ledger; then the answer.
+ */
+async function writeCheckpoint(project: OpenProject, decision: CheckpointDecision, gathered: GatheredFacts, options: CheckpointFlowOptions, notes: string[]): Promise<CheckpointFlowResult> {
+  const { backend, outbox, ledger, whose } = project;
+  const endings = decision.endBindings;
+  const sessionsChange = gathered.sessionsChange;
+  if (whose?.store && (sessionsChange || endings)) {
+    await whose.store
+      .update((state) => {
+        const observed = sessionsChange ? sessionsChange(state) : state;
+        return endings ? endBindings(observed, endings) : observed;
+      })
+      .catch((error: unknown) => whose.note(`the agent sessions could not be written: ${errorMessage(error)}`));
+  }
+  if (decision.kind === 'no-issue') return failed('no-issue', decision.reason, notes);
+  const { issueId, thread } = decision;
+  const now = gathered.facts.now;
   const places = pathPlaces(project.folder ?? backend.root);
   // The one redaction step before beads (src/services/redaction.ts): typed, automatic,
   // pre-compaction, MCP and language-model tool checkpoints all come through here.
-  const redacted = planned ? await redactText(planned.comment, places) : undefined;
-  const threadWord = destination === 'beads' ? '' : await keepThreadLocally(destination, project.thread?.kept, () => checkpointWrite(activity, ask, now), { issueId, at: now, shared: redacted?.text, places });
-  if (!planned || !redacted) {
-    const since = activity.lastCheckpointAt;
+  const redacted = decision.kind === 'write' ? await redactText(decision.enqueue.text, places) : undefined;
+  const threadWord = thread.destination === 'beads' ? '' : await keepThreadLocally(thread, project.keptThreads, { issueId, at: now, shared: redacted?.text, places });
+  if (decision.kind === 'nothing-new' || !redacted) {
+    const since = decision.kind === 'nothing-new' ? decision.lastCheckpointAt : undefined;
     const age = since === undefined ? '' : ` (${formatAge(since, now)})`;
-    return { outcome: 'nothing-new', issueId, reason: `nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.${threadWord}`, notes: earlier };
+    return { outcome: 'nothing-new', issueId, reason: `nothing new on ${issueId} since the last checkpoint${age}; no checkpoint written.${threadWord}`, notes };
   }
-  const { key } = planned;
+  const { key } = decision.enqueue;
   const { text: comment, masked } = redacted;
-  const write: CommentWrite = {
-    key,
-    kind: 'comment',
-    issueId,
-    text: comment,
-    checkpointAt: now,
-    ...(planned.sameWithinMs === undefined ? {} : { sameWithinMs: planned.sameWithinMs }),
-    // An automatic checkpoint records everything since the last one that landed: a later one covers it.
-    ...('trigger' in request.ask ? { cumulative: true } : {}),
-  };
+  const write: CommentWrite = { ...decision.enqueue, text: comment };
   const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, write, withDeadline(options));
   const firstLine = comment.split('\n')[0] ?? comment;
-  const base = { issueId, key, comment, notes: [...earlier, ...parkedNotes(outbox)], ...(Object.keys(masked).length > 0 ? { masked } : {}) };
+  const base = { issueId, key, comment, notes: [...notes, ...parkedNotes(outbox)], ...(Object.keys(masked).length > 0 ? { masked } : {}) };
   if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}${threadWord}` };
   // Counted (by the outbox's landing) only once it landed: a queued checkpoint must not make the next run "nothing new".
   if (result.state === 'queued') return { ...base, outcome: 'queued', reason: `checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}${threadWord}` };
@@ -417,13 +417,12 @@ async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest
  * words the answer ends with.
  */
 async function keepThreadLocally(
-  destination: Exclude<ThreadDestination, 'beads'>,
+  thread: Exclude<ThreadDecision, { destination: 'beads' }>,
   kept: LocalThreadsStore | undefined,
-  full: () => PlannedCheckpoint | undefined,
   entry: { issueId: string; at: number; shared: string | undefined; places: PathPlaces },
 ): Promise<string> {
-  if (destination === 'off') return " The session's thread was left out (beadsRecovery.thread.destination: off).";
-  const planned = full();
+  if (thread.destination === 'off') return " The session's thread was left out (beadsRecovery.thread.destination: off).";
+  const planned = thread.full;
   if (!kept || !planned) return " The session's thread was left out: outside git there is no place on this machine to keep it.";
   try {
     const { text } = await redactText(planned.comment, entry.places);
@@ -432,24 +431,6 @@ async function keepThreadLocally(
   } catch (error) {
     return ` The session's thread was left out: it could not be kept on this machine (${errorMessage(error)}).`;
   }
-}
-
-/**
- * The activity as this session's checkpoint may name it: the session's own files and commits
- * since the last checkpoint, and what the folder recorded that no other session claims when the
- * issue is the folder's focus. Without a session (a person at a terminal), every session's claimed
- * work is still not this checkpoint's to name.
- */
-function attributed(activity: CheckpointActivity, whose: SessionFacts, onFolderFocus: boolean, since: number | undefined): CheckpointActivity {
-  const state = whose.state as AgentSessionsState;
-  const own = ownWork(whose.identity ? state.sessions[sessionKey(whose.identity)] : undefined, since);
-  // A session whose transcript was read knows its own files: what else changed is named apart, never as its work.
-  const unclaimedApart = whose.identity?.transcript !== undefined;
-  const work = attributeWork({ own, folder: { files: activity.files, commits: activity.commits }, others: othersWork(state, whose.identity, since), includeUnclaimed: onFolderFocus, unclaimedApart });
-  const counts = new Map(activity.files.map((file, index) => [file, activity.fileEdits?.[index] ?? 1]));
-  const fileEdits = work.files.map((file) => counts.get(file) ?? 1);
-  const edits = activity.edits === undefined ? undefined : fileEdits.reduce((sum, count) => sum + count, 0);
-  return { ...activity, files: work.files, commits: work.commits, fileEdits, edits, ...(work.alsoChanged.length > 0 ? { alsoChanged: work.alsoChanged } : {}) };
 }
 
 type WriteResult = { state: 'written'; landedBefore?: boolean } | { state: 'queued'; why: string } | { state: 'failed'; why: string; refused?: boolean };

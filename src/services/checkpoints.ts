@@ -3,19 +3,9 @@
 // (`Auto-checkpoint (…): …`) and the recognition of checkpoints made elsewhere (a comment
 // written from a terminal or another tool). No vscode: the adapters decide when.
 
-import {
-  activityFingerprint,
-  autoCheckpointComment,
-  checkpointComment,
-  hasNewActivity,
-  newestForeignComment,
-  summarizeActivity,
-  textFingerprint,
-  type AutoCheckpointTrigger,
-  type CheckpointActivity,
-} from '../core/checkpoint';
-import { filesByEdits, ledgerOf, type Ledger, type LedgerState } from '../core/ledger';
-import { oneLine } from '../core/markdown';
+import { newestForeignComment, summarizeActivity, type CheckpointActivity } from '../core/checkpoint';
+import { activityOf } from '../core/checkpointDecision';
+import { ledgerOf, type LedgerState } from '../core/ledger';
 import { isWorkInProgress, type IssueDetails } from '../core/model';
 import type { LandListener, Subscription } from './outbox';
 
@@ -34,53 +24,8 @@ export interface CheckpointQueue {
   readonly cliClockOffsetMs?: number;
 }
 
-/**
- * What a checkpoint is asked for: the user's or agent's own words, an automatic checkpoint at a
- * trigger, or (the command line without either) a summary of the activity in the user's form.
- */
-export type CheckpointRequest =
-  | { message: string }
-  /** `thread`: what the agent session was doing, from its transcript (threadFactLines), written below the first line. */
-  | { trigger: AutoCheckpointTrigger; thread?: readonly string[] }
-  | { summary: true };
-
-/**
- * The one definition of a checkpoint's comment and idempotency key, for VS Code, the command line
- * and agent tools alike. Undefined when an automatic or summary checkpoint has nothing new to
- * record; words given by someone are always written.
- */
-export interface PlannedCheckpoint {
-  key: string;
-  comment: string;
-  /** For words someone gave: how long after landing the same words count as the same request (BeadsWrite.sameWithinMs). */
-  sameWithinMs?: number;
-}
-
-/**
- * The same words on the same issue within this long are one checkpoint: an agent or a person
- * retrying after a timeout, or a second hook file, never gets two comments; later, they are new.
- */
-export const SAME_WORDS_WINDOW_MS = 15 * 60_000;
-
-export function checkpointWrite(activity: CheckpointActivity, request: { message: string }, now: number): PlannedCheckpoint;
-export function checkpointWrite(activity: CheckpointActivity, request: CheckpointRequest, now: number): PlannedCheckpoint | undefined;
-export function checkpointWrite(activity: CheckpointActivity, request: CheckpointRequest, now: number): PlannedCheckpoint | undefined {
-  if ('message' in request) {
-    return {
-      key: manualCheckpointKey(activity.issueId, request.message),
-      comment: checkpointComment(request.message, activity.files, activity.commits),
-      sameWithinMs: SAME_WORDS_WINDOW_MS,
-    };
-  }
-  // The session's own thread is new work too: a compaction loses it even when no file changed.
-  const thread = 'trigger' in request ? (request.thread ?? []) : [];
-  if (!hasNewActivity(activity) && thread.length === 0) return undefined;
-  const comment = 'trigger' in request
-    ? autoCheckpointComment(activity, request.trigger, now, thread)
-    : checkpointComment(summarizeActivity(activity, now), activity.files, activity.commits);
-  // The same activity with another thread is another checkpoint; the same thread again is not.
-  return { key: thread.length > 0 ? `${autoCheckpointKey(activity)}:${textFingerprint(thread.join('\n'))}` : autoCheckpointKey(activity), comment };
-}
+// The request, the comment and key of a checkpoint and a ledger's activity are decided in core.
+export { activityOf, checkpointWrite, SAME_WORDS_WINDOW_MS, type CheckpointRequest, type PlannedCheckpoint } from '../core/checkpointDecision';
 
 export interface CheckpointsOptions {
   queue: CheckpointQueue;
@@ -173,35 +118,4 @@ export async function noticeExternalCheckpoint(
   }
   await ledgerStore.markCheckpoint(details.id, newest.at);
   return true;
-}
-
-/**
- * The idempotency keys of checkpoints, one definition for VS Code, the command line and agent
- * tools, built from stable facts and never from the time of the request, so concurrent processes
- * asked for the same checkpoint agree on its key and the outbox writes it once. Typed words: the
- * issue and the words alone — not the start of the window, which moves once the first copy has
- * landed — and the outbox takes the same key within SAME_WORDS_WINDOW_MS of landing for a retry.
- */
-function manualCheckpointKey(issueId: string, text: string): string {
-  return `checkpoint:${issueId}:${textFingerprint(oneLine(text))}`;
-}
-
-/** See manualCheckpointKey; the activity's fingerprint includes the start of its window. */
-function autoCheckpointKey(activity: CheckpointActivity): string {
-  return `auto:${activity.issueId}:${activityFingerprint(activity)}`;
-}
-
-export function activityOf(ledger: Ledger): CheckpointActivity {
-  const files = filesByEdits(ledger);
-  const counts = new Map(ledger.files.map((file, index) => [file, ledger.editCounts[index] ?? 1]));
-  return {
-    issueId: ledger.issueId,
-    files,
-    fileEdits: files.map((file) => counts.get(file) ?? 1),
-    commits: ledger.commits.map(({ hash, subject }) => ({ hash, subject })),
-    edits: ledger.edits,
-    // Before the first checkpoint, the span runs from when the ledger started recording.
-    lastCheckpointAt: ledger.lastCheckpointAt ?? ledger.startedAt,
-    ...(ledger.lastCheckpointAt === undefined ? { recordingSince: ledger.startedAt } : {}),
-  };
 }

@@ -1,5 +1,6 @@
 import type { BeadsBackend } from '../beads/backend';
 import { indexDetails, parentOf } from '../core/graph';
+import { chooseFocus } from '../core/checkpointDecision';
 import type { Issue, IssueDetails } from '../core/model';
 import type { Section } from '../core/recovery';
 import { section } from './section';
@@ -141,11 +142,6 @@ function contextIdsOf(known: readonly IssueDetails[], focusedId: string | undefi
     ancestor = ancestorDetails ? parentOf(ancestorDetails) : undefined;
   }
   return unique(ids);
-}
-
-export function chooseFocus(inProgress: readonly Issue[], requested: string | undefined): string | undefined {
-  if (requested && inProgress.some((issue) => issue.id === requested)) return requested;
-  return inProgress[0]?.id;
 }
 
 function unique(ids: string[]): string[] {

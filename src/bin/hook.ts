@@ -157,7 +157,7 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
     return instructions ? (await redactText(instructions, pathPlaces(run.cwd))).text : '';
   }
   if (plan.checkpointCompression) await checkpointCompression(run);
-  if (plan.inject === 'if-missing') return handOverIfMissing(agent, event, run, produce);
+  if (plan.inject === 'if-missing') return handOverIfMissing(agent, event, plan, run, produce);
   const conversation = run.input?.session ?? run.input?.transcript;
   if (plan.keepSummary && conversation && run.input?.compactSummary) {
     await keepCompactSummary(conversation, run.input.compactSummary).catch((error: unknown) => run.note(`${errorMessage(error)}: the compaction's summary was not kept.`));
@@ -173,17 +173,12 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   }
   const held = run.input?.source === 'resume' ? await heldBlock(agent, run) : undefined;
   if (held) {
-    // The block held named an issue: the session's issue now is compared with it (README "Which issue is this session's?").
-    const correction = held.named ? await produce(false, held.named) : undefined;
-    if (!correction || correction.holdsAlready) {
-      run.note('this resumed conversation already holds the recovery context; not twice.');
-      // Nothing went out, so nothing is claimed: a later resume asks the transcript again.
-      await rm(delivery.file, { force: true });
-      return hookResponse(agent, event, undefined);
-    }
-    run.note(`this resumed conversation holds a block naming ${held.named?.issueId ?? 'no issue'}; the session's issue is now ${correction.issueId ?? 'none'}: a correction, not the whole block.`);
-    await rememberDelivery(run, blockDigest(correction.markdown), correction.issueId);
-    return hookResponse(agent, event, withBlockMark(correction.markdown));
+    const corrected = await correctionOf(agent, event, run, held.named, produce);
+    if (corrected !== undefined) return corrected;
+    run.note('this resumed conversation already holds the recovery context; not twice.');
+    // Nothing went out, so nothing is claimed: a later resume asks the transcript again.
+    await rm(delivery.file, { force: true });
+    return hookResponse(agent, event, undefined);
   }
   const produced = await produce(plan.inject === 'if-armed');
   const digest = blockDigest(produced.markdown);
@@ -193,6 +188,19 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   if (plan.inject === 'if-armed' || START_CONTEXT_KEPT[agent]) await rememberDelivery(run, digest, produced.issueId);
   const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
   return hookResponse(agent, event, `${prefix}${withBlockMark(produced.markdown)}`);
+}
+
+/**
+ * The answer to a conversation that holds a block which named `named` (undefined: not known): a
+ * short correction where the session's issue is another now (README "Which issue is this
+ * session's?"), remembered as the block it then holds; undefined when nothing is due.
+ */
+async function correctionOf(agent: AgentId, event: string, run: HookRun, named: HeldIssue | undefined, produce: Produce): Promise<string | undefined> {
+  const correction = named ? await produce(false, named) : undefined;
+  if (!correction || correction.holdsAlready) return undefined;
+  run.note(`this conversation holds a block naming ${named?.issueId ?? 'no issue'}; the session's issue is now ${correction.issueId ?? 'none'}: a correction, not the whole block.`);
+  await rememberDelivery(run, blockDigest(correction.markdown), correction.issueId);
+  return hookResponse(agent, event, withBlockMark(correction.markdown));
 }
 
 /**
@@ -306,19 +314,28 @@ async function checkpointCompression(run: HookRun): Promise<void> {
  * Gemini CLI: the block goes with this prompt (BeforeAgent) or tool result (AfterTool) when the
  * history the session sends holds none: a new session, a compression that took it. A resume keeps
  * what these hooks gave (it is part of a prompt or a tool result), so a resumed session that
- * holds a block gets nothing. Tool calls of one model turn run side by side before any of their
- * results is in the chat file: the first to claim the history as it stands hands the block over.
+ * holds a block gets no second one; a prompt (`correctHeld`) gets a correction instead when the
+ * session's issue moved since the newest block it holds (a claim made after that block). Tool
+ * calls of one model turn run side by side before any of their results is in the chat file: the
+ * first to claim the history as it stands hands the block over.
  */
-async function handOverIfMissing(agent: AgentId, event: string, run: HookRun, produce: Produce): Promise<string> {
+async function handOverIfMissing(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: Produce): Promise<string> {
   const history = await readGeminiHistory(run.input?.transcript);
-  if (history.holdsBlock) return hookResponse(agent, event, undefined);
+  if (history.heldBlock !== undefined) {
+    if (!plan.correctHeld) return hookResponse(agent, event, undefined);
+    // The issue that block named, from this session's record of it: a block it does not match (an older version's) names none to compare.
+    const record = await lastDelivery(run);
+    return (await correctionOf(agent, event, run, record?.digest === history.heldBlock ? record.named : undefined, produce)) ?? hookResponse(agent, event, undefined);
+  }
   const key = `${run.root}\0${run.input?.session ?? ''}\0${history.compression ?? ''}\0${history.turns}`;
   if (!(await claimDelivery({ file: path.join(markerDir(), `${fnv1a(key)}.delivered`), windowMs: SAME_CONVERSATION_WINDOW_MS }, run))) {
     run.note('the recovery context already went with this turn of the session; not twice.');
     return hookResponse(agent, event, undefined);
   }
   const late = history.compression !== undefined;
-  const { markdown } = await produce(late);
+  const { markdown, issueId } = await produce(late);
+  // What the history now holds, and the issue it names: a later prompt compares the session's issue with it.
+  await rememberDelivery(run, blockDigest(markdown), issueId);
   return hookResponse(agent, event, `${late ? AFTER_COMPACTION_PREFIX : ''}${withBlockMark(markdown)}`);
 }
 

@@ -13,7 +13,7 @@ import { readTranscriptTail } from '../services/transcriptTail';
 import { markerDir } from './hookMarker';
 
 /** Nothing read (no chat file named, or none there): a history with nothing in it. */
-const UNREAD: GeminiHistory = { turns: 0, compression: undefined, holdsBlock: false, whole: false };
+const UNREAD: GeminiHistory = { turns: 0, compression: undefined, heldBlock: undefined, whole: false };
 
 /**
  * How far back the chat file is read when its last few megabytes hold no record of the whole

@@ -28,7 +28,8 @@ void runHookProcess(async () => {
     // A tool call that only hands over after a compaction: nothing to do while no marker is armed.
     if (plan.inject === 'if-armed' && !plan.arm && !plan.checkpoint && !(await exists(markerFile(agent, holder)))) return '{}';
     // Gemini CLI's model requests and tool calls: nothing to do while its chat file shows no new
-    // compression, and the history holds a block of ours (hookGemini.ts).
+    // compression, and the history holds a block of ours (hookGemini.ts); its prompts may still
+    // owe a correction.
     if (plan.checkpointCompression || plan.inject === 'if-missing') {
       // Another session's start-up cleanup may have deleted the chat file (hookGemini.ts): its first record goes back before anything else.
       const session = geminiSession(input, holder);
@@ -37,9 +38,12 @@ void runHookProcess(async () => {
       }
       const history = await readGeminiHistory(input?.transcript);
       const compressed = history.compression !== undefined && !(await exists(compressionCheckpointFile(holder, input?.session, history.compression)));
-      if (!(plan.checkpointCompression && compressed) && !(plan.inject === 'if-missing' && !history.holdsBlock)) return '{}';
+      const handsOver = plan.inject === 'if-missing' && history.heldBlock === undefined;
+      // A prompt of a session whose history holds a block: a correction is due if its issue moved since (hook.ts).
+      const mayCorrect = plan.inject === 'if-missing' && plan.correctHeld === true && history.heldBlock !== undefined;
+      if (!(plan.checkpointCompression && compressed) && !handsOver && !mayCorrect) return '{}';
       // A new session's first prompt: its chat file holds no turn until this hook answers (hookGemini.ts).
-      if (plan.inject === 'if-missing') newChatFile = await keepNewChatFile(session);
+      if (handsOver) newChatFile = await keepNewChatFile(session);
     }
   }
   try {

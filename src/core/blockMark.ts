@@ -27,11 +27,6 @@ export function withBlockMark(markdown: string): string {
   return `${markdown.replace(/\n+$/, '')}\n\n${blockMarkLine(blockDigest(markdown))}`;
 }
 
-/** Whether a text (a request an agent is about to send) holds any block of ours. */
-export function holdsAnyBlock(text: string): boolean {
-  return new RegExp(`${MARK_PREFIX}[0-9a-f]{8}`).test(text);
-}
-
 /**
  * Whether the conversation, as the end of its transcript shows it, holds a block of ours: a mark
  * after the last compaction boundary (anything before a boundary was compacted away). Any block,

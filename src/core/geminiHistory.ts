@@ -17,7 +17,7 @@
 // - A resume drops user turns that open with `<hook_context>` (a SessionStart hook's context) from
 //   the history it rewrites; context a BeforeAgent or AfterTool hook adds stays, inside the prompt
 //   or the tool's result.
-import { holdsAnyBlock } from './blockMark';
+import { heldBlockDigest } from './blockMark';
 import { isRecord, messageKey, replayGeminiChat } from './geminiChat';
 import { transcriptRecords } from './transcriptLines';
 
@@ -29,8 +29,8 @@ export interface GeminiHistory {
   turns: number;
   /** The id of the summary turn of the compression the history opens with; undefined when it was never compressed. */
   compression: string | undefined;
-  /** Whether any turn holds a block of ours (its mark, see ./blockMark.ts). */
-  holdsBlock: boolean;
+  /** The digest of the newest block of ours a turn holds (its mark, see ./blockMark.ts); undefined when none does. */
+  heldBlock: string | undefined;
   /** The text held a record of the whole history (a `$set` of messages, an older file's document): it was read from its start. */
   whole: boolean;
 }
@@ -62,7 +62,7 @@ export function geminiHistory(text: string): GeminiHistory {
   return {
     turns: ordered.length,
     compression: ack > 0 ? ordered[ack - 1]?.[0] : undefined,
-    holdsBlock: ordered.some(([, turn]) => holdsAnyBlock(JSON.stringify(turn.record))),
+    heldBlock: ordered.flatMap(([, turn]) => heldBlockDigest(JSON.stringify(turn.record), []) ?? []).at(-1),
     whole,
   };
 }

@@ -42,10 +42,11 @@ export const gemini: AgentProfile<'gemini'> = {
   // session's chat file tells instead (../geminiHistory.ts, read whole, not for a boundary):
   // BeforeModel checkpoints each compression once; BeforeAgent (its additionalContext is appended
   // to the prompt, client.ts) and AfterTool (appended to the tool result, coreToolHookTriggers.ts)
-  // hand the block over whenever the history holds none (a new session, after a compression).
+  // hand the block over whenever the history holds none (a new session, after a compression);
+  // BeforeAgent also corrects a held block that names another issue than the session's now.
   events: {
     BeforeModel: { ...NO_PLAN, checkpointCompression: true },
-    BeforeAgent: { ...NO_PLAN, inject: 'if-missing' },
+    BeforeAgent: { ...NO_PLAN, inject: 'if-missing', correctHeld: true },
     AfterTool: { ...NO_PLAN, inject: 'if-missing' },
     SessionEnd: { ...NO_PLAN, endSession: true },
   },

@@ -121,6 +121,12 @@ export interface HookPlan {
   sameRunOnly?: boolean;
   /** The session ended (the agent's end-of-session hook): it holds its issue no longer (../agentSessions.ts). */
   endSession?: boolean;
+  /**
+   * With `inject: 'if-missing'`, when the history holds a block already: where the session's issue
+   * is another now than the one that block named (a claim made since), a short correction goes
+   * instead of nothing (Gemini CLI's BeforeAgent: a prompt, which every resumed run starts with).
+   */
+  correctHeld?: boolean;
 }
 
 /** An event that does nothing: the hook answers `{}`. Each plan is this with what its event does. */

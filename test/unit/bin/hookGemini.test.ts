@@ -16,11 +16,11 @@ describe('readGeminiHistory', () => {
     const file = path.join(scratch, 'huge.jsonl');
     const huge = turn('big', 'user', 'x'.repeat(5 * 1024 * 1024));
     writeFileSync(file, lines({ $set: { messages: [turn('s1', 'user', '<state_snapshot>so far</state_snapshot>'), turn('a1', 'gemini', GEMINI_COMPRESSION_ACK), huge] } }, turn('u2', 'user', 'go on')));
-    expect(await readGeminiHistory(file)).toEqual({ turns: 4, compression: 's1', holdsBlock: false, whole: true });
+    expect(await readGeminiHistory(file)).toEqual({ turns: 4, compression: 's1', heldBlock: undefined, whole: true });
   });
 
   it('a missing, unnamed or unreadable chat file is an empty history', async () => {
-    const empty = { turns: 0, compression: undefined, holdsBlock: false, whole: false };
+    const empty = { turns: 0, compression: undefined, heldBlock: undefined, whole: false };
     expect(await readGeminiHistory(undefined)).toEqual(empty);
     expect(await readGeminiHistory(path.join(scratch, 'none.jsonl'))).toEqual(empty);
     expect(await readGeminiHistory(scratch)).toEqual(empty);

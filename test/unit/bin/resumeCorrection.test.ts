@@ -3,7 +3,7 @@
 // resume gets a short correction naming the session's own issue, and only once; a resume whose
 // block still names the session's issue gets nothing. Both dialects.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,12 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function append(file: string, ...records: unknown[]): void {
   appendFileSync(file, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+}
+
+/** The id of an issue `create --json` made. */
+function idOf(json: string): string {
+  const created = JSON.parse(json) as { id: string } | { id: string }[];
+  return Array.isArray(created) ? (created[0]?.id as string) : created.id;
 }
 
 /** What Claude Code records of a hook's context in its transcript. */
@@ -42,11 +48,6 @@ describe.each(['bd', 'br'] as const)('a resume after the session claimed its own
     notes = result.stderr;
     return (JSON.parse(result.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
   }
-
-  const idOf = (json: string) => {
-    const created = JSON.parse(json) as { id: string } | { id: string }[];
-    return Array.isArray(created) ? (created[0]?.id as string) : created.id;
-  };
 
   beforeAll(() => {
     makeWorkspace({ dir, dialect, data: 'empty' });
@@ -98,5 +99,67 @@ describe.each(['bd', 'br'] as const)('a resume after the session claimed its own
     expect(correction).toMatch(new RegExp(`^## Correction: this session's issue is now ${ids.epic}`));
     expect(correction).toContain(`not \`${ids.own}\``);
     expect(correction).toContain('**Why this issue:** the most recently updated in-progress issue; no claim by this session is recorded');
+  });
+});
+
+// Gemini CLI has no resume event of its own that can carry a block (a resume drops what SessionStart
+// gave): its BeforeAgent, which every prompt and so every resumed run starts with, hands the block
+// over when the chat file's history holds none, and corrects the one it holds when the session's
+// issue moved since (hook.ts, handOverIfMissing). Records as Gemini CLI 0.61 writes them
+// (test/unit/core/geminiHistory.test.ts has the shapes).
+describe('Gemini CLI: a prompt after the session claimed its own issue', { timeout: 90_000 }, () => {
+  const dir = path.join(scratch, 'gemini');
+  const home = path.join(scratch, 'gemini-home');
+  const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: home, USERPROFILE: home };
+  const beads = (...args: string[]) => execFileSync('br', args, { cwd: dir, env, encoding: 'utf8' });
+  const session = 'a1b2c3d4-gemini-resumed';
+  const chat = path.join(scratch, `session-2026-11-28T13-00-${session.slice(0, 8)}.jsonl`);
+  const ids = { epic: '', own: '' };
+  let turns = 0;
+  let notes = '';
+
+  function beforeAgent(prompt: string): string {
+    const input = JSON.stringify({ hook_event_name: 'BeforeAgent', session_id: session, transcript_path: chat, cwd: dir, timestamp: new Date().toISOString(), prompt });
+    const result = spawnSync(process.execPath, [CLI_SCRIPT, 'hook', 'gemini', 'BeforeAgent'], { cwd: dir, env, input, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(0);
+    notes = result.stderr;
+    const context = (JSON.parse(result.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
+    // Gemini CLI appends the context to the prompt, which its chat file then holds.
+    append(chat, { id: `u${++turns}`, timestamp: new Date().toISOString(), type: 'user', content: [{ text: prompt }, ...(context ? [{ text: `<hook_context>${context}</hook_context>` }] : [])] });
+    return context;
+  }
+
+  beforeAll(() => {
+    makeWorkspace({ dir, dialect: 'br', data: 'empty' });
+    ids.epic = idOf(beads('create', 'The epic everyone works under', '-t', 'epic', '--json'));
+    beads('update', '--status', 'in_progress', '--json', '--', ids.epic);
+    ids.own = idOf(beads('create', "The session's own issue", '--json'));
+    append(chat, { sessionId: session, projectHash: 'p', startTime: new Date().toISOString(), lastUpdated: new Date().toISOString(), kind: 'main' }, { $set: { messages: [] } });
+  });
+
+  it("starts with the epic; a prompt after the session's claim gets a correction naming its own issue, once; a resumed run's prompt, nothing more", () => {
+    expect(beforeAgent('STEP1 claim your issue')).toContain(`## Resuming: ${ids.epic} — The epic everyone works under`);
+    expect(beforeAgent('STEP2 before any claim')).toBe('');
+
+    beads('update', '--claim', '--json', '--', ids.own);
+    const at = new Date().toISOString();
+    append(chat, {
+      id: `m${++turns}`,
+      timestamp: at,
+      type: 'gemini',
+      content: '',
+      toolCalls: [{ id: 'claim-1', name: 'run_shell_command', args: { command: `br update ${ids.own} --claim --json` }, status: 'success', timestamp: at, result: [{ functionResponse: { id: 'claim-1', name: 'run_shell_command', response: { output: `[{"id":"${ids.own}","status":"in_progress"}]` } } }] }],
+    });
+
+    const correction = beforeAgent('STEP3 go on');
+    expect(correction).toMatch(new RegExp(`^## Correction: this session's issue is now ${ids.own} — The session's own issue\n`));
+    expect(correction).toContain(`\`br comments add -- ${ids.own} "Done: …; Next: …"\``);
+    expect(correction).not.toMatch(new RegExp(`(?:comments add|close)\\b[^\`\\n]*${ids.epic}`));
+    expect(notes).toContain(`holds a block naming ${ids.epic}; the session's issue is now ${ids.own}`);
+
+    // A resume writes the same history again (Gemini CLI's `$set` of the messages): the correction it holds is enough.
+    const messages = readFileSync(chat, 'utf8').split('\n').filter((line) => line.startsWith('{"id"')).map((line) => JSON.parse(line) as unknown);
+    append(chat, { sessionId: session, projectHash: 'p', startTime: new Date().toISOString(), kind: 'main' }, { $set: { messages } });
+    expect(beforeAgent('STEP4 resumed')).toBe('');
   });
 });

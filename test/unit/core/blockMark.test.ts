@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockDigest, blockMarkLine, heldBlockDigest, holdsAnyBlock, holdsBlock, withBlockMark } from '../../../src/core/blockMark';
+import { blockDigest, blockMarkLine, heldBlockDigest, holdsBlock, withBlockMark } from '../../../src/core/blockMark';
 
 const block = '## Resuming: demo-1 — Parse\n\n### Latest Checkpoint (3m ago)\n    Checkpoint: done\n';
 const boundary = '"subtype":"compact_boundary"';
@@ -21,8 +21,8 @@ describe('the mark a delivered block ends with', () => {
     // The state moved since (the last turn's work): still one block in the conversation, and one is enough.
     expect(holdsBlock(`${delivered}\n{${boundary}}\n${later}\n`, [boundary])).toBe(true);
     expect(holdsBlock('no block here', [])).toBe(false);
-    expect(holdsAnyBlock(`<hook_context>${withBlockMark(block)}</hook_context>`)).toBe(true);
-    expect(holdsAnyBlock('<state_snapshot>work</state_snapshot>')).toBe(false);
+    expect(heldBlockDigest(`<hook_context>${withBlockMark(block)}</hook_context>`, [])).toBe(blockDigest(block));
+    expect(heldBlockDigest('<state_snapshot>work</state_snapshot>', [])).toBeUndefined();
   });
 
   it('names the newest block the conversation holds by its digest, so a resume can tell which issue it named', () => {

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { BLOCKING_TYPES, PARENT_CHILD, isTerminal, isWorkInProgress, type Dialect, type Issue, type IssueDetails } from '../core/model';
-import { JsonlReader, type JsonlLoad, type ScheduleFlags } from '../core/parse';
+import { issueFromLine, JsonlReader, type JsonlLoad, type LineSpan, type ScheduleFlags } from '../core/parse';
 import { parseTimestamp } from '../core/time';
 import { storeFolderOf, type BeadsBackend } from './backend';
 import { CliError, ReadOnlyError } from './errors';
 import { byHybrid, byMostRecentlyUpdated, byPriorityThenNewest } from './order';
 import { errorMessage } from '../core/errors';
-import { readLines, readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
+import { readFileRanges, readLines, readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 
 export interface JsonlBackendOptions {
   /** The folder that holds `.beads`. */
@@ -34,10 +34,20 @@ export const JSONL_MAX_BYTES = 256 * 1024 * 1024;
 const BD_NON_WORK_TYPES: ReadonlySet<string> = new Set(['merge-request', 'gate', 'molecule', 'message', 'agent', 'role', 'rig']);
 
 /**
+ * The most shown issues whose details are kept between queries: a view shows a few at a time (the
+ * focus and the issues around it), and each is read again from its line only when it is asked for
+ * after falling out.
+ */
+const DETAILS_KEPT = 64;
+
+/**
  * A read-only backend over `.beads/issues.jsonl`, for when no CLI can run (missing, untrusted
  * workspace, failing). br rewrites the file after every command; bd only with auto-export, so it
- * may be stale or absent — the message says so. The parsed file is reused until its size or
- * modification time changes, so a refresh's several queries read it once.
+ * may be stale or absent — the message says so. The file is read as a stream, once, into what
+ * lists need (each issue's fields and links, where its line is), reused until its size,
+ * modification time or inode changes, so a refresh's several queries read it once; `show` reads
+ * the lines of the issues it is asked for again, for their descriptions and comments. Memory
+ * follows the number of issues, not the size of their texts (`npm run bench readOnly`).
  */
 export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
   const beadsDir = options.beadsDir ?? storeFolderOf({ root: options.root });
@@ -45,9 +55,29 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
   const dialect = options.dialect ?? 'br';
   const reason = options.reason ?? 'no beads CLI available';
   const now = options.now ?? Date.now;
-  let cached: { key: string; load: JsonlLoad; byId: Map<string, IssueDetails> } | undefined;
+  const readOptions = { maxBytes: JSONL_MAX_BYTES, within: dirname(beadsDir) };
+  interface Loaded {
+    key: string;
+    load: JsonlLoad;
+    byId: Map<string, IssueDetails>;
+    /** The details shown lately, read again from their lines. */
+    details: Map<string, IssueDetails>;
+  }
+  let cached: Loaded | undefined;
+  /**
+   * The read under way: the queries of one refresh start together (the lists, then `show`), and
+   * each waits for this one read instead of reading the file beside it (two reads held the issues
+   * twice). It stops when every query that waited for it has been canceled.
+   */
+  interface Reading {
+    key: string;
+    done: Promise<Loaded>;
+    /** The queries waiting for it. */
+    waiting: number;
+  }
+  let reading: Reading | undefined;
 
-  async function load(signal?: AbortSignal): Promise<{ load: JsonlLoad; byId: Map<string, IssueDetails> }> {
+  async function load(signal?: AbortSignal): Promise<Loaded> {
     throwIfAborted(signal, jsonlPath);
     let key: string;
     try {
@@ -57,18 +87,86 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
       throw new Error(missingFileMessage(jsonlPath, dialect, error), { cause: error });
     }
     if (cached?.key === key) return cached;
-    // Line by line: memory holds the issues, not the text. Only a regular file inside the project.
-    const lines = await readLines(jsonlPath, { maxBytes: JSONL_MAX_BYTES, within: dirname(beadsDir) });
+    if (reading?.key !== key) reading = startReading(key);
+    const current = reading;
+    current.waiting++;
+    try {
+      return await untilAborted(current.done, signal, jsonlPath);
+    } finally {
+      current.waiting--;
+    }
+  }
+
+  function startReading(key: string): Reading {
+    const started: Reading = {
+      key,
+      waiting: 0,
+      // Asked at every line (never before the first): a read nobody waits for any more stops, and no query joins it after that.
+      done: readFile(key, () => {
+        if (started.waiting > 0) return true;
+        if (reading === started) reading = undefined;
+        return false;
+      }),
+    };
+    void started.done
+      .then(
+        (loaded) => {
+          cached = loaded;
+        },
+        // Each waiting query gets the error; a read that all of them gave up on ends here.
+        () => undefined,
+      )
+      .finally(() => {
+        if (reading === started) reading = undefined;
+      });
+    return started;
+  }
+
+  async function readFile(key: string, wanted: () => boolean): Promise<Loaded> {
+    // Line by line: memory holds the issues as lists show them, not the text. Only a regular file inside the project.
+    const lines = await readLines(jsonlPath, readOptions);
     if (!lines) throw new Error(noFileMessage(jsonlPath, dialect));
     const reader = new JsonlReader();
     for await (const line of lines) {
-      reader.add(line.text, line.complete);
+      reader.add(line.text, line.complete, { offset: line.offset, bytes: line.bytes });
       // Leaving the loop closes the file.
-      throwIfAborted(signal, jsonlPath);
+      if (!wanted()) throw canceled(jsonlPath);
     }
+    // A removed issue that a live one links to is named by its title, read from its line.
+    const tombstones = [...reader.tombstonesToRead()];
+    const tombstoneLines = tombstones.length > 0 ? await readFileRanges(jsonlPath, tombstones.map(([, span]) => span), readOptions) : [];
+    tombstones.forEach(([id], index) => {
+      const line = tombstoneLines?.[index];
+      if (line) reader.addTombstoneLine(id, line.toString('utf8'));
+    });
     const parsed = reader.finish();
-    cached = { key, load: parsed, byId: new Map(parsed.issues.map((issue) => [issue.id, issue])) };
-    return cached;
+    return { key, load: parsed, byId: new Map(parsed.issues.map((issue) => [issue.id, issue])), details: new Map() };
+  }
+
+  /**
+   * The details of the issues of `ids` found in the file, from their lines; undefined when a line
+   * no longer holds its issue (the file was rewritten in place since it was read, unseen by its
+   * size, time and inode) or the file is gone.
+   */
+  async function detailsOf(loaded: Loaded, ids: readonly string[]): Promise<IssueDetails[] | undefined> {
+    const wanted = ids.map((id) => loaded.byId.get(id)).filter((issue) => issue !== undefined);
+    const unread = wanted.filter((issue) => !loaded.details.has(issue.id) && loaded.load.spans.has(issue.id));
+    const read = new Map<string, IssueDetails>();
+    if (unread.length > 0) {
+      const lines = await readFileRanges(jsonlPath, unread.map((issue) => loaded.load.spans.get(issue.id) as LineSpan), readOptions);
+      if (!lines) return undefined;
+      for (const [index, listed] of unread.entries()) {
+        const whole = issueFromLine((lines[index] as Buffer).toString('utf8'));
+        if (whole?.id !== listed.id) return undefined;
+        read.set(listed.id, { ...whole, dependencies: listed.dependencies, dependents: listed.dependents });
+      }
+    }
+    const found = wanted.map((issue) => read.get(issue.id) ?? loaded.details.get(issue.id) ?? issue);
+    for (const issue of read.values()) {
+      loaded.details.set(issue.id, issue);
+      if (loaded.details.size > DETAILS_KEPT) loaded.details.delete(loaded.details.keys().next().value as string);
+    }
+    return found;
   }
 
   return {
@@ -86,13 +184,14 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
       return readyIssues(data.issues, byId, data.schedule, now(), dialect, readyStatuses).map(withoutLinks);
     },
     async show(ids, signal) {
-      const { byId } = await load(signal);
-      const found: IssueDetails[] = [];
-      for (const id of new Set(ids)) {
-        const issue = byId.get(id);
-        if (issue) found.push(issue);
-      }
-      return found;
+      const unique = [...new Set(ids)];
+      const found = await detailsOf(await load(signal), unique);
+      if (found) return found;
+      // Rewritten in place since it was read: read it again, once.
+      cached = undefined;
+      const again = await detailsOf(await load(signal), unique);
+      if (again) return again;
+      throw new Error(`${jsonlPath} changed while it was read; nothing was shown from it. Try again.`);
     },
     async addComment() {
       throw new ReadOnlyError('add a comment', reason);
@@ -214,7 +313,22 @@ function withoutLinks(issue: IssueDetails): Issue {
 }
 
 function throwIfAborted(signal: AbortSignal | undefined, path: string): void {
-  if (signal?.aborted) throw new CliError({ kind: 'canceled', command: path, args: [] });
+  if (signal?.aborted) throw canceled(path);
+}
+
+function canceled(path: string): CliError {
+  return new CliError({ kind: 'canceled', command: path, args: [] });
+}
+
+/** `work`'s result, or canceled as soon as `signal` aborts (the work itself goes on for others). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, path: string): Promise<T> {
+  if (!signal) return work;
+  throwIfAborted(signal, path);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(canceled(path));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function missingFileMessage(path: string, dialect: Dialect, error: unknown): string {

@@ -3,7 +3,7 @@
 // envelope, ignore unknown keys, treat missing arrays as empty, keep statuses and types as the
 // strings they are, and never fail a whole answer because one element is odd.
 import { compareText } from './compare';
-import type { Comment, Issue, IssueDetails, IssueSummary, LinkedIssue, Memory } from './model';
+import { isTerminal, type Comment, type Issue, type IssueDetails, type IssueSummary, type LinkedIssue, type Memory } from './model';
 
 type JsonRecord = Record<string, unknown>;
 
@@ -95,15 +95,20 @@ export function parseVersion(json: unknown): VersionInfo | undefined {
   return withoutUndefined({ version, build: text(value.build) });
 }
 
-/** One issue-shaped record; undefined when it has no id. */
-function parseIssue(value: unknown): Issue | undefined {
+/**
+ * One issue-shaped record; undefined when it has no id. `listed`: as lists show it (what the CLIs'
+ * `list --json` gives, but the long texts left out: the description of open work only begun, the
+ * rest not at all), for a reader that keeps every issue of a file. A kept part is a string of its own: a slice
+ * would keep the whole text it was cut from alive.
+ */
+function parseIssue(value: unknown, listed = false): Issue | undefined {
   if (!isRecord(value)) return undefined;
   const id = idText(value.id);
   if (!id) return undefined;
   const createdAt = text(value.created_at) ?? '';
   const issue: Issue = {
     id,
-    title: shownText(value.title) ?? '',
+    title: (listed ? ownCut(text(value.title), LISTED_TITLE_CHARS) : shownText(value.title)) ?? '',
     status: text(value.status) ?? 'open',
     priority: parsePriority(value.priority),
     issueType: text(value.issue_type) ?? DEFAULT_TYPE,
@@ -111,6 +116,12 @@ function parseIssue(value: unknown): Issue | undefined {
     updatedAt: text(value.updated_at) ?? createdAt,
     labels: stringArray(value.labels),
   };
+  if (listed) {
+    // Lists show open work only: a closed issue's description is read with its details.
+    const description = isTerminal(issue.status) ? undefined : ownCut(text(value.description), LISTED_DESCRIPTION_CHARS);
+    if (description !== undefined) issue.description = description;
+    return withPeople(issue, value);
+  }
   const description = shownText(value.description);
   if (description !== undefined) issue.description = description;
   const acceptanceCriteria = shownText(value.acceptance_criteria);
@@ -121,6 +132,11 @@ function parseIssue(value: unknown): Issue | undefined {
   if (design !== undefined) issue.design = design;
   const agentContext = shownText(value.agent_context);
   if (agentContext !== undefined) issue.agentContext = agentContext;
+  return withPeople(issue, value);
+}
+
+/** Who and when: the issue's assignee, start and close, and whether it is ephemeral. */
+function withPeople(issue: Issue, value: JsonRecord): Issue {
   const assignee = text(value.assignee);
   if (assignee !== undefined) issue.assignee = assignee;
   const startedAt = text(value.started_at);
@@ -190,9 +206,21 @@ export interface ScheduleFlags {
   template?: boolean;
 }
 
+/** Where a line lies in its file, in bytes (its line end not counted): read again for an issue's details. */
+export interface LineSpan {
+  offset: number;
+  bytes: number;
+}
+
 export interface JsonlLoad {
-  /** Every live issue (not a tombstone), in file order, with both directions of its dependencies. */
+  /**
+   * Every live issue (not a tombstone), in file order, with both directions of its dependencies.
+   * An issue whose line was given with its span is listed only (see `ListedIssue`): its details
+   * are read again from `spans`.
+   */
   issues: IssueDetails[];
+  /** The line of each issue read as listed only. */
+  spans: Map<string, LineSpan>;
   /** Lines that are not JSON objects with an id (corrupt or foreign), not counting a partial last line. */
   skipped: number;
   /** The file ended in a line that does not parse and has no newline: a write caught mid-way. */
@@ -232,6 +260,11 @@ export function parseJsonl(content: string): JsonlLoad {
  * whose target is not in the file is kept, as an issue of unknown status, rather than dropped.
  * Only the parsed issues are kept, never the text, and each free-text field is cut to
  * MAX_TEXT_CHARS: memory follows what the views can show, not the size of the file.
+ *
+ * A line given with its span (a file read as a stream) keeps less: its issue as lists show it
+ * (`parseIssue`'s `listed`) and where its line is, never its comments or long texts, and a tombstone only
+ * its span. Memory then follows the number of issues, not their text: the details of the few
+ * issues a view shows are read again from their lines (`issueFromLine`).
  */
 export class JsonlReader {
   private readonly live = new Map<string, IssueDetails>();
@@ -239,20 +272,26 @@ export class JsonlReader {
   private readonly edgesBySource = new Map<string, Edge[]>();
   private readonly schedule = new Map<string, ScheduleFlags>();
   private readonly tombstoneLines = new Map<string, string>();
+  private readonly tombstoneSpans = new Map<string, LineSpan>();
+  private readonly spans = new Map<string, LineSpan>();
   private skipped = 0;
   private partialLastLine = false;
   private tombstones = 0;
   private otherRecords = 0;
 
-  /** One line, without its newline; `complete` is false for a last line that has none (a write caught mid-way). */
-  add(text: string, complete: boolean): void {
+  /**
+   * One line, without its newline; `complete` is false for a last line that has none (a write
+   * caught mid-way). With `at`, the issue is kept as listed only, its details left in the file.
+   */
+  add(text: string, complete: boolean, at?: LineSpan): void {
     const line = text.trim();
     if (!line) return;
     const tombstone = complete ? tombstoneId(line) : undefined;
     if (tombstone !== undefined) {
       this.tombstones++;
       this.forget(tombstone);
-      this.tombstoneLines.set(tombstone, line);
+      if (at) this.tombstoneSpans.set(tombstone, at);
+      else this.tombstoneLines.set(tombstone, line);
       return;
     }
     let record: unknown;
@@ -271,15 +310,19 @@ export class JsonlReader {
       this.otherRecords++;
       return;
     }
-    const issue = parseIssue(record);
+    const issue = parseIssue(record, at !== undefined);
     if (!issue) {
       this.skipped++;
       return;
     }
-    this.summaries.set(issue.id, summarizeIssue(issue));
+    // A live issue is named by its own fields; a removed one by what is kept of it here.
+    if (issue.status === 'tombstone') this.summaries.set(issue.id, summarizeIssue(issue));
+    else this.summaries.delete(issue.id);
     this.tombstoneLines.delete(issue.id);
+    this.tombstoneSpans.delete(issue.id);
     // A later line for the same id wins: it is the newer state of a record written twice.
     this.live.delete(issue.id);
+    this.spans.delete(issue.id);
     this.edgesBySource.delete(issue.id);
     this.schedule.delete(issue.id);
     if (issue.status === 'tombstone') {
@@ -289,18 +332,41 @@ export class JsonlReader {
     const details = issue as IssueDetails;
     details.dependencies = [];
     details.dependents = [];
-    details.comments = parseComments(record.comments);
+    details.comments = at ? [] : parseComments(record.comments);
     this.live.set(issue.id, details);
+    if (at) this.spans.set(issue.id, at);
     const edges = dependencyEdges(record, issue.id);
     if (edges.length > 0) this.edgesBySource.set(issue.id, edges);
     const flags = scheduleFlags(record);
     if (flags) this.schedule.set(issue.id, flags);
   }
 
+  /**
+   * The tombstones kept by their span only that a live issue links to: `finish` names them by
+   * their titles when their lines are given back through `addTombstoneLine`.
+   */
+  tombstonesToRead(): Map<string, LineSpan> {
+    const wanted = new Map<string, LineSpan>();
+    for (const edges of this.edgesBySource.values()) {
+      for (const edge of edges) {
+        const span = this.tombstoneSpans.get(edge.target);
+        if (span && this.live.has(edge.source)) wanted.set(edge.target, span);
+      }
+    }
+    return wanted;
+  }
+
+  /** A tombstone's line read again for `tombstonesToRead`. */
+  addTombstoneLine(id: string, line: string): void {
+    if (this.tombstoneSpans.has(id)) this.tombstoneLines.set(id, line);
+  }
+
   /** The issues read, their dependencies linked both ways. */
   finish(): JsonlLoad {
     const { live, summaries, tombstoneLines } = this;
     const summaryOf = (id: string): IssueSummary => {
+      const issue = live.get(id);
+      if (issue) return summarizeIssue(issue);
       const known = summaries.get(id);
       if (known) return known;
       const line = tombstoneLines.get(id);
@@ -317,11 +383,12 @@ export class JsonlReader {
         if (seen.has(key)) continue;
         seen.add(key);
         source.dependencies.push(linked(summaryOf(edge.target), edge.type));
-        live.get(edge.target)?.dependents.push(linked(summaries.get(edge.source) as IssueSummary, edge.type));
+        live.get(edge.target)?.dependents.push(linked(summarizeIssue(source), edge.type));
       }
     }
     return {
       issues: [...live.values()],
+      spans: this.spans,
       skipped: this.skipped,
       partialLastLine: this.partialLastLine,
       tombstones: this.tombstones,
@@ -333,6 +400,7 @@ export class JsonlReader {
   private forget(id: string): void {
     this.summaries.delete(id);
     this.live.delete(id);
+    this.spans.delete(id);
     this.edgesBySource.delete(id);
     this.schedule.delete(id);
   }
@@ -366,6 +434,41 @@ function parseTombstoneLine(line: string): IssueSummary | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The issue on one line of issues.jsonl with its comments, its links left empty (the caller has
+ * them from the whole file); undefined when the line is not a live issue record.
+ */
+export function issueFromLine(line: string): IssueDetails | undefined {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(record) || (record._type !== undefined && record._type !== 'issue')) return undefined;
+  const issue = parseIssue(record);
+  if (!issue || issue.status === 'tombstone') return undefined;
+  return { ...issue, dependencies: [], dependents: [], comments: parseComments(record.comments) };
+}
+
+/**
+ * The most characters of a description an issue keeps while it is only listed: the sidebar shows
+ * a listed issue's first three lines, at most 400 characters (core/viewModel.ts).
+ */
+export const LISTED_DESCRIPTION_CHARS = 512;
+
+/** Titles are one line; past this many characters a listed title is cut (details keep MAX_TEXT_CHARS). */
+const LISTED_TITLE_CHARS = 1024;
+
+/**
+ * `whole` cut to `maxChars` as a string of its own: V8 keeps a long slice as a view of its parent,
+ * which would keep the whole text alive. A text within the bound is returned as it is.
+ */
+function ownCut(whole: string | undefined, maxChars: number): string | undefined {
+  if (whole === undefined || whole.length <= maxChars) return whole;
+  return JSON.parse(JSON.stringify(cutText(whole, maxChars))) as string;
 }
 
 /** A dependency target that is not in the data: shown as unknown, never silently dropped. */
@@ -460,8 +563,12 @@ export const MAX_TEXT_CHARS = 64 * 1024;
 /** A free-text field as the views get it: cut to MAX_TEXT_CHARS (never inside a surrogate pair), marked with "…". */
 function shownText(value: unknown): string | undefined {
   const whole = text(value);
-  if (whole === undefined || whole.length <= MAX_TEXT_CHARS) return whole;
-  const end = isHighSurrogate(whole.charCodeAt(MAX_TEXT_CHARS - 1)) ? MAX_TEXT_CHARS - 1 : MAX_TEXT_CHARS;
+  return whole === undefined ? undefined : cutText(whole, MAX_TEXT_CHARS);
+}
+
+function cutText(whole: string, maxChars: number): string {
+  if (whole.length <= maxChars) return whole;
+  const end = isHighSurrogate(whole.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
   return `${whole.slice(0, end)}…`;
 }
 

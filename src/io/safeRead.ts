@@ -110,6 +110,10 @@ export async function readOpenedFile(handle: FileHandle, file: string, maxBytes:
 export interface FileLine {
   text: string;
   complete: boolean;
+  /** Where the line starts in the file, in bytes. */
+  offset: number;
+  /** Its length in bytes, its line end not counted (a `\r` before the newline is). */
+  bytes: number;
 }
 
 /**
@@ -126,21 +130,60 @@ export async function readLines(file: string, options: SafeReadOptions): Promise
 async function* linesOf(handle: FileHandle, file: string, maxBytes: number): AsyncGenerator<FileLine> {
   try {
     let pending: Buffer[] = [];
+    // Where the current line starts, and where the current chunk does.
+    let lineOffset = 0;
+    let chunkOffset = 0;
     for await (const chunk of readChunks(handle, file, maxBytes)) {
       let start = 0;
       for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
         const piece = chunk.subarray(start, newline);
         const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
         pending = [];
-        yield { text: withoutCarriageReturn(line.toString('utf8')), complete: true };
+        yield { text: withoutCarriageReturn(line.toString('utf8')), complete: true, offset: lineOffset, bytes: line.length };
         start = newline + 1;
+        lineOffset = chunkOffset + start;
       }
       // The chunk is reused by the next read: keep a copy of an unfinished line.
       if (start < chunk.length) pending.push(Buffer.from(chunk.subarray(start)));
+      chunkOffset += chunk.length;
     }
-    if (pending.length > 0) yield { text: withoutCarriageReturn(Buffer.concat(pending).toString('utf8')), complete: false };
+    if (pending.length > 0) {
+      const line = Buffer.concat(pending);
+      yield { text: withoutCarriageReturn(line.toString('utf8')), complete: false, offset: lineOffset, bytes: line.length };
+    }
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+/** A part of a file, in bytes. */
+export interface ByteRange {
+  offset: number;
+  bytes: number;
+}
+
+/**
+ * The bytes of each range of a regular file (fewer for a range past its end), read through one
+ * handle under the same checks as a whole read; undefined when the file does not exist.
+ */
+export async function readFileRanges(file: string, ranges: readonly ByteRange[], options: SafeReadOptions): Promise<Buffer[] | undefined> {
+  const opened = await openRegularFile(file, options);
+  if (!opened) return undefined;
+  try {
+    const parts: Buffer[] = [];
+    for (const range of ranges) {
+      const buffer = Buffer.alloc(Math.max(0, Math.min(range.bytes, opened.size - range.offset)));
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await opened.handle.read(buffer, filled, buffer.length - filled, range.offset + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      parts.push(buffer.subarray(0, filled));
+    }
+    return parts;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
   }
 }
 

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BLOCKING_TYPES, isTerminal } from '../../../src/core/model';
-import { MAX_TEXT_CHARS } from '../../../src/core/parse';
+import { LISTED_DESCRIPTION_CHARS, MAX_TEXT_CHARS } from '../../../src/core/parse';
 import { CliError, ReadOnlyError } from '../../../src/beads/errors';
 import { createJsonlBackend } from '../../../src/beads/jsonlBackend';
 
@@ -204,6 +204,63 @@ describe('jsonl backend queries', () => {
     expect(issue!.notes).toBe(`${'n'.repeat(MAX_TEXT_CHARS - 1)}…`);
     // A comment stays whole: a write is known to have landed by its exact text.
     expect(issue!.comments[0]!.text).toBe(huge);
+  });
+
+  it('holds no issue\'s comments or long texts between queries: show reads them from the issue\'s line', async () => {
+    const words = (word: string) => `${word} `.repeat(10_000);
+    const root = project([
+      { id: 'l-1', status: 'in_progress', description: words('first'), design: words('plan'), comments: [{ id: 1, author: 'a', text: words('said'), created_at: '2026-01-02T00:00:00Z' }] },
+      { id: 'l-2', dependencies: [dep('l-2', 'l-1', 'blocks')] },
+    ]);
+    const file = join(root, '.beads', 'issues.jsonl');
+    // A fixed time, so that a rewrite in place of the same size is not seen by size, time or inode.
+    utimesSync(file, 1_000, 1_000);
+    const backend = createJsonlBackend({ root });
+    const [listed] = await backend.listInProgress();
+    expect(listed!.description).toBe(`${words('first').slice(0, LISTED_DESCRIPTION_CHARS)}…`);
+    expect(listed).not.toHaveProperty('design');
+    // The same bytes count, other words: only a backend that reads the line again sees them.
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('said', 'told').replaceAll('plan', 'idea'));
+    utimesSync(file, 1_000, 1_000);
+    const [shown] = await backend.show(['l-1']);
+    expect(shown!.comments.map((comment) => comment.text)).toEqual([words('told')]);
+    expect(shown!.design).toBe(words('idea'));
+    expect(shown!.description).toBe(words('first'));
+    expect(shown!.dependents.map((issue) => issue.id)).toEqual(['l-2']);
+  });
+
+  it('reads the file again when a line no longer holds its issue (rewritten in place, same size and time)', async () => {
+    const root = project([
+      { id: 's-1', status: 'in_progress', notes: 'one' },
+      { id: 's-2', status: 'in_progress', notes: 'two' },
+    ]);
+    const file = join(root, '.beads', 'issues.jsonl');
+    utimesSync(file, 1_000, 1_000);
+    const backend = createJsonlBackend({ root });
+    expect(await backend.listInProgress()).toHaveLength(2);
+    const [first, second] = readFileSync(file, 'utf8').trimEnd().split('\n');
+    writeFileSync(file, `${second}\n${first}\n`);
+    utimesSync(file, 1_000, 1_000);
+    expect((await backend.show(['s-1', 's-2'])).map((issue) => [issue.id, issue.notes])).toEqual([
+      ['s-1', 'one'],
+      ['s-2', 'two'],
+    ]);
+  });
+
+  it('names a removed issue that a live one depends on by its title, read from its line', async () => {
+    const root = join(base, 'removed-blocker');
+    mkdirSync(join(root, '.beads'), { recursive: true });
+    // bd's own order (id first, then status): the tombstone is recognized without being parsed.
+    writeFileSync(
+      join(root, '.beads', 'issues.jsonl'),
+      [
+        JSON.stringify({ id: 't-gone', title: 'Removed blocker', description: 'long gone', status: 'tombstone', priority: 1, issue_type: 'bug', created_at: '2026-01-01T00:00:00Z' }),
+        JSON.stringify({ id: 't-live', title: 'Live', status: 'in_progress', priority: 2, issue_type: 'task', created_at: '2026-01-01T00:00:00Z', dependencies: [dep('t-live', 't-gone', 'blocks')] }),
+        '',
+      ].join('\n'),
+    );
+    const [live] = await createJsonlBackend({ root }).show(['t-live']);
+    expect(live!.dependencies).toEqual([{ id: 't-gone', title: 'Removed blocker', status: 'tombstone', priority: 1, issueType: 'bug', dependencyType: 'blocks' }]);
   });
 
   it('stops as canceled when the signal is already aborted', async () => {

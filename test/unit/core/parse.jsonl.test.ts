@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJsonl } from '../../../src/core/parse';
+import { issueFromLine, JsonlReader, LISTED_DESCRIPTION_CHARS, parseJsonl, type JsonlLoad } from '../../../src/core/parse';
 import { parseTimestamp } from '../../../src/core/time';
-import type { IssueDetails } from '../../../src/core/model';
+import { isTerminal, type IssueDetails } from '../../../src/core/model';
 
 const SHARED = resolve(__dirname, '../..', 'fixtures', 'beads');
 const LARGE = resolve(SHARED, 'data', 'bd_beads-repo_2026-01-21_ce622f56_sqlite-era_5722.issues.jsonl');
@@ -87,6 +87,84 @@ describe('parseJsonl on the 5,722-line SQLite-era bd store', () => {
     const slow = parseJsonl(spaced);
     expect(slow.tombstones).toBe(3319);
     expect(slow.issues).toEqual(load.issues);
+  });
+});
+
+/** Reads `content` as the backend reads a file, a line at a time with each line's place in bytes. */
+function readAsStream(content: string): { load: JsonlLoad; bytes: Buffer } {
+  const bytes = Buffer.from(content, 'utf8');
+  const reader = new JsonlReader();
+  let offset = 0;
+  while (offset < bytes.length) {
+    const newline = bytes.indexOf(0x0a, offset);
+    const end = newline === -1 ? bytes.length : newline;
+    reader.add(bytes.subarray(offset, end).toString('utf8'), newline !== -1, { offset, bytes: end - offset });
+    offset = end + 1;
+  }
+  for (const [id, span] of reader.tombstonesToRead()) reader.addTombstoneLine(id, bytes.subarray(span.offset, span.offset + span.bytes).toString('utf8'));
+  return { load: reader.finish(), bytes };
+}
+
+describe('JsonlReader given each line with its place (a file read as a stream)', () => {
+  it('keeps the issues as lists show them, and where their lines are; each line reads back to the whole issue', () => {
+    const whole = parseJsonl(read(LARGE));
+    const { load: listed, bytes } = readAsStream(read(LARGE));
+    expect(listed.issues.map((issue) => issue.id)).toEqual(whole.issues.map((issue) => issue.id));
+    expect(listed.tombstones).toBe(3319);
+    whole.issues.forEach((issue, index) => {
+      const kept = listed.issues[index]!;
+      // Links, and the removed issues they name, as a whole read gives them.
+      expect(kept.dependencies).toEqual(issue.dependencies);
+      expect(kept.dependents).toEqual(issue.dependents);
+      expect({ ...kept, description: undefined, dependencies: [], dependents: [] }).toEqual({
+        ...issue,
+        description: undefined,
+        acceptanceCriteria: undefined,
+        notes: undefined,
+        design: undefined,
+        agentContext: undefined,
+        dependencies: [],
+        dependents: [],
+        comments: [],
+      });
+      // Open work keeps its description begun (the sidebar shows its first lines); closed work none.
+      if (issue.description === undefined || isTerminal(issue.status)) expect(kept.description).toBeUndefined();
+      else expect(issue.description.startsWith(kept.description!.replace(/…$/, ''))).toBe(true);
+      const span = listed.spans.get(issue.id)!;
+      const again = issueFromLine(bytes.subarray(span.offset, span.offset + span.bytes).toString('utf8'));
+      expect({ ...again, dependencies: issue.dependencies, dependents: issue.dependents }).toEqual(issue);
+    });
+  });
+
+  it('holds none of the long texts it read: what it keeps does not grow with them', () => {
+    const long = (seed: number) => `${'lorem ipsum dolor sit amet '.repeat(4000)}${seed}`;
+    const lines = Array.from({ length: 40 }, (_, index) =>
+      JSON.stringify({
+        id: `m-${index}`,
+        title: `Issue ${index}`,
+        status: index % 4 === 0 ? 'in_progress' : 'open',
+        priority: 2,
+        issue_type: 'task',
+        created_at: '2026-01-01T00:00:00Z',
+        description: long(index),
+        design: long(index + 1),
+        notes: long(index + 2),
+        acceptance_criteria: long(index + 3),
+        comments: [1, 2, 3].map((comment) => ({ id: comment, author: 'a', text: long(index * 10 + comment), created_at: '2026-01-02T00:00:00Z' })),
+      }),
+    );
+    const content = `${lines.join('\n')}\n`;
+    const { load } = readAsStream(content);
+    expect(load.issues).toHaveLength(40);
+    // Each issue keeps a bounded part: its fields, a description begun. Before: every text, 97% of the file.
+    const kept = JSON.stringify(load.issues).length;
+    expect(kept).toBeLessThan(40 * (LISTED_DESCRIPTION_CHARS + 500));
+    expect(kept / content.length).toBeLessThan(0.01);
+    for (const issue of load.issues) {
+      expect(issue.comments).toEqual([]);
+      expect(issue.description!.length).toBe(LISTED_DESCRIPTION_CHARS + 1);
+      expect([issue.design, issue.notes, issue.acceptanceCriteria]).toEqual([undefined, undefined, undefined]);
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readLines, readTextFile, UnreadableFileError, type FileLine } from '../../../src/io/safeRead';
+import { readFileRanges, readLines, readTextFile, UnreadableFileError, type FileLine } from '../../../src/io/safeRead';
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'beads-safe-read-')));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -71,12 +71,12 @@ describe('readTextFile', () => {
 });
 
 describe('readLines', () => {
-  it('gives each line without its line end, and a last line without a newline as incomplete', async () => {
-    expect(await lines(file('lines.txt', 'one\r\ntwo\n\nthree'))).toEqual([
-      { text: 'one', complete: true },
-      { text: 'two', complete: true },
-      { text: '', complete: true },
-      { text: 'three', complete: false },
+  it('gives each line without its line end, and a last line without a newline as incomplete, each with its place in bytes', async () => {
+    expect(await lines(file('lines.txt', 'one\r\ntwo\n\nthreé'))).toEqual([
+      { text: 'one', complete: true, offset: 0, bytes: 4 },
+      { text: 'two', complete: true, offset: 5, bytes: 3 },
+      { text: '', complete: true, offset: 9, bytes: 0 },
+      { text: 'threé', complete: false, offset: 10, bytes: 6 },
     ]);
     expect(await lines(file('empty.txt', ''))).toEqual([]);
   });
@@ -84,11 +84,23 @@ describe('readLines', () => {
   it('joins a line that spans read chunks, multi-byte characters cut between them included', async () => {
     // The reader takes 1 MiB at a time: a 3 MiB line of two-byte characters crosses two chunk ends, one inside a character.
     const long = 'é'.repeat(1.5 * 1024 * 1024 + 1);
-    expect(await lines(file('long.txt', `short\n${long}\nend\n`))).toEqual([
-      { text: 'short', complete: true },
-      { text: long, complete: true },
-      { text: 'end', complete: true },
+    const at = file('long.txt', `short\n${long}\nend\n`);
+    const found = await lines(at);
+    expect(found).toEqual([
+      { text: 'short', complete: true, offset: 0, bytes: 5 },
+      { text: long, complete: true, offset: 6, bytes: 2 * long.length },
+      { text: 'end', complete: true, offset: 7 + 2 * long.length, bytes: 3 },
     ]);
+    // Each line's place reads it back.
+    const again = await readFileRanges(at, [...found].reverse(), { maxBytes: 1 << 30 });
+    expect(again!.map((bytes) => bytes.toString('utf8'))).toEqual(['end', long, 'short']);
+  });
+
+  it('reads ranges of a file under the same checks, cut at its end, and undefined for a missing file', async () => {
+    const at = file('ranges.txt', '0123456789');
+    expect((await readFileRanges(at, [{ offset: 2, bytes: 3 }, { offset: 8, bytes: 10 }, { offset: 20, bytes: 1 }], { maxBytes: 100 }))!.map(String)).toEqual(['234', '89', '']);
+    await expect(readFileRanges(at, [{ offset: 0, bytes: 1 }], { maxBytes: 4 })).rejects.toMatchObject({ reason: 'too-large' });
+    expect(await readFileRanges(path.join(scratch, 'none.txt'), [], { maxBytes: 4 })).toBeUndefined();
   });
 
   it('stops at the cap a file that grew after it was opened, and is undefined for a missing file', async () => {

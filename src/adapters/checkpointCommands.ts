@@ -542,7 +542,7 @@ export async function checkpointIn(
     }));
   }
   if (!issueId) {
-    void showInformationMessage(`Beads: no issue is in progress. Claim one first (${project.cli} update <id> --claim, or Beads: Claim Issue…).`);
+    void showInformationMessage(`Beads: no issue is in progress. Claim one first (${project.cli} update --claim -- <id>, or Beads: Claim Issue…).`);
     return undefined;
   }
   if (text === undefined || text.trim() === '') return undefined;

@@ -59,7 +59,7 @@ export function describeCheckpoint(report: CheckpointReport): string {
     case 'not-beads':
       return 'No beads project in this workspace (no .beads directory), so there is nothing to checkpoint.';
     case 'nothing-in-progress':
-      return `No issue is in progress, so the checkpoint has nowhere to go: claim one first (\`${report.cli} update <id> --claim\`).`;
+      return `No issue is in progress, so the checkpoint has nowhere to go: claim one first (\`${report.cli} update --claim -- <id>\`).`;
     case 'read-only':
       return `Cannot write a checkpoint here: ${oneLine(report.reason)}`;
     case 'not-written':

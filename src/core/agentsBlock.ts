@@ -24,10 +24,10 @@ export function agentsBlock(cli: Dialect): string {
     '  - with MCP, call `get_recovery_context` of the `beads-recovery` server (`beads-recovery mcp`; its',
     '    `recover` prompt and `beads-recovery://context` resource hold the same text);',
     '  - in a terminal, run `beads-recovery context` when it is installed, else',
-    `    \`${cli} list --status in_progress --json\` and \`${cli} show <id>\`.`,
+    `    \`${cli} list --status in_progress --json\` and \`${cli} show -- <id>\`.`,
     '- Checkpoint when a piece of work is done and before you stop: the `beads_checkpoint` tool or the MCP',
     '  `write_checkpoint` tool with a one-line summary, `beads-recovery checkpoint --message "<summary>"`, or',
-    `  \`${cli} comments add <id> "Checkpoint: <what is done, what is next>"\`.`,
+    `  \`${cli} comments add -- <id> "Checkpoint: <what is done, what is next>"\`.`,
     '- Mention the issue id in commit messages.',
     AGENTS_BLOCK_END,
   ].join('\n');

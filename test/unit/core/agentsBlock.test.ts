@@ -16,9 +16,11 @@ describe('agentsBlock', () => {
     expect(block).toContain('`get_recovery_context` of the `beads-recovery` server (`beads-recovery mcp`');
     expect(block).toContain('`write_checkpoint`');
     expect(block).toContain('`beads-recovery checkpoint --message "<summary>"`');
-    expect(block).toContain('`bd show <id>`');
+    // The id after `--`, as in every command the context shows: an id like `--help` is no flag.
+    expect(block).toContain('`bd show -- <id>`');
     expect(block).not.toMatch(/\bbr\b/);
-    expect(agentsBlock('br')).toContain('`br comments add <id> "Checkpoint: <what is done, what is next>"`');
+    expect(agentsBlock('br')).toContain('`br comments add -- <id> "Checkpoint: <what is done, what is next>"`');
+    for (const cli of ['bd', 'br'] as const) expect(agentsBlock(cli)).not.toMatch(/(?<!--) <id>/);
   });
 });
 

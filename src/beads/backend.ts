@@ -39,6 +39,13 @@ export interface BeadsBackend {
    * reader. Asked once per backend (one process, `version --json` in both CLIs), then remembered.
    */
   version?(): Promise<string | undefined>;
+  /**
+   * When the ready list next changes by the clock alone, after `now`: the earliest deferral still
+   * ahead (`{}` when none is). Only a backend that computes the list itself (the file reader)
+   * knows it; absent where the CLI computes it, and undefined when the next read would not come
+   * from the file. The start block's cache (services/startBlockCache.ts) expires there.
+   */
+  readyChangesAfter?(now: number, signal?: AbortSignal): Promise<{ at?: number } | undefined>;
 }
 
 /** What a CLI printed of a comment it added: its stamp (the CLI's clock), when it gave one. */

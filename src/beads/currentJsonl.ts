@@ -64,6 +64,8 @@ export function readingCurrentJsonl(cli: BeadsBackend, jsonlFile: BeadsBackend, 
     listInProgress: read((backend, signal?: AbortSignal) => backend.listInProgress(signal)),
     listReady: read((backend, signal?: AbortSignal) => backend.listReady(signal)),
     show: read((backend, ids: readonly string[], signal?: AbortSignal) => backend.show(ids, signal)),
+    // Known only while the reads come from the file: the CLI computes its own ready list.
+    readyChangesAfter: async (now, signal) => ((await isCurrent().catch(() => false)) && jsonl.readyChangesAfter ? jsonl.readyChangesAfter(now, signal) : undefined),
     addComment: (id, text, signal) => cli.addComment(id, text, signal),
     claim: (id, signal) => cli.claim(id, signal),
     close: (id, reason, signal, options) => cli.close(id, reason, signal, options),

@@ -183,6 +183,15 @@ export function createJsonlBackend(options: JsonlBackendOptions): BeadsBackend {
       const readyStatuses = dialect === 'br' ? await readyStatusGroup(beadsDir) : DEFAULT_READY_STATUSES;
       return readyIssues(data.issues, byId, data.schedule, now(), dialect, readyStatuses).map(withoutLinks);
     },
+    async readyChangesAfter(at, signal) {
+      const { load: data } = await load(signal);
+      let next: number | undefined;
+      for (const flags of data.schedule.values()) {
+        const until = parseTimestamp(flags.deferUntil);
+        if (until !== undefined && until > at && (next === undefined || until < next)) next = until;
+      }
+      return next === undefined ? {} : { at: next };
+    },
     async show(ids, signal) {
       const unique = [...new Set(ids)];
       const found = await detailsOf(await load(signal), unique);

@@ -4,7 +4,7 @@
 import { describeMasked } from '../services/redaction';
 import path from 'node:path';
 import { localVersion } from '../beads/bdMigration';
-import { jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
+import { findBeadsDir, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
 import { releaseWarningOnce } from '../beads/releaseWarnings';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
@@ -17,17 +17,20 @@ import { describeDamage } from '../services/durableJson';
 import { lastCloseBesideLedger } from '../services/lastClose';
 import { LEDGER_DIR, ledgerIn, LedgerStore } from '../services/ledgerStore';
 import { outboxBeside } from '../services/checkpointFlow';
-import type { UnsentComment } from '../core/recovery';
+import type { Section, UnsentComment } from '../core/recovery';
 import { detectFolder, folderSettings } from '../services/folderSettings';
-import { detectBdPrime } from '../services/primeDetection';
+import { detectBdPrime, primeConfigPlaces } from '../services/primeDetection';
+import { projectCacheStamp, sameStamps, StartBlockCache, stampFiles, stampPlaces, startKey, type StampPlaces, type StartStamps, type StartView } from '../services/startBlockCache';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
 import { section } from '../services/section';
 import { actorFor } from '../services/actor';
-import { AgentSessionsStore, liveSessions, sessionObservation, threadDestinationIn } from '../services/agentSessions';
+import { AgentSessionsStore, liveSessions, sessionObservation, threadDestinationIn, threadDestinationOf } from '../services/agentSessions';
 import { LocalThreadsStore } from '../services/localThreads';
 import type { LocalThread } from '../core/threadDestination';
 import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
+import type { LiveSession } from '../core/sessionIssue';
+import type { GitChange } from '../core/porcelain';
 import type { SessionIssueChoice } from '../core/sessionIssue';
 import { expectFromFile } from '../services/snapshot';
 import { errorMessage } from '../core/errors';
@@ -57,6 +60,12 @@ export interface ContextOptions {
   thread?: SessionThread;
   /** A resumed conversation holds a block that named this issue: a correction, or nothing (RecoveryRequest). */
   conversationHolds?: { issueId: string | undefined };
+  /**
+   * An agent's start (a hook): the block may come from the start block's cache when every input
+   * is as it was (services/startBlockCache.ts), and a full computation writes it there. Only with
+   * a session, and without a thread or a held block (what follows a compaction, a resume's correction).
+   */
+  startCache?: boolean;
 }
 
 /**
@@ -70,7 +79,12 @@ const SESSION_LOCK_WAIT_MS = 1_000;
 export async function recoveryContextFor(cwd: string, options: ContextOptions = {}): Promise<SessionRecoveryResult> {
   const env = options.env ?? process.env;
   const trusted = options.trusted ?? true;
-  const warn = options.warn ?? (() => undefined);
+  // What is said on stderr while the block is made is kept with it in the start cache, and said again at a hit.
+  const notes: string[] = [];
+  const warn = (line: string) => {
+    notes.push(line);
+    (options.warn ?? (() => undefined))(line);
+  };
   const settings = folderSettings(options.env);
   const { timeoutMs } = settings;
   // `git status` depends on nothing else the context reads: it starts first and runs beside the
@@ -80,13 +94,19 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   uncommitted.catch(() => undefined);
   // What the last run on this repository learnt (the CLI's `where`, the ids the context needed).
   const repository = await findRepository(cwd, { timeoutMs, signal: options.signal }).catch(() => undefined);
+  const start = options.startCache && options.session && !options.thread && !options.conversationHolds && repository ? await startCacheFor(cwd, repository, options, trusted, env) : undefined;
+  if (start && options.session) {
+    const hit = await cachedStart(start, repository as GitRepository, options.session, env, uncommitted, options.warn ?? (() => undefined));
+    if (hit) return hit;
+  }
   const cache = repository ? new ProjectCacheFile(path.join(repository.gitDir, LEDGER_DIR, 'project-cache.json')) : undefined;
   const detection = await detectFolder(cwd, settings, { trusted, signal: options.signal, whereCache: cache });
   if (detection.kind === 'readonly' && trusted) warn(detection.message);
   // A withdrawn bd release, as bd recorded the last one it ran here: said once, not at every hook.
   const recordedVersion = detection.kind !== 'none' && detection.cli === 'bd' ? await localVersion(detection.beadsDir) : undefined;
   const releaseWarning = recordedVersion ? await releaseWarningOnce('bd', recordedVersion) : undefined;
-  if (releaseWarning) warn(releaseWarning);
+  // Said once, not at every hit of the start cache.
+  if (releaseWarning) options.warn?.(releaseWarning);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
   const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS }) : undefined;
   const localThreads = repository ? keptThreads(cwd, repository.gitDir, env, timeoutMs, warn) : undefined;
@@ -161,6 +181,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
         ...(options.conversationHolds ? { conversationHolds: options.conversationHolds } : {}),
         uncommitted,
         now: Date.now(),
+        probeSameUntil: start !== undefined,
         timeoutMs,
         signal: options.signal,
       });
@@ -178,11 +199,88 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
     if (cache && root !== undefined && remember) await cache.saveHints(root, remember).catch(() => undefined);
     if (sessions && options.session && observed) await rememberHanded(sessions, options.session, observed.observe, result.choice, inProgressIds, warn);
     observationKept = true;
+    // Kept for the next start when nothing it was made from can change unseen by the stamps.
+    if (start && !unusable && detection.kind !== 'none' && !(detection.kind === 'readonly' && detection.reason === 'migrating') && actor?.source !== 'git' && sessionState && options.session) {
+      const ready = await detection.backend.readyChangesAfter?.(Date.now(), options.signal).catch(() => undefined);
+      const validUntil = Math.min(result.sameUntil ?? 0, ready?.at ?? Number.POSITIVE_INFINITY);
+      const view = await startView(uncommitted, sessionState, options.session, others, env);
+      if (ready && view && validUntil > Date.now()) await keepStart(start, { validUntil, view, notes, result, inProgressIds });
+    }
     return result;
   } finally {
     ledger?.dispose();
     if (!observationKept && sessions && observed) await sessions.update(observed.observe).catch((error: unknown) => sessionsUnreadable(warn, error));
   }
+}
+
+interface StartCacheUse {
+  cache: StartBlockCache;
+  key: string;
+  places: StampPlaces;
+  /** The inputs' stamps, taken before any was read. */
+  before: StartStamps;
+}
+
+/** The start cache of this start, with its inputs' stamps taken now; undefined when they cannot all be stamped. */
+async function startCacheFor(cwd: string, repository: GitRepository, options: ContextOptions, trusted: boolean, env: NodeJS.ProcessEnv): Promise<StartCacheUse | undefined> {
+  const found = await findBeadsDir(cwd).catch(() => undefined);
+  if (!found) return undefined;
+  const prime = options.forAgent ? primeConfigPlaces(options.forAgent, { projectFolders: [cwd, found.root] }) : { files: [], folders: [] };
+  const places = stampPlaces({ cwd, holder: found.holder, beadsDir: found.beadsDir, gitDir: repository.gitDir, prime, env });
+  const before = await takeStamps(places, repository.gitDir);
+  if (!before) return undefined;
+  return { cache: new StartBlockCache(repository.gitDir), key: startKey({ cwd, budget: options.budget, agent: options.forAgent, trusted, actor: options.actor, env }), places, before };
+}
+
+async function takeStamps(places: StampPlaces, gitDir: string): Promise<StartStamps | undefined> {
+  const [files, projectCache] = await Promise.all([stampFiles(places), projectCacheStamp(gitDir)]);
+  return files && { files, projectCache };
+}
+
+/**
+ * What the block reads that the file stamps do not cover, as the check computes it again: the
+ * working tree's status, and of the agent sessions this session's own bindings, the other live
+ * sessions with what they hold, and the thread's destination. Undefined when git could not answer.
+ */
+async function startView(uncommitted: Promise<Section<GitChange[]>>, state: AgentSessionsState, session: SessionIdentity, others: readonly LiveSession[], env: NodeJS.ProcessEnv): Promise<StartView | undefined> {
+  const status = await uncommitted.catch(() => undefined);
+  if (!status?.ok) return undefined;
+  const own = state.sessions[sessionKey(session)];
+  const bindings = bindingsOf(own).map((issueId) => [issueId, handedRuleOf(own, issueId) ?? null]);
+  return { uncommitted: JSON.stringify(status.value), sessions: JSON.stringify({ bindings, others, thread: threadDestinationOf(state, env) }) };
+}
+
+/** Written only when no stamped input changed while the block was made. */
+async function keepStart(start: StartCacheUse, made: { validUntil: number; view: StartView; notes: string[]; result: SessionRecoveryResult; inProgressIds: string[] | undefined }): Promise<void> {
+  const gitDir = path.dirname(path.dirname(start.cache.file));
+  const after = await takeStamps(start.places, gitDir);
+  if (!after || !sameStamps(start.before, after)) return;
+  await start.cache.save({ key: start.key, writtenAt: Date.now(), validUntil: made.validUntil, stamps: start.before, view: made.view, notes: made.notes, result: made.result, ...(made.inProgressIds ? { inProgressIds: made.inProgressIds } : {}) });
+}
+
+/**
+ * The cached block when every stamp is as it was and the clock has not passed its bound; the
+ * session's record is then written as a full computation writes it. Undefined: compute it.
+ */
+async function cachedStart(
+  start: StartCacheUse,
+  repository: GitRepository,
+  session: SessionIdentity,
+  env: NodeJS.ProcessEnv,
+  uncommitted: Promise<Section<GitChange[]>>,
+  warn: (line: string) => void,
+): Promise<SessionRecoveryResult | undefined> {
+  const entry = await start.cache.entry(start.key);
+  if (!entry || typeof entry.result?.markdown !== 'string' || !(Date.now() < entry.validUntil) || !sameStamps(entry.stamps, start.before)) return undefined;
+  const sessions = new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS });
+  const observed = await observedSessions(sessions, session, env).catch(() => undefined);
+  if (!observed) return undefined;
+  const others = await liveSessions(sessions, observed.state, session, { now: Date.now(), env }).catch(() => undefined);
+  const view = others && (await startView(uncommitted, observed.state, session, others, env));
+  if (!view || view.uncommitted !== entry.view.uncommitted || view.sessions !== entry.view.sessions || !(Date.now() < entry.validUntil)) return undefined;
+  for (const line of entry.notes) warn(line);
+  await rememberHanded(sessions, session, observed.observe, entry.result.choice, entry.inProgressIds, warn);
+  return entry.result;
 }
 
 /**

@@ -82,7 +82,8 @@ export async function runHook(agentArg: string | undefined, event: string | unde
     const budget = (io.budget ?? hookSurfaceBudget(agent).bytes) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
     // The thread is what a compaction took: a resumed or new conversation holds its own (or has none).
     const afterCompaction = input?.source === 'compact' || lateAfterCompaction;
-    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session, thread: afterCompaction ? await threadOf() : undefined, conversationHolds });
+    // A block with no thread and no held block is a start's: it may come from the start block's cache (services/startBlockCache.ts).
+    const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session, thread: afterCompaction ? await threadOf() : undefined, conversationHolds, startCache: env.BEADS_RECOVERY_START_CACHE !== 'off' });
     return { markdown: result.markdown, issueId: result.choice ? result.choice.issueId : result.focusedId, holdsAlready: result.holdsAlready === true };
   };
   const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, holder, input, session, env, note, runId, thread: threadOf };

@@ -25,6 +25,25 @@ export async function detectBdPrime(agent: AgentId, options: PrimeDetectionOptio
   return bdPrimeReachesAgent(agent, files);
 }
 
+/**
+ * Where detectBdPrime looks for `agent`: the files it reads, and the folders whose `*.json` it
+ * reads (their listing decides which files). The start block's cache stamps them.
+ */
+export function primeConfigPlaces(agent: AgentId, options: PrimeDetectionOptions): { files: string[]; folders: string[] } {
+  const home = options.home ?? homedir();
+  const codexHome = options.codexHome ?? process.env.CODEX_HOME;
+  const files: string[] = [];
+  const folders: string[] = [];
+  for (const location of AGENT_PROFILES[agent].primeLocations) {
+    const bases = location.scope === 'user' ? [home] : [...new Set(options.projectFolders.map((folder) => path.resolve(folder)))];
+    for (const base of bases) {
+      if (location.path.endsWith('/*.json')) folders.push(path.join(base, location.path.slice(0, -'/*.json'.length)));
+      else files.push(location.scope === 'user' && codexHome && location.path.startsWith('.codex/') ? path.join(codexHome, location.path.slice('.codex/'.length)) : path.join(base, location.path));
+    }
+  }
+  return { files, folders };
+}
+
 async function readAgentConfigFiles(locations: readonly PrimeConfigLocation[], options: PrimeDetectionOptions): Promise<AgentConfigFile[]> {
   const home = options.home ?? homedir();
   const codexHome = options.codexHome ?? process.env.CODEX_HOME;

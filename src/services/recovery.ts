@@ -62,6 +62,8 @@ export interface RecoveryRequest {
    */
   conversationHolds?: { issueId: string | undefined };
   now: number;
+  /** Also say until when the same inputs give the same block (`sameUntil`): the start block's cache asks. */
+  probeSameUntil?: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -81,6 +83,24 @@ export interface SessionRecoveryResult extends RecoveryResult {
   masked?: MaskedCounts;
   /** With `conversationHolds`: the block held names the session's issue still; the markdown is empty. */
   holdsAlready?: boolean;
+  /** With `probeSameUntil`: until when (epoch ms) the clock alone leaves this block as it is (sameBlockUntil). */
+  sameUntil?: number;
+}
+
+/** How far ahead the start block's cache may trust a block, longest first (sameBlockUntil). */
+const SAME_BLOCK_PROBES_MS = [15 * 60_000, 5 * 60_000, 60_000, 15_000, 3_000];
+
+/**
+ * Until when the block `render` makes at `now` stays the same text as the clock moves on, the
+ * other inputs held. Every part of the block that reads the clock (an age, "3m ago"; a threshold,
+ * a stale checkpoint, an old trail entry) moves one way only as time passes, so a block that is
+ * the same at a later time is the same at every time between: the longest probe that gives the
+ * same text is the bound; `now` when none does.
+ */
+function sameBlockUntil(render: (at: number) => string, now: number): number {
+  const block = render(now);
+  for (const ahead of SAME_BLOCK_PROBES_MS) if (render(now + ahead) === block) return now + ahead;
+  return now;
 }
 
 export async function produceRecoveryContext(request: RecoveryRequest): Promise<SessionRecoveryResult> {
@@ -133,8 +153,8 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
   const inProgress = choice && !choice.issueId && choice.heldByOthers > 0 ? { ok: true as const, value: [] } : snapshot.inProgress;
   const memories = await memoriesQuery;
   const uncommitted = await uncommittedQuery;
-  const build = (budget: number) => buildRecoveryContext({
-    now: request.now,
+  const build = (budget: number, now = request.now) => buildRecoveryContext({
+    now,
     budget,
     project: { cli: request.cli, readOnly: backend.readOnly },
     omitRules: request.omitRules,
@@ -151,7 +171,10 @@ export async function produceRecoveryContext(request: RecoveryRequest): Promise<
     ...(request.thread ? { thread: request.thread } : {}),
     ...(request.unsent ? { unsent: request.unsent } : {}),
   });
-  return { ...(await redactedWithin(build, request.budget, request.workingFolder)), choice };
+  // Every room the budget's loop tried: the same texts there take the loop to the same block.
+  const rooms: number[] = [];
+  const redacted = await redactedWithin((room) => (rooms.push(room), build(room)), request.budget, request.workingFolder);
+  return { ...redacted, choice, ...(request.probeSameUntil ? { sameUntil: sameBlockUntil((at) => rooms.map((room) => build(room, at).markdown).join('\0'), request.now) } : {}) };
 }
 
 /** A resumed conversation's answer: nothing while the block it holds names the session's issue, else the correction. */

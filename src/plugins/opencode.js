@@ -35,6 +35,14 @@
 //     message) gets it added to that message's text (a part of our own would need an id in
 //     opencode's format); otherwise the first message this opencode process sees in a session gets
 //     it, when `hook` says the session does not hold it yet (a new or continued session).
+//   experimental.chat.messages.transform: a new session's start block is not stored in its first
+//     message: opencode names a new session by sending that first message whole to its small model
+//     (SessionPrompt.ensureTitle, forked on the loop's first step with the loop's message array),
+//     and the block has no place there. The block goes instead into a copy of that message, put in
+//     the array in its place, every time this process sends the session's conversation; the title
+//     request keeps the message as stored (its fork slices the array when it starts, before the
+//     loop reaches the transform: so in the real CLI, test/agents/opencode.test.ts). The block is gone when this process ends: the next run
+//     of the session (a resume) holds none, so it gets the whole block again, which is stored then.
 //   After a compaction, a block in the turns opencode kept of the older conversation (its tail)
 //   is the session's one: no second beside it.
 import { spawn } from 'node:child_process';
@@ -211,6 +219,20 @@ function withToolResult(messages, callID, result) {
   });
 }
 
+/**
+ * A copy of a message whose first text part carries the block, as a block added to the text reads;
+ * the message and its parts as stored are left as they are.
+ * @param {any} message
+ * @param {string} block
+ */
+function withBlock(message, block) {
+  /** @type {any[]} */
+  const parts = Array.isArray(message.parts) ? message.parts : [];
+  const at = parts.findIndex((part) => part?.type === 'text' && !part.synthetic);
+  if (at === -1) return message;
+  return { ...message, parts: parts.map((part, index) => (index === at ? { ...part, text: `${part.text}\n\n${block}` } : part)) };
+}
+
 const BLOCK_MARK = /beads-recovery block [0-9a-f]{8}/;
 
 /**
@@ -252,6 +274,9 @@ async function server({ client, directory }) {
   // Sessions whose first message in this process was seen; sessions compacted here whose block has not gone out.
   const seen = new Set();
   const owed = new Set();
+  // New sessions whose start block goes with their first message in every request of this process, never stored: session → that message's id and the block.
+  /** @type {Map<string, { messageID: string, block: string }>} */
+  const unstored = new Map();
   /** @param {string} sessionID */
   const messagesOf = (sessionID) =>
     Promise.resolve()
@@ -301,15 +326,37 @@ async function server({ client, directory }) {
       else if (!seen.has(sessionID)) {
         seen.add(sessionID);
         const incoming = typeof output.message?.id === 'string' ? { info: output.message, parts: output.parts } : undefined;
-        context = (await ask('session.resumed', sessionID, 'resume', incoming)).context;
+        const asked = await ask('session.resumed', sessionID, 'resume', incoming);
+        context = asked.context;
+        // A new session (nothing stored yet): the block rides on its first message's copy (experimental.chat.messages.transform).
+        const first = typeof output.message?.id === 'string' && Array.isArray(asked.messages) && asked.messages.length === 0 && output.parts.some((part) => part.type === 'text');
+        if (context && first) {
+          unstored.set(sessionID, { messageID: String(output.message?.id), block: context });
+          return;
+        }
       }
       if (!context) return;
       const text = output.parts.find((part) => part.type === 'text');
       if (text) text.text = `${text.text}\n\n${context}`;
       else await prompt(sessionID, context);
     },
+    // Called by the loop on the messages it is about to send, after it forked the title request
+    // with the same array (SessionPrompt.run, 1.18.33), and by SessionCompaction.process on a copy
+    // for the summary request, after `experimental.session.compacting`.
+    /** @param {unknown} _input @param {{ messages?: unknown }} output */
+    'experimental.chat.messages.transform': async (_input, output) => {
+      if (unstored.size === 0 || !Array.isArray(output?.messages)) return;
+      const blocks = new Map([...unstored.values()].map(({ messageID, block }) => [messageID, block]));
+      const messages = output.messages;
+      messages.forEach((message, index) => {
+        const block = blocks.get(message?.info?.id);
+        if (block !== undefined) messages[index] = withBlock(message, block);
+      });
+    },
     /** @param {{ sessionID: string }} input */
     'experimental.session.compacting': async (input) => {
+      // The summary replaces the start: the block after the compaction is the session's one.
+      unstored.delete(input.sessionID);
       await ask('session.compacting', input.sessionID, 'compacting');
       owed.add(input.sessionID);
     },

@@ -108,13 +108,38 @@ describe('the opencode plugin, from its source file', () => {
   it("a new session's first message: its transcript is the message opencode is about to store, so the hook names it; each run carries its own time", async () => {
     const before = runs().length;
     const incoming = { id: 'msg_new', sessionID: 'ses_empty', role: 'user' };
-    await hooks['chat.message']!({ sessionID: 'ses_empty' }, { message: incoming, parts: [{ type: 'text', text: 'claim your issue' }] });
+    const output = { message: incoming, parts: [{ type: 'text', text: 'claim your issue' }] };
+    await hooks['chat.message']!({ sessionID: 'ses_empty' }, output);
+    // The message opencode stores keeps the user's words alone (the block goes into each request's copy, below).
+    expect(output.parts[0]!.text).toBe('claim your issue');
     const [run] = runs().slice(before);
     expect(run!.sent.transcript_path).toBe(path.join(TRANSCRIPTS, 'opencode-ses_empty.jsonl'));
     expect((run!.transcript ?? '').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([{ info: incoming, parts: [{ type: 'text', text: 'claim your issue' }] }]);
     // A start and a resume a few seconds later are two events, not one start seen twice (src/bin/hook.ts deliveryFor).
     expect(typeof run!.sent.timestamp).toBe('number');
     expect(run!.sent.timestamp).not.toBe(runs()[0]!.sent.timestamp);
+  });
+
+  it("a new session's block is not stored in its first message (opencode's title request sends that message whole): it goes into a copy of it in each request's messages", async () => {
+    const stored = { info: { id: 'msg_new', sessionID: 'ses_empty', role: 'user' }, parts: [{ type: 'text', text: 'claim your issue' }] };
+    const other = { info: { id: 'msg_other', role: 'user' }, parts: [{ type: 'text', text: 'another session' }] };
+    // What the title request was handed: the loop's array before the transform.
+    const titleSlice = [stored];
+    const messages = [stored, other];
+    await hooks['experimental.chat.messages.transform']!({}, { messages });
+    expect(messages[0]).not.toBe(stored);
+    expect(messages[0]!.parts[0]!.text).toBe('claim your issue\n\n## Resuming: demo-8 (session.resumed)');
+    expect(messages[1]).toBe(other);
+    expect(stored.parts[0]!.text).toBe('claim your issue');
+    expect(titleSlice[0]!.parts[0]!.text).toBe('claim your issue');
+    // Every request of this process carries it; a compaction ends it (the block after it is the session's one).
+    const again = [stored];
+    await hooks['experimental.chat.messages.transform']!({}, { messages: again });
+    expect(again[0]!.parts[0]!.text).toContain('## Resuming: demo-8');
+    await hooks['experimental.session.compacting']!({ sessionID: 'ses_empty' }, { context: [] });
+    const after = [stored];
+    await hooks['experimental.chat.messages.transform']!({}, { messages: after });
+    expect(after[0]).toBe(stored);
   });
 
   it('the transcript: one message a line, only the parts that tell what the session did, long strings cut, no diffs', () => {

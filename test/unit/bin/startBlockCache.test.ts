@@ -2,7 +2,7 @@
 // they were answers with the block kept by the last full computation; each input changed in turn
 // gives the next start the block a full computation gives at that moment, never the kept one.
 // Every start here is a new session, as an agent's start is.
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,8 @@ import { LEDGER_DIR, LedgerStore } from '../../../src/services/ledgerStore';
 import { lastCloseBesideLedger } from '../../../src/services/lastClose';
 import { LocalThreadsStore } from '../../../src/services/localThreads';
 import { runCheckpoint } from '../../../src/services/checkpointFlow';
-import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
+import { SCENARIO } from '../../fixtures/make-workspace.mjs';
+import { claimTranscript, startBlock as startOf, startProject } from '../support/startBlock';
 
 // Full computations, counted: a hit makes none.
 const computed = vi.hoisted(() => ({ count: 0 }));
@@ -33,34 +34,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** br's store with its issues.jsonl current beside an older database: the hook starts no br (the bench's case). */
-export function project(name: string, now?: number): { dir: string; env: NodeJS.ProcessEnv; gitDir: string; jsonl: string; home: string } {
-  const dir = path.join(scratch, name);
-  makeWorkspace({ dir, dialect: 'br', data: 'scenario', git: true, ...(now === undefined ? {} : { now }) });
-  const jsonl = path.join(dir, '.beads', 'issues.jsonl');
-  const db = path.join(dir, '.beads', 'beads.db');
-  writeFileSync(db, '');
-  const old = new Date(Date.now() - 60_000);
-  utimesSync(db, old, old);
-  const home = path.join(scratch, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
-    BEADS_RECOVERY_CLI: 'br',
-    HOME: home,
-    BEADS_STANDIN_LOG: path.join(scratch, `${name}.log`),
-  };
-  return { dir, env, gitDir: path.join(dir, '.git'), jsonl, home };
-}
-
-let sessions = 0;
-
-/** A start of a new session: through the cache, or a full computation. */
-export async function startBlock(dir: string, env: NodeJS.ProcessEnv, cached: boolean, extra: Partial<ContextOptions> = {}): Promise<string> {
-  const sessionId = `session-${++sessions}`;
-  const result = await recoveryContextFor(dir, { env, budget: 8192, forAgent: 'claude', session: { agent: 'claude', sessionId, transcript: path.join(scratch, `${sessionId}.jsonl`) }, startCache: cached, ...extra });
-  return result.markdown;
-}
+const project = (name: string, now?: number) => startProject(scratch, name, now);
+const startBlock = (dir: string, env: NodeJS.ProcessEnv, cached: boolean, extra: Partial<ContextOptions> = {}) => startOf({ dir, scratch }, env, cached, extra);
+let claimers = 0;
 
 /** The next start (through the cache), and whether it computed: a hit makes no computation. */
 async function nextStart(dir: string, env: NodeJS.ProcessEnv, extra: Partial<ContextOptions> = {}): Promise<{ block: string; computed: boolean }> {
@@ -151,18 +127,9 @@ const CHANGES: Record<string, { change: Change; changesBlock: boolean; env?: (p:
   'another live session claims the issue (sessions.json)': {
     changesBlock: true,
     change: async ({ dir, env }) => {
-      const transcript = path.join(scratch, `claimer-${sessions}.jsonl`);
-      const at = new Date().toISOString();
-      writeFileSync(
-        transcript,
-        [
-          { type: 'assistant', timestamp: at, message: { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'Bash', input: { command: `br update ${SCENARIO.inProgress} --claim --json` } }] } },
-          { type: 'user', timestamp: at, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: `[{"id":"${SCENARIO.inProgress}","status":"in_progress"}]` }] } },
-        ]
-          .map((line) => `${JSON.stringify(line)}\n`)
-          .join(''),
-      );
-      await recoveryContextFor(dir, { env, budget: 8192, forAgent: 'claude', session: { agent: 'claude', sessionId: `claimer-${sessions}`, transcript } });
+      const transcript = path.join(scratch, `claimer-${++claimers}.jsonl`);
+      writeFileSync(transcript, claimTranscript('br', SCENARIO.inProgress));
+      await recoveryContextFor(dir, { env, budget: 8192, forAgent: 'claude', session: { agent: 'claude', sessionId: `claimer-${claimers}`, transcript } });
     },
   },
   'a BEADS_RECOVERY_* setting (the thread off)': {

@@ -285,7 +285,8 @@ async function endSessionHere(run: HookRun): Promise<void> {
 async function checkpointForCompaction(run: HookRun): Promise<CheckpointFlowResult> {
   // The checkpoint flow itself, under this hook's signal and deadline (no second guard, no argv).
   const result = await runCheckpoint(
-    { ask: { trigger: 'pre-compaction', thread: threadLinesOf(await run.thread()) }, session: run.session, place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
+    // The thread is read by the flow's gather, beside the sessions and beads (read once: the steering below reuses it).
+    { ask: { trigger: 'pre-compaction' }, thread: async () => threadLinesOf(await run.thread()), session: run.session, place: { kind: 'folder', cwd: run.cwd, env: run.env === process.env ? undefined : run.env, note: run.note } },
     { signal: run.signal, deadline: run.deadline },
   );
   run.note(checkpointLine(result));

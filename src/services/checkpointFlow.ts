@@ -59,6 +59,11 @@ export interface CheckpointFlowRequest {
   session?: SessionIdentity;
   /** The `--actor` given, first in the actor chain. */
   actor?: string;
+  /**
+   * For an automatic checkpoint: reads the session's thread (threadFactLines), which goes below
+   * its first line. Read in the gather, beside the other facts; lines in `ask.thread` are taken as given.
+   */
+  thread?: () => Promise<readonly string[] | undefined>;
   place: CheckpointPlace;
 }
 
@@ -321,7 +326,8 @@ async function gatherCheckpointFacts(project: OpenProject, request: CheckpointFl
     }
   };
   const issueId = request.issueId ?? project.focusedId;
-  const [actor, sessions, inProgress] = await Promise.all([
+  const [thread, actor, sessions, inProgress] = await Promise.all([
+    'trigger' in request.ask && request.thread ? request.thread().catch(() => undefined) : undefined,
     whose ? actorFor(whose.actor) : undefined,
     whose ? observedSessions(whose, now) : undefined,
     issueId ? undefined : read('list the issues in progress', (from) => from.listInProgress(signal)),
@@ -336,7 +342,7 @@ async function gatherCheckpointFacts(project: OpenProject, request: CheckpointFl
   ]);
   const facts: CheckpointFacts = {
     now,
-    ask: request.ask,
+    ask: thread && thread.length > 0 && 'trigger' in request.ask ? { ...request.ask, thread } : request.ask,
     ...(issueId === undefined ? {} : { issueId }),
     ...(inProgress ? { inProgress } : {}),
     ...(ledger ? { ledger: ledger.state } : {}),

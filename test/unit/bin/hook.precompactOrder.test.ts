@@ -75,7 +75,7 @@ describe.skipIf(process.platform === 'win32')('the pre-compaction checkpoint gat
     const { dir } = makeWorkspace({ dir: path.join(scratch, 'project'), dialect: 'br', data: 'scenario', git: true });
     const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br' };
     const transcript = path.join(scratch, 'session.jsonl');
-    writeFileSync(transcript, '');
+    writeFileSync(transcript, `${JSON.stringify({ type: 'user', timestamp: new Date().toISOString(), message: { role: 'user', content: 'Please fix the date parser in work.txt' } })}\n`);
     // The session once claimed an issue that is closed now (its binding ends), then edited a file.
     toolCall(transcript, 'claim', 'Bash', { command: `br update ${SCENARIO.closedBlocker} --claim --json` }, `[{"id":"${SCENARIO.closedBlocker}","status":"in_progress"}]`);
     writeFileSync(path.join(dir, 'work.txt'), 'the session’s work\n');
@@ -87,6 +87,8 @@ describe.skipIf(process.platform === 'win32')('the pre-compaction checkpoint gat
     const answer = await runHook('claude', 'PreCompact', { readInput: async () => input, env, note: (line) => notes.push(line) });
 
     const path_ = trace.join(' → ');
+    // The flow opens the folder (its ledger) before any fact is read: the hook reads none of its own first, not even the thread.
+    expect(trace[0], path_).toBe('ledger:read');
     // Nothing is written while facts are still being read.
     const lastRead = Math.max(...[...READS].map((read) => trace.lastIndexOf(read)));
     const firstWrite = trace.findIndex((step) => step !== 'decide' && !READS.has(step));
@@ -111,5 +113,7 @@ describe.skipIf(process.platform === 'win32')('the pre-compaction checkpoint gat
     expect(sessions.sessions['claude:order']?.claimed).toBeUndefined();
     const store = readFileSync(path.join(dir, '.beads', 'issues.jsonl'), 'utf8');
     expect(store).toMatch(/Auto-checkpoint \(pre-compaction\)[^"]*work\.txt/);
+    // The thread, read in the gather, is in the comment.
+    expect(store).toMatch(/Auto-checkpoint \(pre-compaction\)[^"]*fix the date parser/);
   });
 });

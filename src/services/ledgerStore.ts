@@ -106,7 +106,8 @@ export class LedgerStore {
   /** Reads the file (missing or unreadable: an empty ledger) and merges it into memory. */
   load(): Promise<void> {
     return this.enqueue(async () => {
-      this.value = mergeLedgerStates(this.value, await this.readDisk());
+      const disk = await this.readDisk();
+      this.value = mergeLedgerStates(this.value, disk);
     });
   }
 
@@ -134,7 +135,8 @@ export class LedgerStore {
   update(transition: Transition): Promise<void> {
     return this.enqueue(() =>
       this.withLock(async () => {
-        const base = mergeLedgerStates(this.value, await this.readDisk());
+        const disk = await this.readDisk();
+        const base = mergeLedgerStates(this.value, disk);
         this.value = base;
         const next = await transition(base);
         this.value = this.value === base ? next : mergeLedgerStates(next, this.value);
@@ -161,7 +163,8 @@ export class LedgerStore {
       this.dirty = false;
       try {
         await this.withLock(async () => {
-          this.value = mergeLedgerStates(this.value, await this.readDisk());
+          const disk = await this.readDisk();
+          this.value = mergeLedgerStates(this.value, disk);
           await this.writeDisk(this.value);
         });
       } catch (error) {
@@ -175,7 +178,8 @@ export class LedgerStore {
   /** Merges in what another writer put in the file; listeners hear of it when that changed anything. */
   reload(): Promise<boolean> {
     return this.enqueue(async () => {
-      const merged = mergeLedgerStates(this.value, await this.readDisk());
+      const disk = await this.readDisk();
+      const merged = mergeLedgerStates(this.value, disk);
       if (JSON.stringify(merged) === JSON.stringify(this.value)) return false;
       this.value = merged;
       this.notify();
@@ -216,6 +220,10 @@ export class LedgerStore {
     return run;
   }
 
+  /**
+   * The file's state. Callers merge it into `this.value` only after the read: `record` may run
+   * while it reads (an editor save), and a value taken before the read would drop that record.
+   */
   private async readDisk(): Promise<LedgerState> {
     this.stats.reads += 1;
     return this.disk.read();

@@ -99,6 +99,36 @@ describe('LedgerStore', () => {
     expect(ledger.current()?.files).toEqual(['during.ts']);
   });
 
+  it('keeps what was recorded while a reload or a write read the file (saves during the reload its own write sets off)', async () => {
+    // Seen in code-server: 22 changing saves counted 21, one recorded while the reload read the file.
+    const ledger = store();
+    await ledger.load();
+    const disk = (ledger as unknown as { disk: { read: () => Promise<unknown> } }).disk;
+    const read = disk.read.bind(disk);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    disk.read = async () => {
+      const value = await read();
+      await sleep(30);
+      return value;
+    };
+    ledger.record((state) => recordFileChange(state, 'demo-1', 'a.ts', T0, { judged: true }));
+    const reloading = ledger.reload();
+    await sleep(10);
+    ledger.record((state) => recordFileChange(state, 'demo-1', 'a.ts', T0 + 700, { judged: true }));
+    await reloading;
+    expect(ledger.state.ledgers['demo-1']?.edits).toBe(2);
+    const flushing = ledger.flush();
+    await sleep(10);
+    ledger.record((state) => recordFileChange(state, 'demo-1', 'a.ts', T0 + 1400, { judged: true }));
+    await flushing;
+    await ledger.flush();
+    expect(ledger.state.ledgers['demo-1']?.edits).toBe(3);
+    expect(store().state.ledgers['demo-1']).toBeUndefined();
+    const reread = store();
+    await reread.load();
+    expect(reread.state.ledgers['demo-1']?.edits).toBe(3);
+  });
+
   it('hears of changes another window wrote', async () => {
     const mine = store();
     const theirs = store();

@@ -74,9 +74,10 @@ export function isCanceled(error: unknown): boolean {
 }
 
 /**
- * "bd update demo-1" rather than the whole argv: arguments can hold comment text of any length,
+ * "bd update -- demo-1" rather than the whole argv: arguments can hold comment text of any length,
  * and the subcommand and the issue are what tell a user which operation failed. The issue id
- * comes after `--` in writes (so that it is never read as a flag); the first word there is shown.
+ * comes after `--` in writes (so that it is never read as a flag); the first word there is shown,
+ * after its `--`.
  */
 function commandLabel(command: string, args: readonly string[]): string {
   const words = [basename(command).replace(/\.(exe|cmd|bat)$/i, '')];
@@ -87,7 +88,8 @@ function commandLabel(command: string, args: readonly string[]): string {
   }
   const dashes = args.indexOf('--');
   const first = dashes === -1 ? undefined : args[dashes + 1];
-  if (first !== undefined && words.length <= 3) words.push(shorten(first));
+  // After `--`, as it ran: the label is quoted in contexts, and an id like `--help` must not read as a flag.
+  if (first !== undefined && words.length <= 3) words.push('--', shorten(first));
   return words.join(' ');
 }
 

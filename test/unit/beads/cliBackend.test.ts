@@ -229,7 +229,7 @@ describe.each(['bd', 'br'] as const)('%s CLI backend under faults', (dialect) =>
     expect(error).toBeInstanceOf(CliError);
     expect(error.kind).toBe('exit');
     expect(error.cliMessage).toMatch(/lock/i);
-    expect(error.message).toContain(`'${dialect} update t-d'`);
+    expect(error.message).toContain(`'${dialect} update -- t-d'`);
     expect((await backend.listInProgress()).map((issue) => issue.id)).toEqual(['t-b', 't-a']);
   });
 

@@ -114,7 +114,7 @@ describe.each(VERSIONS)('$name', (version) => {
     const { backend } = workspace(version);
     const error = await refusal(backend.close('v-blocked', 'Done'));
     expect(error.cliMessage).toMatch(version.dialect === 'bd' ? /cannot close v-blocked: blocked by open issues \[v-work\]/ : /blocked by: v-work/);
-    expect(error.message).toContain(`'${version.dialect} close v-blocked' was refused`);
+    expect(error.message).toContain(`'${version.dialect} close -- v-blocked' was refused`);
     expect((await backend.show(['v-blocked']))[0]?.status).toBe('open');
   });
 

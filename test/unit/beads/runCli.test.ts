@@ -259,3 +259,12 @@ describe('runCliJson', () => {
     expect(error.message).toContain('printed nothing');
   });
 });
+
+describe('CliError messages', () => {
+  it('name the command with its id after `--`, as it ran: an id like --help quoted in a context reads as no flag', () => {
+    const refused = new CliError({ kind: 'refused', command: '/usr/bin/br', args: ['comments', 'add', '--json', '--', '--help', 'Checkpoint: words'], cliMessage: 'Validation failed' });
+    expect(refused.message).toBe("'br comments add -- --help' was refused: Validation failed");
+    const closed = new CliError({ kind: 'exit', command: 'bd', args: ['close', '--reason', 'Verified: done', '--', 'constructor'], exitCode: 1, cliMessage: 'blocked' });
+    expect(closed.message).toContain("'bd close -- constructor'");
+  });
+});

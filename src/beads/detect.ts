@@ -269,11 +269,15 @@ async function notExecutableBecause(path: string): Promise<string | undefined> {
  * following a one-level `redirect` file the way bd does: the first non-comment line, relative
  * to the folder that holds `.beads`, ignored when it does not name a folder.
  */
+/** The store folders findBeadsDir looks for in `folder`, in its order (what the start block's cache stamps). */
+export function storeFolderCandidates(folder: string): string[] {
+  return ['.beads', '_beads'].map((name) => join(folder, name));
+}
+
 export async function findBeadsDir(folder: string): Promise<{ root: string; beadsDir: string; holder: string } | undefined> {
   let current = resolve(folder);
   for (;;) {
-    for (const name of ['.beads', '_beads']) {
-      const candidate = join(current, name);
+    for (const candidate of storeFolderCandidates(current)) {
       if (!(await isDirectory(candidate))) continue;
       const active = await followRedirect(candidate);
       // `holder`: the folder the walk found it in, which a redirect does not move.

@@ -94,7 +94,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   uncommitted.catch(() => undefined);
   // What the last run on this repository learnt (the CLI's `where`, the ids the context needed).
   const repository = await findRepository(cwd, { timeoutMs, signal: options.signal }).catch(() => undefined);
-  const start = options.startCache && options.session && !options.thread && !options.conversationHolds && repository ? await startCacheFor(cwd, repository, options, trusted, env) : undefined;
+  const start = options.startCache && options.session && !options.thread && !options.conversationHolds && repository ? await startCacheFor(cwd, repository, options, trusted, env, settings.cliPath) : undefined;
   if (start && options.session) {
     const hit = await cachedStart(start, repository as GitRepository, options.session, env, uncommitted, options.warn ?? (() => undefined));
     if (hit) return hit;
@@ -222,11 +222,11 @@ interface StartCacheUse {
 }
 
 /** The start cache of this start, with its inputs' stamps taken now; undefined when they cannot all be stamped. */
-async function startCacheFor(cwd: string, repository: GitRepository, options: ContextOptions, trusted: boolean, env: NodeJS.ProcessEnv): Promise<StartCacheUse | undefined> {
+async function startCacheFor(cwd: string, repository: GitRepository, options: ContextOptions, trusted: boolean, env: NodeJS.ProcessEnv, cliPath: string | undefined): Promise<StartCacheUse | undefined> {
   const found = await findBeadsDir(cwd).catch(() => undefined);
   if (!found) return undefined;
   const prime = options.forAgent ? primeConfigPlaces(options.forAgent, { projectFolders: [cwd, found.root] }) : { files: [], folders: [] };
-  const places = stampPlaces({ cwd, holder: found.holder, beadsDir: found.beadsDir, gitDir: repository.gitDir, prime, env });
+  const places = stampPlaces({ cwd, holder: found.holder, beadsDir: found.beadsDir, gitDir: repository.gitDir, prime, env, cliPath });
   const before = await takeStamps(places, repository.gitDir);
   if (!before) return undefined;
   return { cache: new StartBlockCache(repository.gitDir), key: startKey({ cwd, budget: options.budget, agent: options.forAgent, trusted, actor: options.actor, env }), places, before };

@@ -30,6 +30,7 @@ import path from 'node:path';
 import { compareText } from '../core/compare';
 import { fnv1a } from '../core/hash';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
+import { storeFolderCandidates } from '../beads/detect';
 import { LEDGER_DIR } from './ledgerStore';
 import type { SessionRecoveryResult } from './recovery';
 
@@ -108,10 +109,10 @@ export interface StampPlaces {
  * store (`beadsDir`, after a redirect), the state beside the ledger in `gitDir`, the prime
  * detection's files, and the CLIs on PATH.
  */
-export function stampPlaces(facts: { cwd: string; holder: string; beadsDir: string; gitDir: string; prime: { files: string[]; folders: string[] }; env: NodeJS.ProcessEnv }): StampPlaces {
+export function stampPlaces(facts: { cwd: string; holder: string; beadsDir: string; gitDir: string; prime: { files: string[]; folders: string[] }; env: NodeJS.ProcessEnv; cliPath: string | undefined }): StampPlaces {
   const files: string[] = [];
   for (let dir = path.resolve(facts.cwd); ; dir = path.dirname(dir)) {
-    files.push(path.join(dir, '.beads'), path.join(dir, '_beads'));
+    files.push(...storeFolderCandidates(dir));
     if (dir === facts.holder || path.dirname(dir) === dir) break;
   }
   const state = path.join(facts.gitDir, LEDGER_DIR);
@@ -119,8 +120,8 @@ export function stampPlaces(facts: { cwd: string; holder: string; beadsDir: stri
   files.push(...facts.prime.files);
   const executables = process.platform === 'win32' ? ['', ...(facts.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')].flatMap((ext) => [`bd${ext}`, `br${ext}`]) : ['bd', 'br'];
   for (const dir of (facts.env.PATH ?? '').split(path.delimiter).filter(Boolean)) for (const name of executables) files.push(path.join(dir, name));
-  if (facts.env.BEADS_RECOVERY_CLI_PATH) files.push(facts.env.BEADS_RECOVERY_CLI_PATH);
-  const trees = [...new Set([path.join(facts.holder, '.beads'), path.join(facts.holder, '_beads'), facts.beadsDir])];
+  if (facts.cliPath) files.push(facts.cliPath);
+  const trees = [...new Set([...storeFolderCandidates(facts.holder), facts.beadsDir])];
   return { files: [...new Set(files)], trees: [...trees, ...facts.prime.folders] };
 }
 

@@ -2,7 +2,7 @@
 // they were answers with the block kept by the last full computation; each input changed in turn
 // gives the next start the block a full computation gives at that moment, never the kept one.
 // Every start here is a new session, as an agent's start is.
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -61,7 +61,7 @@ async function warm(dir: string, env: NodeJS.ProcessEnv, extra: Partial<ContextO
 type Change = (p: ReturnType<typeof project>) => Promise<void> | void;
 
 /** Each input of the block, changed in a way that changes the block (or, where marked, only may). */
-const CHANGES: Record<string, { change: Change; changesBlock: boolean; env?: (p: ReturnType<typeof project>) => NodeJS.ProcessEnv }> = {
+const CHANGES: Record<string, { change: Change; changesBlock: boolean; asksCli?: boolean; env?: (p: ReturnType<typeof project>) => NodeJS.ProcessEnv }> = {
   'the JSONL (an issue retitled)': {
     changesBlock: true,
     change: ({ jsonl }) => {
@@ -69,9 +69,16 @@ const CHANGES: Record<string, { change: Change; changesBlock: boolean; env?: (p:
       writeFileSync(jsonl, text);
     },
   },
+  // br is asked from now on: its answer is not stamped, so nothing is kept while it is.
   'the database (newer than the JSONL: br is asked)': {
     changesBlock: false,
-    change: ({ dir }) => writeFileSync(path.join(dir, '.beads', 'beads.db'), 'x'),
+    asksCli: true,
+    change: ({ dir }) => {
+      const db = path.join(dir, '.beads', 'beads.db');
+      writeFileSync(db, 'x');
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(db, later, later);
+    },
   },
   'the ledger (a file recorded for the issue)': {
     changesBlock: true,
@@ -157,6 +164,10 @@ describe('the start block cache', { timeout: 60_000 }, () => {
     // A miss is a full computation (and it may learn the project's hints, which the next one reads).
     expect(next.computed, 'a changed input is a miss').toBe(true);
     if (entry.changesBlock) expect(next.block, 'the kept block would have been false').not.toBe(before);
+    if (entry.asksCli) {
+      expect((await nextStart(p.dir, env)).computed, 'nothing is kept while the CLI answers').toBe(true);
+      return;
+    }
     // And once computed again, the next start takes the new block, which a full computation gives too.
     const again = await warm(p.dir, env);
     expect(again).toBe(await startBlock(p.dir, env, false));

@@ -358,7 +358,6 @@ export function refusedWritesText(parked: readonly ParkedWriteInput[], titles: R
       `  refused ${view.refusedAge}${view.refusedAt ? `, at ${view.refusedAt}` : ''}`,
       `  beads said: ${view.reason}`,
       ...(words === undefined ? [] : ['  words:', ...words.split('\n').map((line) => `    ${line}`)]),
-      `  key: ${view.key}`,
     ].join('\n') + (index < views.length - 1 ? '\n' : '');
   });
   return `${heading}\n\n${entries.join('\n')}\n`;

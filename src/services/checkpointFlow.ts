@@ -283,10 +283,10 @@ interface SessionPlace {
  * and once landed they start this checkpoint's window, so they go before anything is read.
  */
 async function checkpointOn(project: OpenProject, request: CheckpointFlowRequest, options: CheckpointFlowOptions, now: number): Promise<CheckpointFlowResult> {
-  const earlier = await sendQueued(project.outbox, options.signal);
+  const queuedBefore = await sendQueued(project.outbox, options.signal);
   const gathered = await gatherCheckpointFacts(project, request, options, now);
   const decision = decideCheckpoint(gathered.facts);
-  return writeCheckpoint(project, decision, gathered, options, [...earlier, ...gathered.notes]);
+  return writeCheckpoint(project, decision, gathered, options, queuedBefore);
 }
 
 /** The facts a checkpoint is decided from, and what the write step records of them. */
@@ -377,8 +377,9 @@ async function observedSessions(whose: SessionPlace, now: number): Promise<{ sta
  * one change under its lock), the one redaction step, the thread kept on this machine, the
  * comment queued and sent (or sent directly), and the ledger; then the answer.
  */
-async function writeCheckpoint(project: OpenProject, decision: CheckpointDecision, gathered: GatheredFacts, options: CheckpointFlowOptions, notes: string[]): Promise<CheckpointFlowResult> {
+async function writeCheckpoint(project: OpenProject, decision: CheckpointDecision, gathered: GatheredFacts, options: CheckpointFlowOptions, queuedBefore: number): Promise<CheckpointFlowResult> {
   const { backend, outbox, ledger, whose } = project;
+  const notes = [...earlierWrites(outbox, queuedBefore), ...gathered.notes];
   const endings = decision.endBindings;
   const sessionsChange = gathered.sessionsChange;
   if (whose?.store && (sessionsChange || endings)) {
@@ -407,7 +408,8 @@ async function writeCheckpoint(project: OpenProject, decision: CheckpointDecisio
   const write: CommentWrite = { ...decision.enqueue, text: comment };
   const result = outbox ? await writeThroughOutbox(outbox, write, options) : await writeDirectly(backend, write, withDeadline(options));
   const firstLine = comment.split('\n')[0] ?? comment;
-  const base = { issueId, key, comment, notes: [...notes, ...parkedNotes(outbox)], ...(Object.keys(masked).length > 0 ? { masked } : {}) };
+  // Told once this write is done: the drain that sent it may have sent the earlier ones too.
+  const base = { issueId, key, comment, notes: [...earlierWrites(outbox, queuedBefore, key), ...gathered.notes, ...parkedNotes(outbox)], ...(Object.keys(masked).length > 0 ? { masked } : {}) };
   if (result.state === 'failed') return { ...base, outcome: 'failed', failure: result.refused ? 'refused' : 'error', reason: `could not write the checkpoint on ${issueId}: ${result.why}${threadWord}` };
   // Counted (by the outbox's landing) only once it landed: a queued checkpoint must not make the next run "nothing new".
   if (result.state === 'queued') return { ...base, outcome: 'queued', reason: `checkpoint for ${issueId} queued (${result.why}); it will be written when beads answers: ${firstLine}${threadWord}` };
@@ -529,15 +531,23 @@ function whyQueued(outbox: Outbox, entry: PendingWrite): string {
   return 'not sent yet';
 }
 
-/** Sends what earlier runs left queued; says so when anything was or still is. */
-async function sendQueued(outbox: Outbox | undefined, signal?: AbortSignal): Promise<string[]> {
-  if (!outbox) return [];
+/** Sends what earlier runs left queued and is due; how many were queued before. */
+async function sendQueued(outbox: Outbox | undefined, signal?: AbortSignal): Promise<number> {
+  if (!outbox) return 0;
   await outbox.load();
   const before = outbox.pendingCount;
-  if (before === 0) return [];
-  if (outbox.canSend && !signal?.aborted) await outbox.sendDue();
-  const after = outbox.pendingCount;
-  const sent = before - after;
+  if (before > 0 && outbox.canSend && !signal?.aborted) await outbox.sendDue();
+  return before;
+}
+
+/**
+ * What became of the `queuedBefore` writes earlier runs left queued, as it stands now: sent, or
+ * still queued (this run's own write, `ownKey`, is told on its own).
+ */
+function earlierWrites(outbox: Outbox | undefined, queuedBefore: number, ownKey?: string): string[] {
+  if (!outbox || queuedBefore === 0) return [];
+  const after = outbox.pending.filter((entry) => entry.write.key !== ownKey).length;
+  const sent = Math.max(0, queuedBefore - after);
   return [...(sent > 0 ? [`Sent ${sent} queued write(s).`] : []), ...(after > 0 ? [`${after} write(s) still queued.`] : [])];
 }
 

@@ -227,6 +227,26 @@ describe('nothing asked for is lost', () => {
   });
 });
 
+describe('after a long outage', () => {
+  it('tells the earlier write as it ends: sent with the new one, not "still queued"', async () => {
+    writeFileSync(path.join(work, 'a.ts'), 'a\n');
+    writeFileSync(path.join(scratch, 'fault'), 'exit:1 write\n');
+    expect((await run(['--cwd', work, '--message', 'old words'])).output).toMatch(/queued/);
+    rmSync(path.join(scratch, 'fault'));
+    // Ten tries into the outage, as a long one leaves it: the next half an hour away, the last two minutes ago.
+    const file = path.join(work, '.git', 'beads-recovery', 'outbox.json');
+    const outbox = JSON.parse(readFileSync(file, 'utf8')) as { pending: { attempts: number; nextAttemptAt: number; lastTriedAt: number }[] };
+    Object.assign(outbox.pending[0]!, { attempts: 10, nextAttemptAt: Date.now() + 30 * 60_000, lastTriedAt: Date.now() - 2 * 60_000 });
+    writeFileSync(file, JSON.stringify(outbox));
+    writeFileSync(path.join(work, 'b.ts'), 'b\n');
+    const healthy = await run(['--cwd', work, '--message', 'new words']);
+    expect(comments('demo-1').map((text) => text.split('\n')[0])).toEqual(['Checkpoint: old words', 'Checkpoint: new words']);
+    // Before: "1 write(s) still queued.", counted before the drain that sent it.
+    expect(healthy.output).toMatch(/checkpoint written on demo-1: Checkpoint: new words.* Sent 1 queued write\(s\)\./);
+    expect(healthy.output).not.toMatch(/still queued/);
+  });
+});
+
 describe('the retry policy (issue 18)', () => {
   function outboxState() {
     return JSON.parse(readFileSync(path.join(work, '.git', 'beads-recovery', 'outbox.json'), 'utf8')) as {

@@ -8,11 +8,16 @@
 // - overlapping: two sessions in one folder, overlapping in time (the stand-in holds one session's
 //   answer while the other starts, compacts or resumes): each claims its own issue, and neither is
 //   handed the other's issue, its commands or its files, before a compaction and after one.
+// - shared: two sessions overlapping in time on one issue that neither claims (the folder's older
+//   one, handed to both): each pre-compaction checkpoint names only its own session's file, the
+//   other's at most on its "Also changed here" line.
 // - ended: a session claims, works and ends (the agent's end-of-session hook, or the stated live
 //   limit where the agent has none); the next new session resumes its issue.
 // - fork: a session forked from an ended one (Claude Code's `--resume <id> --fork-session`, SessionStart
 //   source `fork`, a new session id whose conversation is a copy of its parent's): it gets a block
 //   of its own, naming the issue its parent claimed, not the parent's start block.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { createAgentHarness, type AgentHarness, type AgentKind, type AgentTurn, type HarnessOptions } from './harness';
 import type { RecordedRequest, ScriptStep } from './modelStandin';
@@ -31,6 +36,8 @@ const SCRIPT: ScriptStep[] = [
   { when: 'ALPHACLAIM', turns: [...claimAndWrite(ALPHA, 'alpha.txt'), { text: `Claimed ${ALPHA} and wrote alpha.txt.` }] },
   { when: 'ALPHAHELD', turns: [...claimAndWrite(ALPHA, 'alpha.txt'), { text: `Claimed ${ALPHA} and wrote alpha.txt.`, gate: 'alpha-claim' }] },
   { when: 'BETAHELD', turns: [...claimAndWrite(BETA, 'beta.txt'), { text: `Claimed ${BETA} and wrote beta.txt.`, gate: 'beta-claim' }] },
+  { when: 'ALPHASHARE', turns: [{ write: { path: 'alpha.txt', content: 'alpha.txt work\n' } }, { text: 'Wrote alpha.txt.', gate: 'alpha-share' }] },
+  { when: 'BETASHARE', turns: [{ write: { path: 'beta.txt', content: 'beta.txt work\n' } }, { text: 'Wrote beta.txt.', gate: 'beta-share' }] },
   { when: 'ALPHAWAIT', turns: [{ text: 'Still on my issue.', gate: 'alpha-wait' }] },
   { when: 'ALPHANEXT', turns: [{ text: 'Going on with my issue.' }] },
   { when: 'BETANEXT', turns: [{ text: 'Going on with my issue.' }] },
@@ -111,7 +118,7 @@ export interface OwnIssueOptions {
   pending?: Partial<Record<CaseId, string>>;
 }
 
-type CaseId = 'claim-then-resume' | 'overlapping' | 'ended' | 'fork';
+type CaseId = 'claim-then-resume' | 'overlapping' | 'shared' | 'ended' | 'fork';
 
 /** Registers the cases for one agent. */
 export function describeOwnIssueScenarios(agent: AgentKind, options: OwnIssueOptions): void {
@@ -175,6 +182,39 @@ export function describeOwnIssueScenarios(agent: AgentKind, options: OwnIssueOpt
     // No checkpoint landed on the other's issue or on the older one.
     expect(checkpointsOn(harness, ALPHA)).toHaveLength(1);
     expect(checkpointsOn(harness, OLDER)).toEqual([]);
+    expectHooksAnsweredInTime(harness);
+    expectNoEgress(harness);
+  });
+
+  scenario('shared', 'two sessions overlapping on one issue neither claimed: each checkpoint names only its own session’s file', async () => {
+    const harness = await harnessFor();
+    const { standin } = harness;
+    // Both are handed the folder's older in-progress issue; each writes its file, its answer held.
+    const alphaRun = harness.start('ALPHASHARE work on the issue and write alpha.txt');
+    await standin.reached('alpha-share');
+    const betaRun = harness.start('BETASHARE work on the issue and write beta.txt');
+    await standin.reached('beta-share');
+    expect(newestBlockIssue(turnsIn(standin.conversationRequests(), 'BETASHARE')[0]?.text ?? ''), 'what beta was handed at its start').toBe(OLDER);
+
+    expect(fs.existsSync(path.join(harness.dir, 'beta.txt')), 'beta wrote its file before alpha compacts').toBe(true);
+    // Alpha compacts while beta is live: its checkpoint holds alpha.txt, and beta.txt only as a change it does not attribute.
+    standin.open('alpha-share');
+    const alpha = ok(await alphaRun);
+    ok(await harness.compact(alpha.session));
+    const afterAlpha = checkpointsOn(harness, OLDER);
+    expect(afterAlpha, `${OLDER}'s comments: ${JSON.stringify(harness.comments(OLDER))}`).toHaveLength(1);
+    expect(afterAlpha[0]?.text).toContain('alpha.txt');
+    expect(ownLines(afterAlpha[0]?.text ?? '')).not.toContain('beta.txt');
+
+    // Then beta: its own checkpoint holds beta.txt, and alpha.txt only on that line.
+    standin.open('beta-share');
+    const beta = ok(await betaRun);
+    expect(beta.session).not.toBe(alpha.session);
+    ok(await harness.compact(beta.session));
+    const betaCheckpoints = checkpointsOn(harness, OLDER).filter((comment) => comment.text !== afterAlpha[0]?.text);
+    expect(betaCheckpoints, `${OLDER}'s comments: ${JSON.stringify(harness.comments(OLDER))}`).toHaveLength(1);
+    expect(betaCheckpoints[0]?.text).toContain('beta.txt');
+    expect(ownLines(betaCheckpoints[0]?.text ?? '')).not.toContain('alpha.txt');
     expectHooksAnsweredInTime(harness);
     expectNoEgress(harness);
   });

@@ -63,7 +63,7 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const found = await findBeadsDir(cwd).catch(() => undefined);
   if (found === undefined) return hookResponse(agent, event, undefined);
   const { root, holder } = found;
-  const session = await hookSession(agent, input, env);
+  const session = hookSession(agent, input, env);
   // What this session was doing, from its own transcript: read once, for the checkpoint and the context.
   // With `beadsRecovery.thread.destination: off` the transcript is not read for it at all.
   let thread: Promise<SessionThread | undefined> | undefined;
@@ -267,10 +267,10 @@ function sessionRecordFile(run: HookRun): string | undefined {
  * the session's own claims bind it there too (the log is read for the binding only; what a start
  * holds is still decided as for a session that names none).
  */
-async function hookSession(agent: AgentId, input: HookInput | undefined, env: NodeJS.ProcessEnv): Promise<SessionIdentity | undefined> {
+function hookSession(agent: AgentId, input: HookInput | undefined, env: NodeJS.ProcessEnv): SessionIdentity | undefined {
   const identity = sessionOfHook(agent, input);
   if (agent !== 'copilot' || !identity || identity.transcript !== undefined) return identity;
-  const log = await copilotSessionLog(identity.sessionId, env).catch(() => undefined);
+  const log = copilotSessionLog(identity.sessionId, env);
   return log === undefined ? identity : { ...identity, transcript: log };
 }
 

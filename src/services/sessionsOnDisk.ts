@@ -106,12 +106,14 @@ async function sessionMeta(file: string): Promise<{ id: string; cwd: string } | 
 
 /**
  * Copilot CLI's session log, `~/.copilot/session-state/<session>/events.jsonl` (`COPILOT_HOME`
- * moves `~/.copilot`), when it exists: its hooks name it only at PreCompact, so a start or a tool
- * call finds the session's own claims there. Undefined for a session id that is no folder name.
+ * moves `~/.copilot`): its hooks name it only at PreCompact, so a start or a tool call finds the
+ * session's own claims there. Named even before it is written: the real 1.0.102 may start a new
+ * session's first hooks before the file is on disk, and a session recorded without its log is one
+ * whose later claims no other session's hook ever reads (a second session was handed the first's
+ * claimed issue). Undefined for a session id that is no folder name.
  */
-export async function copilotSessionLog(sessionId: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export function copilotSessionLog(sessionId: string, env: NodeJS.ProcessEnv): string | undefined {
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/.test(sessionId)) return undefined;
   const home = env.COPILOT_HOME || path.join(env.HOME || env.USERPROFILE || os.homedir(), '.copilot');
-  const log = path.join(home, 'session-state', sessionId, 'events.jsonl');
-  return (await stat(log).then((info) => info.isFile(), () => false)) ? log : undefined;
+  return path.join(home, 'session-state', sessionId, 'events.jsonl');
 }

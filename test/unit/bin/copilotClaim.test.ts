@@ -67,3 +67,49 @@ describe('a Copilot CLI session that claimed its issue', { timeout: 90_000 }, ()
     expect(start).not.toMatch(new RegExp(`(?:comments add|close)\\b[^\`\\n]*${ids.newer}`));
   });
 });
+
+// The real Copilot CLI 1.0.102 may run a new session's first hooks before its session log is on
+// disk. That session was recorded without its log, so no later hook of another session read its
+// claim: a second session started beside it was handed the issue it had claimed.
+describe('a Copilot CLI session whose log is written after its first hook', { timeout: 90_000 }, () => {
+  const dir = path.join(scratch, 'late-log');
+  const copilotHome = path.join(scratch, 'late-log-copilot-home');
+  const env = { ...process.env, PATH: `${STANDIN_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`, BEADS_RECOVERY_CLI: 'br', HOME: scratch, USERPROFILE: scratch, COPILOT_HOME: copilotHome };
+  const br = (...args: string[]) => execFileSync('br', args, { cwd: dir, env, encoding: 'utf8' });
+  const line = (type: string, data: object, at: Date) => `${JSON.stringify({ type, data, id: `${type}-${at.getTime()}`, timestamp: at.toISOString(), parentId: null })}\n`;
+  const hook = (session: string, event: string, input: object) => {
+    const result = spawnSync(process.execPath, [CLI_SCRIPT, 'hook', 'copilot', event], { cwd: dir, env, input: JSON.stringify({ sessionId: session, timestamp: Date.now(), cwd: dir, ...input }), encoding: 'utf8', timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const answer = JSON.parse(result.stdout || '{}') as { additionalContext?: string; hookSpecificOutput?: { additionalContext?: string } };
+    return answer.additionalContext ?? answer.hookSpecificOutput?.additionalContext ?? '';
+  };
+
+  it('is read for its claims once the log is there: a session started beside it is not handed its issue', () => {
+    makeWorkspace({ dir, dialect: 'br', data: 'empty' });
+    const idOf = (json: string) => {
+      const created = JSON.parse(json) as { id: string } | { id: string }[];
+      return Array.isArray(created) ? (created[0]?.id as string) : created.id;
+    };
+    const older = idOf(br('create', 'In progress from before', '--json'));
+    br('update', '--status', 'in_progress', '--json', '--', older);
+    const claimed = idOf(br('create', "The first session's issue", '--json'));
+    const first = '0a1b2c3d-0000-4000-8000-000000000001';
+    // Its start: no log yet.
+    hook(first, 'SessionStart', { source: 'new', initialPrompt: 'claim your issue' });
+    // Then it claims, and Copilot CLI writes its log.
+    const claimedAt = new Date();
+    br('update', '--claim', '--json', '--', claimed);
+    const log = path.join(copilotHome, 'session-state', first, 'events.jsonl');
+    mkdirSync(path.dirname(log), { recursive: true });
+    writeFileSync(
+      log,
+      line('session.start', { sessionId: first, version: 1, producer: 'copilot-agent', copilotVersion: '1.0.102', startTime: new Date(claimedAt.getTime() - 2_000).toISOString(), context: { cwd: dir, gitRoot: dir, branch: 'main' } }, new Date(claimedAt.getTime() - 2_000)) +
+        line('user.message', { content: 'claim your issue' }, new Date(claimedAt.getTime() - 1_000)) +
+        line('tool.execution_start', { toolCallId: 'toolu_1', toolName: 'bash', arguments: { command: `br update --claim -- ${claimed}`, description: 'Claim the issue' }, turnId: '0' }, claimedAt) +
+        line('tool.execution_complete', { toolCallId: 'toolu_1', turnId: '0', shellExecution: { exitCode: 0 }, success: true, result: { content: `Updated ${claimed}\n<shellId: 0 completed with exit code 0>` } }, new Date(claimedAt.getTime() + 300)),
+    );
+    const second = hook('0a1b2c3d-0000-4000-8000-000000000002', 'SessionStart', { source: 'new', initialPrompt: 'go' });
+    expect(second).not.toContain(`## Resuming: ${claimed}`);
+    expect(second).not.toMatch(new RegExp(`(?:comments add|close)\\b[^\`\\n]*${claimed}`));
+  });
+});

@@ -4,7 +4,7 @@
 import { describeMasked } from '../services/redaction';
 import path from 'node:path';
 import { localVersion } from '../beads/bdMigration';
-import { findBeadsDir, jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
+import { jsonlPathOf, readOnlyDetection, type Detection } from '../beads/detect';
 import { releaseWarningOnce } from '../beads/releaseWarnings';
 import type { BeadsBackend } from '../beads/backend';
 import { CliError } from '../beads/errors';
@@ -17,21 +17,18 @@ import { describeDamage } from '../services/durableJson';
 import { lastCloseBesideLedger } from '../services/lastClose';
 import { LEDGER_DIR, ledgerIn, LedgerStore } from '../services/ledgerStore';
 import { outboxBeside } from '../services/checkpointFlow';
-import type { Section, UnsentComment } from '../core/recovery';
+import type { UnsentComment } from '../core/recovery';
 import { detectFolder, folderSettings } from '../services/folderSettings';
-import { detectBdPrime, primeConfigPlaces } from '../services/primeDetection';
-import { projectCacheStamp, sameStamps, StartBlockCache, stampFiles, stampPlaces, startKey, type StampPlaces, type StartStamps, type StartView } from '../services/startBlockCache';
+import { detectBdPrime } from '../services/primeDetection';
 import { ProjectCacheFile, type ContextHints } from '../services/projectCache';
 import { produceRecoveryContext, type SessionRecoveryResult } from '../services/recovery';
 import { section } from '../services/section';
 import { actorFor } from '../services/actor';
-import { AgentSessionsStore, liveSessions, sessionObservation, threadDestinationIn, threadDestinationOf } from '../services/agentSessions';
+import { liveSessions, threadDestinationIn } from '../services/agentSessions';
+import { checkCachedStart, keepStart, observedSessions, rememberHanded, sessionsStoreOf, sessionsUnreadable, startCacheFor, startView } from '../services/cachedStart';
 import { LocalThreadsStore } from '../services/localThreads';
 import type { LocalThread } from '../core/threadDestination';
-import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
-import type { LiveSession } from '../core/sessionIssue';
-import type { GitChange } from '../core/porcelain';
-import type { SessionIssueChoice } from '../core/sessionIssue';
+import { bindingsOf, handedRuleOf, sessionKey, type SessionIdentity } from '../core/agentSessions';
 import { expectFromFile } from '../services/snapshot';
 import { errorMessage } from '../core/errors';
 import type { SessionThread } from '../core/transcriptThread';
@@ -68,13 +65,6 @@ export interface ContextOptions {
   startCache?: boolean;
 }
 
-/**
- * The longest a context waits for another writer's lock on the session store (only hooks name a
- * session): a small part of a hook's deadline. Past it the session's records are skipped, said on
- * stderr, and the context is answered without them.
- */
-const SESSION_LOCK_WAIT_MS = 1_000;
-
 /** The recovery context of the beads project that contains `cwd`; a folder outside any project gets the one line saying so. */
 export async function recoveryContextFor(cwd: string, options: ContextOptions = {}): Promise<SessionRecoveryResult> {
   const env = options.env ?? process.env;
@@ -94,10 +84,17 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   uncommitted.catch(() => undefined);
   // What the last run on this repository learnt (the CLI's `where`, the ids the context needed).
   const repository = await findRepository(cwd, { timeoutMs, signal: options.signal }).catch(() => undefined);
-  const start = options.startCache && options.session && !options.thread && !options.conversationHolds && repository ? await startCacheFor(cwd, repository, options, trusted, env, settings.cliPath) : undefined;
-  if (start && options.session) {
-    const hit = await cachedStart(start, repository as GitRepository, options.session, env, uncommitted, options.warn ?? (() => undefined));
-    if (hit) return hit;
+  const start =
+    options.startCache && options.session && !options.thread && !options.conversationHolds && repository
+      ? await startCacheFor({ cwd, gitDir: repository.gitDir, budget: options.budget, agent: options.forAgent, trusted, actor: options.actor, env, cliPath: settings.cliPath })
+      : undefined;
+  if (start && repository && options.session) {
+    const hit = await checkCachedStart(start, repository, options.session, env, uncommitted, options.warn ?? (() => undefined));
+    if (hit) {
+      for (const line of hit.notes) options.warn?.(line);
+      await hit.record();
+      return hit.result;
+    }
   }
   const cache = repository ? new ProjectCacheFile(path.join(repository.gitDir, LEDGER_DIR, 'project-cache.json')) : undefined;
   const detection = await detectFolder(cwd, settings, { trusted, signal: options.signal, whereCache: cache });
@@ -108,7 +105,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   // Said once, not at every hit of the start cache.
   if (releaseWarning) options.warn?.(releaseWarning);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
-  const sessions = repository && options.session && root !== undefined ? new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS }) : undefined;
+  const sessions = repository && options.session && root !== undefined ? sessionsStoreOf(repository, warn) : undefined;
   const localThreads = repository ? keptThreads(cwd, repository.gitDir, env, timeoutMs, warn) : undefined;
   const [ledger, unsent, hints, prime, actor, observed] = await Promise.all([
     // The ledger VS Code keeps for this folder — this work tree's, where a `.beads/redirect` shares
@@ -213,76 +210,6 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   }
 }
 
-interface StartCacheUse {
-  cache: StartBlockCache;
-  key: string;
-  places: StampPlaces;
-  /** The inputs' stamps, taken before any was read. */
-  before: StartStamps;
-}
-
-/** The start cache of this start, with its inputs' stamps taken now; undefined when they cannot all be stamped. */
-async function startCacheFor(cwd: string, repository: GitRepository, options: ContextOptions, trusted: boolean, env: NodeJS.ProcessEnv, cliPath: string | undefined): Promise<StartCacheUse | undefined> {
-  const found = await findBeadsDir(cwd).catch(() => undefined);
-  if (!found) return undefined;
-  const prime = options.forAgent ? primeConfigPlaces(options.forAgent, { projectFolders: [cwd, found.root] }) : { files: [], folders: [] };
-  const places = stampPlaces({ cwd, holder: found.holder, beadsDir: found.beadsDir, gitDir: repository.gitDir, prime, env, cliPath });
-  const before = await takeStamps(places, repository.gitDir);
-  if (!before) return undefined;
-  return { cache: new StartBlockCache(repository.gitDir), key: startKey({ cwd, budget: options.budget, agent: options.forAgent, trusted, actor: options.actor, env }), places, before };
-}
-
-async function takeStamps(places: StampPlaces, gitDir: string): Promise<StartStamps | undefined> {
-  const [files, projectCache] = await Promise.all([stampFiles(places), projectCacheStamp(gitDir)]);
-  return files && { files, projectCache };
-}
-
-/**
- * What the block reads that the file stamps do not cover, as the check computes it again: the
- * working tree's status, and of the agent sessions this session's own bindings, the other live
- * sessions with what they hold, and the thread's destination. Undefined when git could not answer.
- */
-async function startView(uncommitted: Promise<Section<GitChange[]>>, state: AgentSessionsState, session: SessionIdentity, others: readonly LiveSession[], env: NodeJS.ProcessEnv): Promise<StartView | undefined> {
-  const status = await uncommitted.catch(() => undefined);
-  if (!status?.ok) return undefined;
-  const own = state.sessions[sessionKey(session)];
-  const bindings = bindingsOf(own).map((issueId) => [issueId, handedRuleOf(own, issueId) ?? null]);
-  return { uncommitted: JSON.stringify(status.value), sessions: JSON.stringify({ bindings, others, thread: threadDestinationOf(state, env) }) };
-}
-
-/** Written only when no stamped input changed while the block was made. */
-async function keepStart(start: StartCacheUse, made: { validUntil: number; view: StartView; notes: string[]; result: SessionRecoveryResult; inProgressIds: string[] | undefined }): Promise<void> {
-  const gitDir = path.dirname(path.dirname(start.cache.file));
-  const after = await takeStamps(start.places, gitDir);
-  if (!after || !sameStamps(start.before, after)) return;
-  await start.cache.save({ key: start.key, writtenAt: Date.now(), validUntil: made.validUntil, stamps: start.before, view: made.view, notes: made.notes, result: made.result, ...(made.inProgressIds ? { inProgressIds: made.inProgressIds } : {}) });
-}
-
-/**
- * The cached block when every stamp is as it was and the clock has not passed its bound; the
- * session's record is then written as a full computation writes it. Undefined: compute it.
- */
-async function cachedStart(
-  start: StartCacheUse,
-  repository: GitRepository,
-  session: SessionIdentity,
-  env: NodeJS.ProcessEnv,
-  uncommitted: Promise<Section<GitChange[]>>,
-  warn: (line: string) => void,
-): Promise<SessionRecoveryResult | undefined> {
-  const entry = await start.cache.entry(start.key);
-  if (!entry || typeof entry.result?.markdown !== 'string' || !(Date.now() < entry.validUntil) || !sameStamps(entry.stamps, start.before)) return undefined;
-  const sessions = new AgentSessionsStore({ file: path.join(repository.gitDir, LEDGER_DIR, 'sessions.json'), root: repository.root }, { onDamage: (report) => warn(describeDamage('agent sessions', report)), lockWaitMs: SESSION_LOCK_WAIT_MS });
-  const observed = await observedSessions(sessions, session, env).catch(() => undefined);
-  if (!observed) return undefined;
-  const others = await liveSessions(sessions, observed.state, session, { now: Date.now(), env }).catch(() => undefined);
-  const view = others && (await startView(uncommitted, observed.state, session, others, env));
-  if (!view || view.uncommitted !== entry.view.uncommitted || view.sessions !== entry.view.sessions || !(Date.now() < entry.validUntil)) return undefined;
-  for (const line of entry.notes) warn(line);
-  await rememberHanded(sessions, session, observed.observe, entry.result.choice, entry.inProgressIds, warn);
-  return entry.result;
-}
-
 /**
  * The threads this machine kept instead of writing them to beads (`beadsRecovery.thread.destination:
  * local`), unless the thread is off now; none when they cannot be read (said on stderr).
@@ -293,45 +220,6 @@ async function keptThreads(folder: string, gitDir: string, env: NodeJS.ProcessEn
     warn(`the threads kept on this machine could not be read: ${errorMessage(error)}`);
     return undefined;
   });
-}
-
-/**
- * The sessions' state with what this session's transcript shows (observeSession's change, read
- * without the lock: writes replace the file whole), and that change, written later with the
- * issue the context hands over.
- */
-async function observedSessions(sessions: AgentSessionsStore, session: SessionIdentity, env: NodeJS.ProcessEnv): Promise<{ state: AgentSessionsState; observe: (state: AgentSessionsState) => AgentSessionsState }> {
-  const observe = await sessionObservation(sessions, session, { now: Date.now(), env });
-  return { state: observe(await sessions.read()), observe };
-}
-
-/**
- * What the session's transcript shows is recorded, and the session was handed `issueId`: it binds
- * the session (weakest of its bindings), so the next context and checkpoint of this session follow
- * it even when another issue becomes newer; and bindings to issues no longer in progress end. One
- * write under the lock, against the state as it is then.
- */
-async function rememberHanded(
-  sessions: AgentSessionsStore,
-  session: SessionIdentity,
-  observe: (state: AgentSessionsState) => AgentSessionsState,
-  choice: SessionIssueChoice | undefined,
-  inProgressIds: readonly string[] | undefined,
-  warn: (line: string) => void,
-): Promise<void> {
-  await sessions
-    .update((latest: AgentSessionsState) => {
-      const state = observe(latest);
-      const ended = inProgressIds ? endBindings(state, inProgressIds) : state;
-      // Chosen by the session's own binding: it stays as it is.
-      return choice?.issueId === undefined || choice.rule === 'binding' ? ended : handIssue(ended, session, choice.issueId, Date.now(), choice.rule);
-    })
-    .catch((error: unknown) => sessionsUnreadable(warn, error));
-}
-
-function sessionsUnreadable(warn: (line: string) => void, error: unknown): undefined {
-  warn(`the agent sessions could not be read or written, so this session's own issue is not known: ${errorMessage(error)}`);
-  return undefined;
 }
 
 /**

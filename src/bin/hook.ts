@@ -4,12 +4,12 @@
 // agent: under the hook guard's deadline, a hung CLI gives way to the read-only reading of
 // .beads/issues.jsonl, and anything else to `{}`, which every agent takes as "go on".
 import { randomUUID } from 'node:crypto';
-import { lstat, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { findBeadsDir } from '../beads/detect';
 import { BLOCK_MARK_BYTES, blockDigest, heldBlockDigest, withBlockMark } from '../core/blockMark';
 import { markerDir, markerFile } from './hookMarker';
+import { claimDelivery, deliveryFor, forgetDeliveries, hookSession, lastDelivery, readMarker, rememberDelivery, writeMarker, SAME_CONVERSATION_WINDOW_MS, type HeldIssue } from './hookDelivery';
 import { claimCompressionCheckpoint, compressionCheckpointFile, readGeminiHistory } from './hookGemini';
 import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
@@ -17,7 +17,7 @@ import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TR
 import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import { folderSettings } from '../services/folderSettings';
 import { pathPlaces, redactText } from '../services/redaction';
-import { ensurePrivateFolder, readPrivateFile, UnsafeFileError, UnsafeFolderError, writePrivateFile } from '../io/privateFolder';
+import { ensurePrivateFolder } from '../io/privateFolder';
 import { errorMessage } from '../core/errors';
 import { transcriptRecords } from '../core/transcriptLines';
 import { compactedInThisRun } from '../core/transcriptCopilot';
@@ -26,8 +26,7 @@ import { hookSurfaceBudget } from '../core/agents';
 import { compactionInstructions, threadFactLines } from '../core/threadFacts';
 import type { SessionThread } from '../core/transcriptThread';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
-import { sessionOfHook, type SessionIdentity } from '../core/agentSessions';
-import { copilotSessionLog } from '../services/sessionsOnDisk';
+import type { SessionIdentity } from '../core/agentSessions';
 import { AgentSessionsStore, endObservedSession, locateSessions, threadDestinationIn } from '../services/agentSessions';
 import { readSessionThread, transcriptAgentOf } from '../services/transcripts/sessionThread';
 import { checkpointLine } from './checkpoint';
@@ -135,10 +134,6 @@ interface Produced {
   holdsAlready: boolean;
 }
 
-/** The issue a block named (undefined: it named none). */
-interface HeldIssue {
-  issueId: string | undefined;
-}
 
 async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: Produce): Promise<string> {
   const marker = markerFile(agent, run.holder);
@@ -221,58 +216,6 @@ async function heldBlock(agent: AgentId, run: HookRun): Promise<{ named?: HeldIs
   return record && { named: record.named };
 }
 
-/**
- * The per-session record of the last block delivered: its digest and the issue it named. A record
- * an earlier version wrote holds the digest alone, and so names no issue that can be compared.
- */
-interface DeliveryRecord {
-  digest: string;
-  named?: HeldIssue;
-}
-
-async function lastDelivery(run: HookRun): Promise<DeliveryRecord | undefined> {
-  const file = sessionRecordFile(run);
-  const text = file === undefined ? undefined : await readMarker(file, run);
-  if (text === undefined) return undefined;
-  try {
-    const record = JSON.parse(text) as { digest?: unknown; issueId?: unknown };
-    if (typeof record.digest === 'string') return { digest: record.digest, named: { issueId: typeof record.issueId === 'string' ? record.issueId : undefined } };
-  } catch {
-    // The bare digest of an earlier version.
-  }
-  return { digest: text.trim() };
-}
-
-async function rememberDelivery(run: HookRun, digest: string, issueId: string | undefined): Promise<void> {
-  const record = sessionRecordFile(run);
-  if (record) await writeMarker(record, JSON.stringify({ digest, ...(issueId === undefined ? {} : { issueId }) }), run);
-}
-
-/** Before a compaction: the session's record and the claim of the start after it go. */
-async function forgetDeliveries(run: HookRun): Promise<void> {
-  const record = sessionRecordFile(run);
-  if (record) await rm(record, { force: true });
-  await rm(deliveryFor({ ...run, input: { ...run.input, source: 'compact', firedAt: undefined } }).file, { force: true });
-}
-
-/** The per-session record of the last block delivered, for agents that name no transcript; undefined without a session. */
-function sessionRecordFile(run: HookRun): string | undefined {
-  const session = run.input?.session ?? run.input?.transcript;
-  return session === undefined ? undefined : path.join(markerDir(), `${fnv1a(`${run.root}\0${session}`)}.holds`);
-}
-
-/**
- * The agent session a hook runs for: its id and transcript, from the hook input. Copilot CLI names
- * its session log only at PreCompact: at its other events the log is found by the session id, so
- * the session's own claims bind it there too (the log is read for the binding only; what a start
- * holds is still decided as for a session that names none).
- */
-function hookSession(agent: AgentId, input: HookInput | undefined, env: NodeJS.ProcessEnv): SessionIdentity | undefined {
-  const identity = sessionOfHook(agent, input);
-  if (agent !== 'copilot' || !identity || identity.transcript !== undefined) return identity;
-  const log = copilotSessionLog(identity.sessionId, env);
-  return log === undefined ? identity : { ...identity, transcript: log };
-}
 
 /** The agent's end-of-session hook: what its transcript shows is counted, and the session holds its issue no longer. */
 async function endSessionHere(run: HookRun): Promise<void> {
@@ -348,62 +291,6 @@ function threadLinesOf(thread: SessionThread | undefined): string[] | undefined 
 }
 
 
-/**
- * VS Code runs Claude Code's hook files too (`chat.useClaudeHooks`), and Cursor may (third-party
- * hooks): one session start can then run our hook from two files, at once, each under its own
- * agent name. What they share is the project, the start's source and the conversation: the
- * session id, else the transcript file. The first run claims the delivery; another within the
- * window stays silent.
- *
- * An agent that sends neither still gets one delivery per start: the two runs of one start come
- * within a second or two of each other, so the claim then holds only briefly, and a new session
- * (or a `clear`, `compact` or `resume` start, another source) a little later gets its own.
- *
- * A compaction is announced by its PreCompact hook, which drops the claim of the `compact` start
- * that follows it (forgetDeliveries): a second compaction of the session, however soon, gets the
- * block again.
- *
- * When the agent stamps its hook input (`timestamp`: Copilot CLI, VS Code), the stamp names the
- * start as well: the hook files of one start share it, and two resumes of one session seconds
- * apart (each a run that needs its block, in Copilot CLI) are two starts.
- */
-interface Delivery {
-  file: string;
-  windowMs: number;
-}
-
-const SAME_CONVERSATION_WINDOW_MS = 60_000;
-const SAME_START_WINDOW_MS = 10_000;
-
-function deliveryFor(run: HookRun): Delivery {
-  const conversation = run.input?.session ?? run.input?.transcript;
-  const key = `${run.root}\0${conversation ?? ''}\0${run.input?.source ?? ''}${run.input?.firedAt === undefined ? '' : `\0${run.input.firedAt}`}`;
-  return {
-    file: path.join(markerDir(), `${fnv1a(key)}.delivered`),
-    windowMs: conversation ? SAME_CONVERSATION_WINDOW_MS : SAME_START_WINDOW_MS,
-  };
-}
-
-/**
- * Claims a delivery: false when another run claimed it within the window. Check and claim happen
- * under a cross-process lock (proper-lockfile), since both runs of one start arrive together.
- * When the lock cannot be had the run delivers: twice is better than not at all.
- */
-async function claimDelivery(delivery: Delivery, run: Pick<HookRun, 'runId' | 'note'>): Promise<boolean> {
-  const release = await lockfile
-    .lock(delivery.file, { realpath: false, stale: 5_000, retries: { retries: 40, minTimeout: 5, maxTimeout: 50, factor: 1.5 } })
-    .catch(() => undefined);
-  if (!release) return true;
-  try {
-    const [claimant, info] = await Promise.all([readMarker(delivery.file, run), lstat(delivery.file).catch(() => undefined)]);
-    if (claimant !== undefined && claimant !== run.runId && info && Date.now() - info.mtimeMs < delivery.windowMs) return false;
-    await writeMarker(delivery.file, run.runId, run);
-    return true;
-  } finally {
-    await release().catch(() => undefined);
-  }
-}
-
 
 /**
  * Whether the run that armed the marker is still the one running, read from the session log its
@@ -432,24 +319,4 @@ async function armedFor(marker: string, session: string | undefined, run: Pick<H
   } catch {
     return true;
   }
-}
-
-/**
- * A marker file's text, or undefined: missing, or refused (a link planted at its name, a folder
- * that is not the user's own alone; io/privateFolder.ts), which is said on stderr.
- */
-async function readMarker(file: string, run: Pick<HookRun, 'note'>): Promise<string | undefined> {
-  try {
-    return await readPrivateFile(file);
-  } catch (error) {
-    if (error instanceof UnsafeFileError) run.note(`${error.message}: the hook answers as if it were not there.`);
-    return undefined;
-  }
-}
-
-/** Writes a marker file, never through a link; one that cannot be written leaves the hook's answer as it is. */
-async function writeMarker(file: string, text: string, run: Pick<HookRun, 'note'>): Promise<void> {
-  await writePrivateFile(file, text).catch((error: unknown) => {
-    if (!(error instanceof UnsafeFolderError)) run.note(`${errorMessage(error)}: ${path.basename(file)} was not kept.`);
-  });
 }

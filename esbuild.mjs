@@ -23,8 +23,9 @@ const targets = [
   },
   // The command line: dist/cli.js is a launcher that loads dist/hook.js for `hook` (what every agent
   // hook event starts: small, so outside a beads project it costs little more than a bare node
-  // start; it loads dist/hookWork.js only where a beads folder may be) and dist/main.js for
-  // everything else.
+  // start; at a new conversation's start it loads dist/hookStart.js, which answers from the start
+  // block's cache; it loads dist/hookWork.js only where a beads folder may be and the cache did not
+  // answer) and dist/main.js for everything else.
   {
     entryPoints: ['src/bin/launch.ts'],
     outfile: 'dist/cli.js',
@@ -40,7 +41,15 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['./hookWork.js'],
+    external: ['./hookStart.js', './hookWork.js'],
+  },
+  {
+    entryPoints: ['src/bin/hookStart.ts'],
+    outfile: 'dist/hookStart.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: nodeMainFields,
   },
   {
     entryPoints: ['src/bin/hookWork.ts'],

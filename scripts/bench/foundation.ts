@@ -111,7 +111,7 @@ export async function benchJsonlLoad({ repo }: { repo: string }): Promise<void> 
 }
 
 export async function benchBundleSize({ repo }: { repo: string }): Promise<void> {
-  for (const file of ['dist/extension.js', 'dist/cli.js', 'dist/hook.js', 'dist/hookWork.js', 'dist/main.js', 'dist/webview.js']) {
+  for (const file of ['dist/extension.js', 'dist/cli.js', 'dist/hook.js', 'dist/hookStart.js', 'dist/hookWork.js', 'dist/main.js', 'dist/webview.js']) {
     const full = path.join(repo, file);
     if (existsSync(full)) console.log(`${file}: ${(statSync(full).size / 1024).toFixed(1)} KB`);
     else console.log(`${file}: not built (run npm run build)`);

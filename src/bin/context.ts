@@ -257,3 +257,4 @@ async function readLedger(repository: GitRepository, warn: (line: string) => voi
     return undefined;
   }
 }
+

@@ -7,22 +7,20 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { findBeadsDir } from '../beads/detect';
-import { BLOCK_MARK_BYTES, blockDigest, heldBlockDigest, withBlockMark } from '../core/blockMark';
+import { blockDigest, heldBlockDigest, withBlockMark } from '../core/blockMark';
 import { markerDir, markerFile } from './hookMarker';
-import { claimDelivery, deliveryFor, forgetDeliveries, hookSession, lastDelivery, readMarker, rememberDelivery, writeMarker, SAME_CONVERSATION_WINDOW_MS, type HeldIssue } from './hookDelivery';
+import { blockBudget, claimDelivery, claimStart, deliveryFor, forgetDeliveries, handOver, hookSession, lastDelivery, prepareMarkers, readMarker, rememberDelivery, SAME_CONVERSATION_WINDOW_MS, writeMarker, type HeldIssue, type Produced } from './hookDelivery';
 import { claimCompressionCheckpoint, compressionCheckpointFile, readGeminiHistory } from './hookGemini';
 import { fnv1a } from '../core/hash';
 import { isAgentId, type AgentId } from '../core/hookConfig';
-import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, START_CONTEXT_KEPT, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
+import { AFTER_COMPACTION_PREFIX, hookPlan, hookResponse, TRANSCRIPT_BOUNDARIES, type HookInput, type HookPlan } from '../core/hookProtocol';
 import { runCheckpoint, type CheckpointFlowResult } from '../services/checkpointFlow';
 import { folderSettings } from '../services/folderSettings';
 import { pathPlaces, redactText } from '../services/redaction';
-import { ensurePrivateFolder } from '../io/privateFolder';
 import { errorMessage } from '../core/errors';
 import { transcriptRecords } from '../core/transcriptLines';
 import { compactedInThisRun } from '../core/transcriptCopilot';
 import { readTranscriptTail } from '../services/transcriptTail';
-import { hookSurfaceBudget } from '../core/agents';
 import { compactionInstructions, threadFactLines } from '../core/threadFacts';
 import type { SessionThread } from '../core/transcriptThread';
 import { keepCompactSummary } from '../services/transcripts/compactSummaries';
@@ -40,6 +38,10 @@ export interface HookIo {
   /** Notes for the agent's log (stderr), never its stdout. */
   note?: (line: string) => void;
   budget?: number;
+  /** This run's id, when its entry gave it one already (hookStart.ts claims under it). */
+  runId?: string;
+  /** When the hook process began (epoch ms): the deadline counts from then. */
+  startedAt?: number;
 }
 
 /** Runs one hook and returns what goes to stdout; never throws, never outlives the hook deadline. */
@@ -51,10 +53,10 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   }
   const agent = agentArg;
   const env = io.env ?? process.env;
-  const started = Date.now();
+  const started = io.startedAt ?? Date.now();
   // Names this run's claim on a delivery, so its own fallback (after a slow first try) is not
   // taken for a second hook.
-  const runId = `${process.pid}-${randomUUID()}`;
+  const runId = io.runId ?? `${process.pid}-${randomUUID()}`;
   const plan = hookPlan(agent, event);
   const input = await (io.readInput ?? readHookInput)();
   const cwd = hookFolder(input, env);
@@ -78,7 +80,7 @@ export async function runHook(agentArg: string | undefined, event: string | unde
   const context = async (trusted: boolean, signal: AbortSignal, lateAfterCompaction: boolean, conversationHolds?: HeldIssue): Promise<Produced> => {
     const prefix = lateAfterCompaction ? AFTER_COMPACTION_PREFIX : '';
     // Each agent's hook takes what it accepts (core/budget.ts); room for the line that marks the block.
-    const budget = (io.budget ?? hookSurfaceBudget(agent).bytes) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
+    const budget = blockBudget(agent, prefix, io.budget);
     // The thread is what a compaction took: a resumed or new conversation holds its own (or has none).
     const afterCompaction = input?.source === 'compact' || lateAfterCompaction;
     // A block with no thread and no held block is a start's: it may come from the start block's cache (services/startBlockCache.ts).
@@ -126,20 +128,10 @@ interface HookRun {
  */
 type Produce = (lateAfterCompaction: boolean, conversationHolds?: HeldIssue) => Promise<Produced>;
 
-interface Produced {
-  markdown: string;
-  /** The issue the block hands over as the session's own; undefined for none. */
-  issueId: string | undefined;
-  /** With `conversationHolds`: the block held names that issue still; nothing to say. */
-  holdsAlready: boolean;
-}
-
 
 async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRun, produce: Produce): Promise<string> {
   const marker = markerFile(agent, run.holder);
-  // A marker folder that is not the user's own alone is not used: the hook answers without markers.
-  await ensurePrivateFolder(markerDir()).catch((error: unknown) => run.note(`${errorMessage(error)}: the hook answers without its marker files.`));
-  if (plan.disarm) await rm(marker, { force: true });
+  await prepareMarkers(plan, marker, run);
   if (plan.endSession) {
     await endSessionHere(run);
     return hookResponse(agent, event, undefined);
@@ -161,29 +153,20 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   if (plan.inject === 'never') return hookResponse(agent, event, undefined);
   if (plan.inject === 'if-armed' && !(await armedFor(marker, run.input?.session, run))) return hookResponse(agent, event, undefined);
   if (plan.sameRunOnly && !(await armedInThisRun(marker, run))) return hookResponse(agent, event, undefined);
-  // Stdin that was no agent's JSON names nothing to match: that run answers.
-  const delivery = deliveryFor(run);
-  if (plan.inject === 'always' && run.input && !(await claimDelivery(delivery, run))) {
-    run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
-    return hookResponse(agent, event, undefined);
-  }
+  if (plan.inject === 'always' && !(await claimStart(run))) return hookResponse(agent, event, undefined);
   const held = run.input?.source === 'resume' ? await heldBlock(agent, run) : undefined;
   if (held) {
     const corrected = await correctionOf(agent, event, run, held.named, produce);
     if (corrected !== undefined) return corrected;
     run.note('this resumed conversation already holds the recovery context; not twice.');
     // Nothing went out, so nothing is claimed: a later resume asks the transcript again.
-    await rm(delivery.file, { force: true });
+    await rm(deliveryFor(run).file, { force: true });
     return hookResponse(agent, event, undefined);
   }
   const produced = await produce(plan.inject === 'if-armed');
-  const digest = blockDigest(produced.markdown);
   // Consumed only once the context is in hand, so a failure leaves it for the next tool call.
   if (plan.inject === 'if-armed') await rm(marker, { force: true });
-  // What stays in the conversation; a start's context that the next run does not get again is no hold.
-  if (plan.inject === 'if-armed' || START_CONTEXT_KEPT[agent]) await rememberDelivery(run, digest, produced.issueId);
-  const prefix = plan.inject === 'if-armed' ? AFTER_COMPACTION_PREFIX : '';
-  return hookResponse(agent, event, `${prefix}${withBlockMark(produced.markdown)}`);
+  return handOver(agent, event, run, produced, plan.inject === 'if-armed');
 }
 
 /**

@@ -9,9 +9,11 @@ import lockfile from 'proper-lockfile';
 import { sessionOfHook, type SessionIdentity } from '../core/agentSessions';
 import { errorMessage } from '../core/errors';
 import { fnv1a } from '../core/hash';
+import { hookSurfaceBudget } from '../core/agents';
+import { BLOCK_MARK_BYTES, blockDigest, withBlockMark } from '../core/blockMark';
 import type { AgentId } from '../core/hookConfig';
-import type { HookInput } from '../core/hookProtocol';
-import { readPrivateFile, UnsafeFileError, UnsafeFolderError, writePrivateFile } from '../io/privateFolder';
+import { AFTER_COMPACTION_PREFIX, hookResponse, START_CONTEXT_KEPT, type HookInput, type HookPlan } from '../core/hookProtocol';
+import { ensurePrivateFolder, readPrivateFile, UnsafeFileError, UnsafeFolderError, writePrivateFile } from '../io/privateFolder';
 import { copilotSessionLog } from '../services/sessionsOnDisk';
 import { markerDir } from './hookMarker';
 
@@ -23,6 +25,45 @@ export interface DeliveryRun {
   note: (line: string) => void;
   /** Names this run's claim on a delivery, so its own fallback (after a slow first try) is not taken for a second hook. */
   runId: string;
+}
+
+/** A block made for a session, as a hook hands it over. */
+export interface Produced {
+  markdown: string;
+  /** The issue the block hands over as the session's own; undefined for none. */
+  issueId: string | undefined;
+  /** With `conversationHolds`: the block held names that issue still; nothing to say. */
+  holdsAlready: boolean;
+}
+
+/** The room for a block in what `agent` takes from a hook (core/budget.ts; `override` in tests), less the line that marks it and what goes before it. */
+export function blockBudget(agent: AgentId, prefix: string, override?: number): number {
+  return (override ?? hookSurfaceBudget(agent).bytes) - Buffer.byteLength(prefix, 'utf8') - BLOCK_MARK_BYTES;
+}
+
+/** The first steps of every hook run in a project: the marker folder made the user's own, and the marker disarmed where the plan says. */
+export async function prepareMarkers(plan: HookPlan, marker: string, run: Pick<DeliveryRun, 'note'>): Promise<void> {
+  // A marker folder that is not the user's own alone is not used: the hook answers without markers.
+  await ensurePrivateFolder(markerDir()).catch((error: unknown) => run.note(`${errorMessage(error)}: the hook answers without its marker files.`));
+  if (plan.disarm) await rm(marker, { force: true });
+}
+
+/** Claims this start's delivery (deliveryFor); false, and said, when another hook run of the same start has it. */
+export async function claimStart(run: DeliveryRun): Promise<boolean> {
+  // Stdin that was no agent's JSON names nothing to match: that run answers.
+  if (!run.input || (await claimDelivery(deliveryFor(run), run))) return true;
+  run.note('the recovery context already went to this session moments ago (another hook file runs too); not twice.');
+  return false;
+}
+
+/**
+ * The answer that hands `produced` over (`late`: after a compaction, on a later tool call or
+ * prompt), remembered as what the conversation now holds where it stays there.
+ */
+export async function handOver(agent: AgentId, event: string, run: DeliveryRun, produced: Produced, late: boolean): Promise<string> {
+  // What stays in the conversation; a start's context that the next run does not get again is no hold.
+  if (late || START_CONTEXT_KEPT[agent]) await rememberDelivery(run, blockDigest(produced.markdown), produced.issueId);
+  return hookResponse(agent, event, `${late ? AFTER_COMPACTION_PREFIX : ''}${withBlockMark(produced.markdown)}`);
 }
 
 /** The issue a block named (undefined: it named none). */

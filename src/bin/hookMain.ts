@@ -3,19 +3,29 @@
 // say nothing, so this entry reads the agent's input and looks for a beads folder with nothing but
 // the file system; only where one may be does it load the hook itself (dist/hookWork.js: the
 // recovery context, the checkpoint, the beads CLIs), which finds the project exactly.
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { hookPlan, isHookAgent, type HookInput } from '../core/hookProtocol';
+import type { AgentId } from '../core/hookConfig';
+import { hookPlan, isHookAgent, isPlainStart, type HookInput } from '../core/hookProtocol';
 import { requireWithCompileCache, type CachedLoad } from './compileCache';
-import { runHookProcess } from './hookGuard';
+import { guardHook, hookDeadlineMs, runHookProcess } from './hookGuard';
 import { hookFolder, readHookInput } from './hookInput';
 import { compressionCheckpointFile, keepNewChatFile, readGeminiHistory, repairChatFile, restoreChatFile, type GeminiSession, type KeptChatFile } from './hookGemini';
 import { markerFile } from './hookMarker';
+import type * as HookStart from './hookStart';
 import type * as HookWork from './hookWork';
 
 const [agent, event] = process.argv.slice(3);
 
+const startedAt = Date.now();
+// Names this run's claim on a delivery, in the start from the cache and in the whole hook alike.
+const runId = `${process.pid}-${randomUUID()}`;
+/** The part of the hook's deadline a start from the cache may take before the whole hook answers instead. */
+const CACHED_START_SHARE = 0.25;
+
 // Loaded with V8's code cache (compileCache.ts), which is written after the answer when there was none.
+let start: CachedLoad<typeof HookStart> | undefined;
 let work: CachedLoad<typeof HookWork> | undefined;
 
 void runHookProcess(async () => {
@@ -47,15 +57,32 @@ void runHookProcess(async () => {
     }
   }
   try {
+    // A new conversation's start, answered from the start block's cache when it holds the block (hookStart.ts).
+    const cached = isHookAgent(agent) && event && isPlainStart(hookPlan(agent, event), input) && process.env.BEADS_RECOVERY_START_CACHE !== 'off' ? await startFromCache(agent, event, input) : undefined;
+    if (cached !== undefined) return cached;
     // A file of the build beside this one, loaded only where a beads project may be.
     work = await requireWithCompileCache<typeof HookWork>(path.join(__dirname, 'hookWork.js'));
-    return await work.exports.answerHook(agent, event, input);
+    return await work.exports.answerHook(agent, event, input, { runId, startedAt });
   } finally {
     if (newChatFile && (await restoreChatFile(newChatFile))) {
       process.stderr.write("beads-recovery: another Gemini CLI session's start-up cleanup deleted this new session's chat file while this hook ran; its first record is written back.\n");
     }
   }
-}, () => work?.saveCache() ?? Promise.resolve());
+}, async () => {
+  await start?.saveCache();
+  await work?.saveCache();
+});
+
+/** The start's answer from the cache, within its share of the deadline; undefined: the whole hook answers. */
+async function startFromCache(agent: AgentId, event: string, input: HookInput | undefined): Promise<string | undefined> {
+  const note = (line: string) => process.stderr.write(`beads-recovery: ${line}\n`);
+  start = await requireWithCompileCache<typeof HookStart>(path.join(__dirname, 'hookStart.js'));
+  const { answerStartFromCache } = start.exports;
+  return guardHook<string | undefined>(
+    { answer: (signal) => answerStartFromCache(agent, event, input, { env: process.env, note, runId, signal }), last: () => undefined },
+    { deadlineMs: hookDeadlineMs() * CACHED_START_SHARE, warn: (reason) => note(`the start block's cache was not used: ${reason}`) },
+  );
+}
 
 /** The nearest folder here or above that holds a `.beads` (or br's `_beads`) folder: without one there is no project; with one, hookWork decides. */
 async function beadsFolderAbove(start: string): Promise<string | undefined> {

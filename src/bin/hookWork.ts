@@ -2,11 +2,11 @@
 import { endOrphanedProcesses } from '../beads/processRegistry';
 import { endStartedProcessesOnSignals } from '../beads/runCli';
 import type { HookInput } from '../core/hookProtocol';
-import { runHook } from './hook';
+import { runHook, type HookIo } from './hook';
 
-export function answerHook(agent: string | undefined, event: string | undefined, input: HookInput | undefined): Promise<string> {
+export function answerHook(agent: string | undefined, event: string | undefined, input: HookInput | undefined, run: Pick<HookIo, 'runId' | 'startedAt'> = {}): Promise<string> {
   // A run killed outright (a hook the agent gave up on) may have left a CLI running: ended here.
   endOrphanedProcesses({ log: (message) => process.stderr.write(`beads-recovery: ${message}\n`) });
   endStartedProcessesOnSignals();
-  return runHook(agent, event, { readInput: () => Promise.resolve(input) });
+  return runHook(agent, event, { ...run, readInput: () => Promise.resolve(input) });
 }

@@ -71,6 +71,17 @@ export function hookPlan(agent: AgentId, event: string): HookPlan {
   return Object.hasOwn(events, event) ? (events[event] as HookPlan) : NO_PLAN;
 }
 
+/**
+ * Whether a hook run only hands a new or cleared conversation its start block: a block at every
+ * start ('always') and nothing else to do first. The one kind of run the start block's cache may
+ * answer (bin/hookStart.ts). Not after a compaction (that block carries the session's thread), nor
+ * at a resume (the conversation may hold a block already: a correction is due, or nothing).
+ */
+export function isPlainStart(plan: HookPlan, input: HookInput | undefined): boolean {
+  const plain = plan.inject === 'always' && !plan.arm && !plan.checkpoint && !plan.checkpointCompression && !plan.endSession && !plan.keepSummary && !plan.sameRunOnly;
+  return plain && input?.session !== undefined && input.source !== 'resume' && input.source !== 'compact';
+}
+
 /** Each agent's profile's value of `key`, keyed by agent. */
 function byAgent<K extends keyof AgentProfile>(key: K): { readonly [A in AgentId]: AgentProfile[K] } {
   return Object.fromEntries(Object.values(AGENT_PROFILES).map((profile: AgentProfile) => [profile.id, profile[key]])) as { readonly [A in AgentId]: AgentProfile[K] };

@@ -144,3 +144,4 @@ export function sessionsUnreadable(warn: (line: string) => void, error: unknown)
   warn(`the agent sessions could not be read or written, so this session's own issue is not known: ${errorMessage(error)}`);
   return undefined;
 }
+

@@ -1,7 +1,8 @@
 // The start block cache under random interleavings (issue 28): seeded sequences of input changes
-// and starts, each start of a new session through the cache; every block a hit gives is compared
-// with a full computation made right after it, and a hit must come only when nothing it was made
-// from changed. Both cores are kept busy (busy loops ended by their PIDs), as in the other
+// and starts, each start of a new session through the cache, half of them as the built hook makes
+// them (answered from the cache alone when it can: bin/hookStart.ts); every block a hit gives is
+// compared with a full computation made right after it, and a hit must come only when nothing it
+// was made from changed. Both cores are kept busy (busy loops ended by their PIDs), as in the other
 // randomized tests: stamps taken while writers are slow to be scheduled are where a cache goes stale.
 // START_CACHE_FAULTS_SEED=<n> runs that seed alone; START_CACHE_FAULTS_FRESH=<n> adds n fresh seeds.
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { recordFileChange } from '../../../src/core/ledger';
 import { LEDGER_DIR, LedgerStore } from '../../../src/services/ledgerStore';
 import { SCENARIO } from '../../fixtures/make-workspace.mjs';
 import { keepCoresBusyWhileTestsRun } from '../support/busyCores';
-import { claimTranscript, startBlock, startProject, type StartProject } from '../support/startBlock';
+import { claimTranscript, computedHookStart, hookStart, startBlock, startProject, type StartProject } from '../support/startBlock';
 
 // Full computations, counted: a hit makes none.
 const computed = vi.hoisted(() => ({ count: 0 }));
@@ -107,16 +108,29 @@ describe('the start block cache under random interleavings, both cores busy', ()
   it.each(SEEDS)('seed %i: every block a start gives is what a full computation gives', { timeout: 600_000 }, async (seed) => {
     console.log(`start block cache faults: seed ${seed} (START_CACHE_FAULTS_SEED=${seed} replays it)`);
     const next = random(seed);
+    // Which starts go through the hook, drawn apart so each seed's changes stay what they were.
+    const viaHook = random(seed ^ 0x5bd1e995);
     // Times relative to now: the block's ages read in hours, and the clock moves them.
     const project = startProject(scratch, `seed-${seed}`, Date.now());
     const world: World = { project, env: project.env, aheadMs: 0, claimers: 0, edits: 0 };
     let hits = 0;
+    let hookHits = 0;
     const done: string[] = [];
     for (let step = 0; step < STEPS; step++) {
       // Half the steps change nothing, so that hits come and are checked.
       const name = next() < 0.5 ? 'nothing' : (NAMES[1 + Math.floor(next() * (NAMES.length - 1))] ?? 'nothing');
       await CHANGES[name]?.(world, next);
       done.push(name);
+      // Half the starts as the built hook makes them: from the cache alone when it answers (hookStart.ts).
+      if (viaHook() < 0.5) {
+        const start = await hookStart(project, world.env);
+        if (start.fromCache) {
+          hits++;
+          hookHits++;
+          expect(start.answer, `seed ${seed}, after ${done.join(', ')} (the hook's start)`).toBe(await computedHookStart(project, world.env));
+        }
+        continue;
+      }
       const before = computed.count;
       const block = await startBlock(project, world.env, true);
       if (computed.count === before) {
@@ -124,7 +138,7 @@ describe('the start block cache under random interleavings, both cores busy', ()
         expect(block, `seed ${seed}, after ${done.join(', ')}`).toBe(await startBlock(project, world.env, false));
       }
     }
-    console.log(`start block cache faults: seed ${seed}: ${STEPS} starts, ${hits} taken from the cache, each the same as a full computation`);
+    console.log(`start block cache faults: seed ${seed}: ${STEPS} starts, ${hits} taken from the cache (${hookHits} by the hook's start alone), each the same as a full computation`);
     expect(hits).toBeGreaterThan(0);
   });
 });

@@ -4,6 +4,9 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { recoveryContextFor, type ContextOptions } from '../../../src/bin/context';
+import { runHook } from '../../../src/bin/hook';
+import { answerStartFromCache } from '../../../src/bin/hookStart';
+import { parseHookInput, type HookInput } from '../../../src/core/hookProtocol';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 
 export interface StartProject {
@@ -49,6 +52,32 @@ export async function startBlock(project: Pick<StartProject, 'dir' | 'scratch'>,
     ...extra,
   });
   return result.markdown;
+}
+
+/** The hook input of a new Claude Code session's start in the project (`fields` change or add to it). */
+export function startInput(project: Pick<StartProject, 'dir' | 'scratch'>, fields: Record<string, unknown> = {}): HookInput {
+  const sessionId = `hook-session-${++sessions}`;
+  const input = parseHookInput(JSON.stringify({ session_id: sessionId, transcript_path: path.join(project.scratch, `${sessionId}.jsonl`), cwd: project.dir, hook_event_name: 'SessionStart', source: 'startup', ...fields }));
+  if (!input) throw new Error('hook input not parsed');
+  return input;
+}
+
+/**
+ * A new session's start as the built hook answers it (dist/hook.js): from the start block's cache
+ * when it holds the block (hookStart.ts), else the whole hook, under the same run id.
+ */
+export async function hookStart(project: Pick<StartProject, 'dir' | 'scratch'>, env: NodeJS.ProcessEnv): Promise<{ answer: string; fromCache: boolean }> {
+  const input = startInput(project);
+  const runId = `run-${sessions}`;
+  const cached = await answerStartFromCache('claude', 'SessionStart', input, { env, note: () => undefined, runId, signal: new AbortController().signal });
+  if (cached !== undefined) return { answer: cached, fromCache: true };
+  return { answer: await runHook('claude', 'SessionStart', { env, readInput: () => Promise.resolve(input), note: () => undefined, runId }), fromCache: false };
+}
+
+/** What the whole hook answers a new session's start, computed (never from the cache). */
+export function computedHookStart(project: Pick<StartProject, 'dir' | 'scratch'>, env: NodeJS.ProcessEnv): Promise<string> {
+  const input = startInput(project);
+  return runHook('claude', 'SessionStart', { env: { ...env, BEADS_RECOVERY_START_CACHE: 'off' }, readInput: () => Promise.resolve(input), note: () => undefined });
 }
 
 /** Claude Code transcript lines of a session that claimed `issueId` just now. */

@@ -8,8 +8,9 @@
 // of its processes costs against a bare node start (the real br is a native binary that starts in
 // milliseconds), so the last row's excess over the middle one is mostly the stand-in's own start.
 // Then what one start costs part by part, in both br stores (scripts/bench/startupTrace.cjs notes
-// when each part happens): node's own start, the entry until the work bundle loads, the load, the
-// work before the first process, the git and beads processes, the work after them until the
+// when each part happens): whether the start cache answered alone, node's own start, the entry
+// until the first bundle loads, the loads (the start bundle, and the work bundle when the cache
+// did not answer), the work before the first process, the git and beads processes, the work after them until the
 // answer (with its fsyncs and locks), and what runs after the answer.
 // The agent's own launch-to-first-request cost is the real-agent bench (scripts/bench/agents.ts).
 // Prints, asserts nothing.
@@ -51,7 +52,7 @@ function printBreakdown(scenarios, { dir, repo, hookRun }) {
   for (const part of names) {
     const cells = traces.map((runs) => {
       const values = runs.map((run) => run[part]);
-      return (typeof values[0] === 'number' ? median(values).toFixed(part.includes('count') ? 0 : 1) : values[0]).padStart(22);
+      return (typeof values[0] === 'number' ? median(values).toFixed(/count|1 = yes/.test(part) ? 0 : 1) : values[0]).padStart(22);
     });
     console.log(`${part.padEnd(52)} ${cells.join(' ')}`);
   }
@@ -63,10 +64,13 @@ function partsOf(trace) {
   const processes = trace.processes.filter((entry) => entry.end !== undefined);
   const firstStart = Math.min(...processes.map((entry) => entry.start), trace.answer);
   const lastEnd = Math.max(...processes.map((entry) => entry.end), firstStart);
+  const loading = trace.load.reduce((sum, entry) => sum + entry.end - entry.start, 0);
   return {
+    // One bundle loaded: the start from the cache answered (dist/hookStart.js); two: it missed and the whole hook (dist/hookWork.js) answered.
+    'answered from the start cache alone (1 = yes)': trace.load.length === 1 ? 1 : 0,
     'node itself, until the hook begins': trace.preload,
     'entry, stdin, the beads folder found, until the load': load.start - trace.preload,
-    'loading the work bundle (code cache)': load.end - load.start,
+    'loading the bundles (code cache)': loading,
     'work before the first process': firstStart - load.end,
     [`git and beads processes (first start to last exit)`]: lastEnd - firstStart,
     'work after them until the answer': trace.answer - lastEnd,

@@ -274,7 +274,14 @@ export function storeFolderCandidates(folder: string): string[] {
   return ['.beads', '_beads'].map((name) => join(folder, name));
 }
 
-export async function findBeadsDir(folder: string): Promise<{ root: string; beadsDir: string; holder: string } | undefined> {
+/** A beads store found from a folder: its project root, the store folder (after a redirect), and the folder the walk found it in. */
+export interface StoreFolder {
+  root: string;
+  beadsDir: string;
+  holder: string;
+}
+
+export async function findBeadsDir(folder: string): Promise<StoreFolder | undefined> {
   let current = resolve(folder);
   for (;;) {
     for (const candidate of storeFolderCandidates(current)) {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { errorMessage } from '../core/errors';
 import type { AgentId } from '../core/hookConfig';
 import { hookPlan, isHookAgent, isPlainStart, type HookInput } from '../core/hookProtocol';
 import { requireWithCompileCache, type CachedLoad } from './compileCache';
@@ -76,7 +77,13 @@ void runHookProcess(async () => {
 /** The start's answer from the cache, within its share of the deadline; undefined: the whole hook answers. */
 async function startFromCache(agent: AgentId, event: string, input: HookInput | undefined): Promise<string | undefined> {
   const note = (line: string) => process.stderr.write(`beads-recovery: ${line}\n`);
-  start = await requireWithCompileCache<typeof HookStart>(path.join(__dirname, 'hookStart.js'));
+  try {
+    start = await requireWithCompileCache<typeof HookStart>(path.join(__dirname, 'hookStart.js'));
+  } catch (error) {
+    // Without its start bundle (a damaged install), every start is the whole hook's.
+    note(`the start block's cache was not used: ${errorMessage(error)}`);
+    return undefined;
+  }
   const { answerStartFromCache } = start.exports;
   return guardHook<string | undefined>(
     { answer: (signal) => answerStartFromCache(agent, event, input, { env: process.env, note, runId, signal }), last: () => undefined },

@@ -40,13 +40,17 @@ export async function answerStartFromCache(agent: AgentId, event: string, input:
   const [found, repository] = await Promise.all([findBeadsDir(cwd).catch(() => undefined), findRepository(cwd, { timeoutMs, signal: run.signal }).catch(() => undefined)]);
   const session = hookSession(agent, input, run.env);
   if (!found || !repository || !session) return undefined;
-  const start = await startCacheFor({ cwd, gitDir: repository.gitDir, budget: blockBudget(agent, ''), agent, trusted: true, actor: undefined, env: run.env, cliPath });
+  // The whole hook's first steps, beside the check: a miss leaves them done as the whole hook does them.
+  const markers = prepareMarkers(plan, markerFile(agent, found.holder), run);
+  const start = await startCacheFor({ cwd, gitDir: repository.gitDir, budget: blockBudget(agent, ''), agent, trusted: true, actor: undefined, env: run.env, cliPath, store: found });
   const hit = start && (await checkCachedStart(start, repository, session, run.env, uncommitted, run.note));
+  await markers;
   if (!hit) return undefined;
   const delivery: DeliveryRun = { root: found.root, input, note: run.note, runId: run.runId };
-  await prepareMarkers(plan, markerFile(agent, found.holder), run);
   if (!(await claimStart(delivery))) return hookResponse(agent, event, undefined);
   for (const line of hit.notes) run.note(line);
-  await hit.record();
-  return handOver(agent, event, delivery, { markdown: hit.result.markdown, issueId: hit.result.choice ? hit.result.choice.issueId : hit.result.focusedId, holdsAlready: false }, false);
+  // The session's record and the conversation's, side by side: neither reads the other.
+  const produced = { markdown: hit.result.markdown, issueId: hit.result.choice ? hit.result.choice.issueId : hit.result.focusedId, holdsAlready: false };
+  const [, answer] = await Promise.all([hit.record(), handOver(agent, event, delivery, produced, false)]);
+  return answer;
 }

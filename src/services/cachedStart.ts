@@ -3,7 +3,7 @@
 // used by the recovery context (bin/context.ts, which also keeps what it computes) and by the
 // hook's start from the cache (bin/hookStart.ts), which answers without loading the rest.
 import path from 'node:path';
-import { findBeadsDir } from '../beads/detect';
+import { findBeadsDir, type StoreFolder } from '../beads/detect';
 import { bindingsOf, endBindings, handedRuleOf, handIssue, sessionKey, type AgentSessionsState, type SessionIdentity } from '../core/agentSessions';
 import { errorMessage } from '../core/errors';
 import { isAgentId } from '../core/hookConfig';
@@ -39,9 +39,10 @@ export interface StartCacheUse {
 }
 
 /** The start cache of a start in `facts.cwd`, with its inputs' stamps taken now; undefined when they cannot all be stamped. */
-export async function startCacheFor(facts: StartKeyFacts & { gitDir: string; cliPath: string | undefined }): Promise<StartCacheUse | undefined> {
+export async function startCacheFor(facts: StartKeyFacts & { gitDir: string; cliPath: string | undefined; store?: StoreFolder }): Promise<StartCacheUse | undefined> {
   const { cwd, gitDir } = facts;
-  const found = await findBeadsDir(cwd).catch(() => undefined);
+  // The store as the caller found it from `cwd`, else found here.
+  const found = facts.store ?? (await findBeadsDir(cwd).catch(() => undefined));
   if (!found) return undefined;
   const prime = isAgentId(facts.agent) ? primeConfigPlaces(facts.agent, { projectFolders: [cwd, found.root] }) : { files: [], folders: [] };
   const places = stampPlaces({ cwd, holder: found.holder, beadsDir: found.beadsDir, gitDir, prime, env: facts.env, cliPath: facts.cliPath });
@@ -90,10 +91,10 @@ export interface CachedStart {
  * the session's record to write once the block goes out. Undefined: compute it.
  */
 export async function checkCachedStart(start: StartCacheUse, repository: SessionsPlace, session: SessionIdentity, env: NodeJS.ProcessEnv, uncommitted: Promise<Section<GitChange[]>>, warn: (line: string) => void): Promise<CachedStart | undefined> {
-  const entry = await start.cache.entry(start.key);
-  if (!entry || typeof entry.result?.markdown !== 'string' || !(Date.now() < entry.validUntil) || !sameStamps(entry.stamps, start.before)) return undefined;
   const sessions = sessionsStoreOf(repository, warn);
-  const observed = await observedSessions(sessions, session, env).catch(() => undefined);
+  // Read side by side: the sessions are read whether the entry turns out to hold or not.
+  const [entry, observed] = await Promise.all([start.cache.entry(start.key), observedSessions(sessions, session, env).catch(() => undefined)]);
+  if (!entry || typeof entry.result?.markdown !== 'string' || !(Date.now() < entry.validUntil) || !sameStamps(entry.stamps, start.before)) return undefined;
   if (!observed) return undefined;
   const others = await liveSessions(sessions, observed.state, session, { now: Date.now(), env }).catch(() => undefined);
   const view = others && (await startView(uncommitted, observed.state, session, others, env));

@@ -143,4 +143,18 @@ describe('the built hook', () => {
     expect(missed.stdout).toBe('');
     expect(missed.stderr).toMatch(/hookWork\.js/);
   });
+
+  it('answers every start with the whole hook when its start bundle is missing', () => {
+    ensureCliBuilt();
+    const project = startProject(scratch, 'no-start-bundle');
+    const partial = path.join(scratch, 'dist-without-start');
+    mkdirSync(partial, { recursive: true });
+    for (const file of ['cli.js', 'hook.js', 'hookWork.js']) copyFileSync(path.join(REPO, 'dist', file), path.join(partial, file));
+    for (let run = 0; run < 3; run++) {
+      const input = startInput(project);
+      const result = spawnSync(process.execPath, [path.join(partial, 'cli.js'), 'hook', 'claude', 'SessionStart'], { cwd: project.dir, env: { ...process.env, ...project.env }, input: JSON.stringify({ session_id: input.session, transcript_path: input.transcript, cwd: project.dir, hook_event_name: 'SessionStart', source: 'startup' }), encoding: 'utf8' });
+      expect(result.stdout).toMatch(/additionalContext/);
+      expect(result.stderr).toMatch(/start block's cache was not used: .*hookStart\.js/);
+    }
+  });
 });

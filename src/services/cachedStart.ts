@@ -10,7 +10,7 @@ import { isAgentId } from '../core/hookConfig';
 import type { GitChange } from '../core/porcelain';
 import type { Section } from '../core/recovery';
 import type { LiveSession, SessionIssueChoice } from '../core/sessionIssue';
-import { AgentSessionsStore, liveSessions, sessionObservation, threadDestinationOf } from './agentSessions';
+import { AgentSessionsStore, readLiveSessions, sessionObservation, threadDestinationOf } from './agentSessions';
 import { describeDamage } from './durableJson';
 import { LEDGER_DIR } from './ledgerStore';
 import { primeConfigPlaces } from './primeDetection';
@@ -96,10 +96,14 @@ export async function checkCachedStart(start: StartCacheUse, repository: Session
   const [entry, observed] = await Promise.all([start.cache.entry(start.key), observedSessions(sessions, session, env).catch(() => undefined)]);
   if (!entry || typeof entry.result?.markdown !== 'string' || !(Date.now() < entry.validUntil) || !sameStamps(entry.stamps, start.before)) return undefined;
   if (!observed) return undefined;
-  const others = await liveSessions(sessions, observed.state, session, { now: Date.now(), env }).catch(() => undefined);
-  const view = others && (await startView(uncommitted, observed.state, session, others, env));
-  if (!view || view.uncommitted !== entry.view.uncommitted || view.sessions !== entry.view.sessions || !(Date.now() < entry.validUntil)) return undefined;
-  return { result: entry.result, notes: entry.notes, record: () => rememberHanded(sessions, session, observed.observe, entry.result.choice, entry.inProgressIds, warn) };
+  // What the other sessions' transcripts showed since they were last read is recorded with this
+  // session's record, in its one write, not in a write of its own before the answer.
+  const others = await readLiveSessions(sessions, observed.state, session, { now: Date.now(), env }).catch(() => undefined);
+  const view = others && (await startView(uncommitted, observed.state, session, others.live, env));
+  if (!others || !view || view.uncommitted !== entry.view.uncommitted || view.sessions !== entry.view.sessions || !(Date.now() < entry.validUntil)) return undefined;
+  const { change } = others;
+  const observe = change ? (state: AgentSessionsState) => observed.observe(change(state)) : observed.observe;
+  return { result: entry.result, notes: entry.notes, record: () => rememberHanded(sessions, session, observe, entry.result.choice, entry.inProgressIds, warn) };
 }
 
 /** The agent sessions of the work tree whose git dir is `place.gitDir` (beside its ledger); damage is said through `warn`. */

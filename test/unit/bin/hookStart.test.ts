@@ -95,6 +95,20 @@ describe("a new session's start from the start block's cache", () => {
     expect(await wholeHook(project, input)).toBe('{}');
   });
 
+  it("records what another live session's transcript showed since it was last read, with its own record", async () => {
+    const other = startInput(project);
+    writeFileSync(other.transcript ?? '', '');
+    await wholeHook(project, other);
+    const readUpTo = () => sessionsState(project).sessions[sessionKey({ agent: 'claude', sessionId: other.session ?? '' })]?.readUpTo ?? 0;
+    const before = readUpTo();
+    // The other session works on (no claim: the block stays the same), writing its transcript after its last hook.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const at = new Date().toISOString();
+    writeFileSync(other.transcript ?? '', `${JSON.stringify({ type: 'assistant', timestamp: at, message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }] } })}\n`);
+    expect(await fromCache(project, startInput(project))).toMatch(/additionalContext/);
+    expect(readUpTo()).toBeGreaterThan(before);
+  });
+
   it('takes no start the cache may not serve: a resume, a compaction, no session, the cache off, another event', async () => {
     expect(await fromCache(project, startInput(project, { source: 'resume' }))).toBeUndefined();
     expect(await fromCache(project, startInput(project, { source: 'compact' }))).toBeUndefined();

@@ -75,7 +75,7 @@ const nameBans = (modules, names, message) => {
 };
 
 const processMessage = 'Run processes through runCli (src/beads/runCli.ts): argument arrays, timeouts, process groups killed whole.';
-const processModules = ['child_process', 'node:child_process', 'execa'];
+const processModules = ['child_process', 'node:child_process', 'execa', 'cross-spawn'];
 const loaderMessage = 'Modules are imported statically, where the import rules see them: no require, createRequire, node:vm or import() of a computed name (src/bin/compileCache.ts loads the build, src/bin/launch.ts starts it).';
 const loaderModules = ['module', 'vm'];
 const readMessage = 'Read files through src/io/safeRead.ts (readTextFile, readLines): a FIFO, a device or a huge file would hang or flood the process.';
@@ -89,7 +89,7 @@ const OWNED = {
   process: {
     owners: ['src/beads/runCli.ts', 'src/beads/processRegistry.ts'],
     patterns: [{ group: [...processModules, ...processModules.map((name) => `${name}/*`)], message: processMessage }],
-    syntax: loadBans(anyModule(['child_process', 'execa']), processMessage),
+    syntax: loadBans(anyModule(['child_process', 'execa', 'cross-spawn']), processMessage),
   },
   // Everything that loads code by a name lint cannot see: node:module (createRequire), node:vm,
   // require, process.getBuiltinModule, and import() of anything but a literal.
@@ -202,7 +202,7 @@ export default tseslint.config(
         patterns: [
           { group: nodeBuiltins, message: 'src/core is pure: pass data in, do the I/O in src/beads, src/git, src/services or an adapter.' },
           { group: ['io', 'beads', 'git', 'services', 'adapters', 'bin', 'extension'].flatMap(pathsInto), message: 'src/core imports no other layer (only ./core and ../shared): the other layers call core, never the reverse.' },
-          { group: ['execa', 'execa/**'], message: 'src/core runs no process.' },
+          { group: ['execa', 'execa/**', 'cross-spawn', 'cross-spawn/**'], message: 'src/core runs no process.' },
         ],
       }],
       'no-restricted-globals': ['error',

@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { constants as osConstants } from 'node:os';
-import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
-import { execa } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import crossSpawn from 'cross-spawn';
 import { CliError, meaningfulLine, parseCliOwnError } from './errors';
 import { announceSpawn, killProcessTree, type AnnouncedSpawn } from './processRegistry';
 import { errorMessage } from '../core/errors';
@@ -51,6 +52,10 @@ const IS_WINDOWS = process.platform === 'win32';
  * and killing the launcher alone would leave the binary running and holding the output pipes.
  * On Windows, `taskkill /T /F` ends the tree. A process still running when this one exits (a hook
  * that hit its deadline) is killed with it.
+ *
+ * Node's spawn through cross-spawn, not execa: every hook process that runs git loads this module,
+ * and execa with its dependencies cost about 20 ms of loading per start here, more than all the
+ * rest of what runCli needs; cross-spawn is the part of execa that mattered, the Windows one.
  */
 export async function runCli(command: string, args: readonly string[], options: RunCliOptions): Promise<CliResult> {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
@@ -58,22 +63,24 @@ export async function runCli(command: string, args: readonly string[], options: 
 
   // Noted before it starts: a kill of this process right after the spawn leaves nothing unnoted.
   const announced = announceSpawn(command);
-  const subprocess = execa(command, [...args], {
-    cwd: options.cwd,
-    env: { ...options.env, ...announced.env },
-    extendEnv: true,
-    shell: false,
-    reject: false,
-    detached: !IS_WINDOWS,
-    // Killing is ours (the whole group, below); execa's would reach the direct child only.
-    cleanup: false,
-    // Bytes, not characters: the cap is about memory, and decoding happens once at the end.
-    encoding: 'buffer',
-    maxBuffer: maxOutputBytes,
-    stripFinalNewline: false,
-    windowsHide: true,
-    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
-  });
+  let subprocess: ChildProcess;
+  try {
+    // cross-spawn, not node's spawn alone: on Windows it finds the command through PATHEXT and runs
+    // a .cmd or .bat shim (npm's bd.cmd) through cmd.exe with each argument escaped, which spawn
+    // cannot do without a shell; elsewhere it is node's spawn.
+    subprocess = crossSpawn(command, [...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env, ...announced.env },
+      shell: false,
+      detached: !IS_WINDOWS,
+      windowsHide: true,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    // Node throws at once for some failures (an argument with a NUL byte); most come as 'error'.
+    announced.cancel();
+    throw new CliError({ command, args, kind: 'exit', detail: errorMessage(error) });
+  }
   const group = subprocess.pid === undefined ? undefined : liveGroups.add(subprocess.pid, announced);
   if (subprocess.pid === undefined) announced.cancel();
   if (subprocess.pid !== undefined) spawnObservers.getStore()?.(subprocess.pid);
@@ -88,17 +95,32 @@ export async function runCli(command: string, args: readonly string[], options: 
   const timeoutTimer = setTimeout(() => stop('timeout'), options.timeoutMs);
   const onAbort = () => stop('canceled');
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  // execa stops buffering at maxBuffer but lets the process run on; a process that floods its
-  // output is stopped here instead of being waited for until the timeout.
-  const watchVolume = (stream: NodeJS.ReadableStream | null) => {
+  // Bytes, not characters: the cap is about memory, and decoding happens once at the end. A process
+  // that floods its output is stopped rather than waited for until the timeout.
+  const collect = (stream: Readable | null) => {
+    const chunks: Buffer[] = [];
     let bytes = 0;
-    stream?.on('data', (chunk: Uint8Array) => {
+    stream?.on('data', (chunk: Buffer) => {
+      if (bytes + chunk.length > maxOutputBytes) {
+        stop('output');
+        chunks.push(chunk.subarray(0, Math.max(0, maxOutputBytes - bytes)));
+        bytes = maxOutputBytes;
+        return;
+      }
       bytes += chunk.length;
-      if (bytes > maxOutputBytes) stop('output');
+      chunks.push(chunk);
     });
+    // A read error ends the stream; what came before it is kept, and the exit still tells.
+    stream?.on('error', () => undefined);
+    return () => Buffer.concat(chunks);
   };
-  watchVolume(subprocess.stdout);
-  watchVolume(subprocess.stderr);
+  const stdoutBytes = collect(subprocess.stdout);
+  const stderrBytes = collect(subprocess.stderr);
+  if (options.input !== undefined && subprocess.stdin) {
+    // A process that exits without reading its input closes the pipe: EPIPE, not a failure of ours.
+    subprocess.stdin.on('error', () => undefined);
+    subprocess.stdin.end(options.input);
+  }
   // The process has exited but its pipes are still open: whatever of its group is left is ended,
   // and a pipe held from outside the group is closed on our side.
   let pipeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -110,9 +132,14 @@ export async function runCli(command: string, args: readonly string[], options: 
     }, PIPE_GRACE_MS);
   });
 
-  let result: Awaited<typeof subprocess>;
+  let result: Ended;
   try {
-    result = await subprocess;
+    result = await new Promise<Ended>((resolve) => {
+      // 'error' is a start that failed (on Windows cross-spawn turns cmd.exe's "not found" exit
+      // into one); 'close' comes once the process has exited and its pipes are closed.
+      subprocess.once('error', (error: NodeJS.ErrnoException) => resolve({ spawnError: error }));
+      subprocess.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode, signal }));
+    });
   } finally {
     clearTimeout(timeoutTimer);
     clearTimeout(forceTimer);
@@ -123,23 +150,26 @@ export async function runCli(command: string, args: readonly string[], options: 
     group?.forget();
   }
 
-  const stdout = decode(result.stdout);
-  const stderr = decode(result.stderr);
+  const stdout = decode(stdoutBytes());
+  const stderr = decode(stderrBytes());
   const base = { command, args, stderr: stderr || undefined };
 
   if (stopReason === 'canceled') throw new CliError({ ...base, kind: 'canceled' });
   if (stopReason === 'timeout') throw new CliError({ ...base, kind: 'timeout', timeoutMs: options.timeoutMs });
-  if (stopReason === 'output' || result.isMaxBuffer) throw new CliError({ ...base, kind: 'exit', outputLimitExceeded: true, maxOutputBytes });
-  if (result.exitCode === undefined) {
-    const spawnCode = result.code;
-    if (/"cwd" option is invalid/.test(result.shortMessage ?? '')) {
+  if (stopReason === 'output') throw new CliError({ ...base, kind: 'exit', outputLimitExceeded: true, maxOutputBytes });
+  if ('spawnError' in result) {
+    const spawnCode = result.spawnError.code;
+    // A missing cwd fails the spawn with ENOENT too, as if the command were missing.
+    if (spawnCode === 'ENOENT' && !isFolder(options.cwd)) {
       throw new CliError({ ...base, kind: 'exit', detail: `the folder ${options.cwd} does not exist` });
     }
     if (spawnCode === 'ENOENT' || spawnCode === 'EACCES' || spawnCode === 'ENOTDIR') {
       throw new CliError({ ...base, kind: 'notFound', detail: spawnCode === 'EACCES' ? 'it is not executable' : undefined });
     }
-    const detail = result.signal ? `killed by ${result.signal}` : (result.originalMessage ?? result.shortMessage ?? 'could not be started');
-    throw new CliError({ ...base, kind: 'exit', detail });
+    throw new CliError({ ...base, kind: 'exit', detail: result.spawnError.message || 'could not be started' });
+  }
+  if (result.exitCode === null) {
+    throw new CliError({ ...base, kind: 'exit', detail: result.signal ? `killed by ${result.signal}` : 'could not be started' });
   }
   const okExitCodes = options.okExitCodes ?? [0];
   if (!okExitCodes.includes(result.exitCode)) {
@@ -179,8 +209,8 @@ export function startDetached(command: string, args: readonly string[], options:
   let fd: number | undefined;
   try {
     fd = openSync(options.stdoutFile, 'w');
-    // node's spawn, not execa: the file descriptor is handed to the process itself, so its output
-    // reaches the file after this process has gone (execa would pipe it through this one).
+    // Not runCli's pipes: the file descriptor is handed to the process itself, so its output
+    // reaches the file after this process has gone.
     const subprocess = spawn(command, [...args], {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
@@ -284,7 +314,17 @@ function snippet(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-function decode(output: unknown): string {
-  if (output instanceof Uint8Array) return new TextDecoder('utf-8').decode(output);
-  return typeof output === 'string' ? output : '';
+/** How a started process ended: a start that failed, or an exit code or the signal that killed it. */
+type Ended = { spawnError: NodeJS.ErrnoException } | { exitCode: number | null; signal: NodeJS.Signals | null };
+
+function isFolder(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function decode(output: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(output);
 }

@@ -231,6 +231,34 @@ describe('runCli', () => {
     expect(error.outputLimitExceeded).toBe(true);
   });
 
+  it('keeps output up to the cap exactly: only a byte more stops the process', async () => {
+    const exact = script('exact', `process.stdout.write('y'.repeat(4096)); process.stderr.write('z'.repeat(4096));`);
+    const result = await runCli(exact, [], { ...options, maxOutputBytes: 4096 });
+    expect(result.stdout).toBe('y'.repeat(4096));
+    expect(result.stderr).toBe('z'.repeat(4096));
+    const over = script('over', `process.stdout.write('y'.repeat(4097));`);
+    expect((await failure(runCli(over, [], { ...options, maxOutputBytes: 4096 }))).outputLimitExceeded).toBe(true);
+  });
+
+  it('gets past input the process never reads: its early exit is its answer, not a broken pipe of ours', async () => {
+    const early = script('early', `process.stdout.write('done'); process.exit(0);`);
+    // More than a pipe holds, so the write is still under way when the process has gone.
+    const result = await runCli(early, [], { ...options, input: 'x'.repeat(4 * 1024 * 1024) });
+    expect(result).toEqual({ stdout: 'done', stderr: '', exitCode: 0 });
+  });
+
+  it('names the missing working folder, and a process killed by a signal names the signal', async () => {
+    const missing = join(dir, 'gone', 'deeper');
+    const error = await failure(runCli(script('in-missing', ''), [], { ...options, cwd: missing }));
+    expect(error.kind).toBe('exit');
+    expect(error.message).toContain(`the folder ${missing} does not exist`);
+    const killed = script('self-kill', `process.stderr.write('about to go'); process.kill(process.pid, 'SIGKILL');`);
+    const byKill = await failure(runCli(killed, ['list'], options));
+    expect(byKill.kind).toBe('exit');
+    expect(byKill.message).toContain('killed by SIGKILL');
+    expect(byKill.stderr).toBe('about to go');
+  });
+
   it('decodes UTF-8 split across chunks', async () => {
     const text = 'ünïcödé ✓ '.repeat(20_000);
     const utf = script('utf', `process.stdout.write(${JSON.stringify(text)});`);

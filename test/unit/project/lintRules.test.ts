@@ -58,13 +58,16 @@ const rejected: Probe[] = [
   { name: 'the webview importing beads', file: 'media/webview/lint-probe.ts', code: "import { runCli } from '../../../src/beads/runCli';\nexport const probe = runCli;\n", rule: 'no-restricted-imports' },
   { name: 'the webview importing core', file: 'media/webview/lint-probe.ts', code: "import { oneLine } from '../../../src/core/markdown';\nexport const probe = oneLine;\n", rule: 'no-restricted-imports' },
   { name: 'the webview importing vscode', file: 'media/webview/lint-probe.ts', code: "import * as vscode from 'vscode';\nexport const probe = vscode;\n", rule: 'no-restricted-imports' },
-  // Processes start in runCli only, however child_process or execa is reached.
+  // Processes start in runCli only, however child_process, cross-spawn or execa is reached.
   { name: 'services importing node:child_process', file: 'src/services/lint-probe.ts', code: "import { execFile } from 'node:child_process';\nexport const probe = execFile;\n", rule: 'no-restricted-imports' },
   { name: 'git importing child_process', file: 'src/git/lint-probe.ts', code: "import { spawn } from 'child_process';\nexport const probe = spawn;\n", rule: 'no-restricted-imports' },
   { name: 'an adapter importing execa', file: 'src/adapters/lint-probe.ts', code: "import { execa } from 'execa';\nexport const probe = execa;\n", rule: 'no-restricted-imports' },
   { name: 'bin re-exporting child_process', file: 'src/bin/lint-probe.ts', code: "export { spawnSync as probe } from 'node:child_process';\n", rule: 'no-restricted-imports' },
   { name: 'services loading node:child_process with import()', file: 'src/services/lint-probe.ts', code: "export const probe = async (): Promise<unknown> => (await import('node:child_process')).execFileSync('ls');\n", rule: 'no-restricted-syntax' },
   { name: 'an adapter loading execa with import()', file: 'src/adapters/lint-probe.ts', code: "export const probe = (): Promise<unknown> => import('execa');\n", rule: 'no-restricted-syntax' },
+  { name: 'git importing cross-spawn', file: 'src/git/lint-probe.ts', code: "import crossSpawn from 'cross-spawn';\nexport const probe = crossSpawn;\n", rule: 'no-restricted-imports' },
+  { name: 'core importing cross-spawn', file: 'src/core/lint-probe.ts', code: "import crossSpawn from 'cross-spawn';\nexport const probe = crossSpawn;\n", rule: 'no-restricted-imports' },
+  { name: 'services loading cross-spawn with import()', file: 'src/services/lint-probe.ts', code: "export const probe = (): Promise<unknown> => import('cross-spawn');\n", rule: 'no-restricted-syntax' },
   {
     name: 'beads requiring child_process',
     file: 'src/beads/lint-probe.ts',

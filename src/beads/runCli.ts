@@ -41,6 +41,7 @@ const MAX_KEPT_STDOUT = 64 * 1024;
 const PIPE_GRACE_MS = 500;
 
 const IS_WINDOWS = process.platform === 'win32';
+const CMD_NOT_FOUND_EXIT_CODE = 9009;
 
 /**
  * The one place that starts processes: an argument array (never a shell), an explicit cwd, a
@@ -171,6 +172,10 @@ export async function runCli(command: string, args: readonly string[], options: 
   if (result.exitCode === null) {
     throw new CliError({ ...base, kind: 'exit', detail: result.signal ? `killed by ${result.signal}` : 'could not be started' });
   }
+  // A command cross-spawn could not resolve runs through cmd.exe, and only its exit code 1 becomes
+  // ENOENT; 9009 is the code cmd.exe sets for a command it does not recognize (Wine's cmd.exe exits
+  // with it). No CLI we run exits 9009 of its own.
+  if (IS_WINDOWS && result.exitCode === CMD_NOT_FOUND_EXIT_CODE) throw new CliError({ ...base, kind: 'notFound' });
   const okExitCodes = options.okExitCodes ?? [0];
   if (!okExitCodes.includes(result.exitCode)) {
     // bd prints some errors as JSON on stdout (`where`, `show`), the rest on stderr; br 0.2.15

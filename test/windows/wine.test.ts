@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAUNCHER_DIR, LAUNCHER_NAME, launcherFor, launcherScripts, shimCommandLine, type HookLauncher } from '../../src/core/hookConfig';
 import { ensureLauncher } from '../../src/services/launcherShim';
@@ -139,5 +140,35 @@ describe.skipIf(missing !== undefined)('Windows hook commands in Wine', () => {
     });
     expect(hook.status).toBe(0);
     expect(hook.stdout.trim()).toBe('{}');
+  });
+
+  it("runCli under Windows node finds an npm-style bd.cmd on PATH and hands it every argument intact, with no shell of ours; a missing command is notFound", async () => {
+    // runCli as every command line bundle has it (cross-spawn: PATHEXT, the shim run through
+    // cmd.exe with each argument escaped), driven by a script under Windows node.
+    const bundle = path.join(root, 'runCli.cjs');
+    await build({ entryPoints: [path.join(repo, 'src', 'beads', 'runCli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], logLevel: 'error' });
+    const shims = path.join(root, 'npm-global');
+    mkdirSync(shims);
+    const echo = path.join(root, 'bd-echo.cjs');
+    writeFileSync(echo, 'process.stdout.write(JSON.stringify(process.argv.slice(2)));\n');
+    // What npm writes for a package's bin on Windows: a batch file that starts node with the script and %*.
+    writeFileSync(path.join(shims, 'bd.cmd'), `@ECHO off\r\n"${win(nodeWin!)}" "${win(echo)}" %*\r\n`);
+    const args = ['show', 'bd-1 with spaces', 'say "hi"', 'a&b', 'x|y', '(z)', '--', '-leading'];
+    const driver = path.join(root, 'drive-runCli.cjs');
+    writeFileSync(
+      driver,
+      `const { runCli } = require(${JSON.stringify(win(bundle))});
+process.env.PATH = ${JSON.stringify(`${win(shims)};`)} + process.env.PATH;
+const options = { cwd: ${JSON.stringify(win(root))}, timeoutMs: 30000 };
+(async () => {
+  const shim = await runCli('bd', ${JSON.stringify(args)}, options);
+  const missing = await runCli('definitely-not-a-beads-cli', ['where'], options).then(() => 'ran', (error) => error.kind);
+  process.stdout.write(JSON.stringify({ argv: JSON.parse(shim.stdout), missing }));
+})().catch((error) => { process.stdout.write(String(error && error.stack)); process.exitCode = 1; });
+`,
+    );
+    const ran = run(win(nodeWin!), [win(driver)], { cwd: root });
+    expect(ran.status, ran.stdout + ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual({ argv: args, missing: 'notFound' });
   });
 });

@@ -47,10 +47,16 @@ export async function answerStartFromCache(agent: AgentId, event: string, input:
   await markers;
   if (!hit) return undefined;
   const delivery: DeliveryRun = { root: found.root, input, note: run.note, runId: run.runId };
-  if (!(await claimStart(delivery))) return hookResponse(agent, event, undefined);
+  // The session's record beside the claim: should another hook file of this start have claimed it,
+  // that run records the same session with the same issue, so writing it twice changes nothing.
+  const recorded = hit.record();
+  if (!(await claimStart(delivery))) {
+    await recorded;
+    return hookResponse(agent, event, undefined);
+  }
   for (const line of hit.notes) run.note(line);
-  // The session's record and the conversation's, side by side: neither reads the other.
+  // The conversation's record beside the session's: neither reads the other.
   const produced = { markdown: hit.result.markdown, issueId: hit.result.choice ? hit.result.choice.issueId : hit.result.focusedId, holdsAlready: false };
-  const [, answer] = await Promise.all([hit.record(), handOver(agent, event, delivery, produced, false)]);
+  const [, answer] = await Promise.all([recorded, handOver(agent, event, delivery, produced, false)]);
   return answer;
 }

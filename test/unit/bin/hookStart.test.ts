@@ -131,42 +131,47 @@ describe("a new session's start from the start block's cache", () => {
   });
 });
 
+/** A copy of the built command line holding only `files` of dist/. */
+function partialDist(name: string, files: string[]): string {
+  ensureCliBuilt();
+  const partial = path.join(scratch, name);
+  mkdirSync(partial, { recursive: true });
+  for (const file of files) copyFileSync(path.join(REPO, 'dist', file), path.join(partial, file));
+  return path.join(partial, 'cli.js');
+}
+
+/** A new session's start in `project`, as an agent runs the built hook `cli`. */
+function builtStart(cli: string, project: StartProject): { stdout: string; stderr: string; status: number | null } {
+  const input = startInput(project);
+  const result = spawnSync(process.execPath, [cli, 'hook', 'claude', 'SessionStart'], { cwd: project.dir, env: { ...process.env, ...project.env }, input: JSON.stringify({ session_id: input.session, transcript_path: input.transcript, cwd: project.dir, hook_event_name: 'SessionStart', source: 'startup' }), encoding: 'utf8' });
+  return { stdout: result.stdout.trim(), stderr: result.stderr, status: result.status };
+}
+
 describe('the built hook', () => {
   it("answers a start from the cache without loading the whole hook, and needs it at a miss", () => {
-    ensureCliBuilt();
     const project = startProject(scratch, 'built');
     // The built command line without dist/hookWork.js: only a start from the cache can answer.
-    const partial = path.join(scratch, 'dist-without-work');
-    mkdirSync(partial, { recursive: true });
-    for (const file of ['cli.js', 'hook.js', 'hookStart.js']) copyFileSync(path.join(REPO, 'dist', file), path.join(partial, file));
-    const start = (cli: string) => {
-      const input = startInput(project);
-      const result = spawnSync(process.execPath, [cli, 'hook', 'claude', 'SessionStart'], { cwd: project.dir, env: { ...process.env, ...project.env }, input: JSON.stringify({ session_id: input.session, transcript_path: input.transcript, cwd: project.dir, hook_event_name: 'SessionStart', source: 'startup' }), encoding: 'utf8' });
-      return { stdout: result.stdout.trim(), stderr: result.stderr, status: result.status };
-    };
+    const withoutWork = partialDist('dist-without-work', ['cli.js', 'hook.js', 'hookStart.js']);
+    const whole = partialDist('dist-whole', ['cli.js', 'hook.js', 'hookStart.js', 'hookWork.js']);
     // The whole hook computes the block and keeps it (the first run learns the project); the next start takes it from the cache alone.
-    start(path.join(REPO, 'dist', 'cli.js'));
-    const computed = start(path.join(REPO, 'dist', 'cli.js'));
+    builtStart(whole, project);
+    const computed = builtStart(whole, project);
     expect(computed.stdout).toMatch(/additionalContext/);
-    const cached = start(path.join(partial, 'cli.js'));
+    const cached = builtStart(withoutWork, project);
     expect(cached.status).toBe(0);
     expect(cached.stdout).toBe(computed.stdout);
     // A miss needs the whole hook, which is not there.
     writeFileSync(project.jsonl, readFileSync(project.jsonl, 'utf8').replace(/("id":"demo-1","title":")([^"]*)/, '$1Retitled'));
-    const missed = start(path.join(partial, 'cli.js'));
+    const missed = builtStart(withoutWork, project);
     expect(missed.stdout).toBe('');
     expect(missed.stderr).toMatch(/hookWork\.js/);
   });
 
   it('answers every start with the whole hook when its start bundle is missing', () => {
-    ensureCliBuilt();
     const project = startProject(scratch, 'no-start-bundle');
-    const partial = path.join(scratch, 'dist-without-start');
-    mkdirSync(partial, { recursive: true });
-    for (const file of ['cli.js', 'hook.js', 'hookWork.js']) copyFileSync(path.join(REPO, 'dist', file), path.join(partial, file));
+    const withoutStart = partialDist('dist-without-start', ['cli.js', 'hook.js', 'hookWork.js']);
     for (let run = 0; run < 3; run++) {
-      const input = startInput(project);
-      const result = spawnSync(process.execPath, [path.join(partial, 'cli.js'), 'hook', 'claude', 'SessionStart'], { cwd: project.dir, env: { ...process.env, ...project.env }, input: JSON.stringify({ session_id: input.session, transcript_path: input.transcript, cwd: project.dir, hook_event_name: 'SessionStart', source: 'startup' }), encoding: 'utf8' });
+      const result = builtStart(withoutStart, project);
       expect(result.stdout).toMatch(/additionalContext/);
       expect(result.stderr).toMatch(/start block's cache was not used: .*hookStart\.js/);
     }

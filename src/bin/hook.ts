@@ -261,10 +261,8 @@ async function handOverIfMissing(agent: AgentId, event: string, plan: HookPlan, 
     return hookResponse(agent, event, undefined);
   }
   const late = history.compression !== undefined;
-  const { markdown, issueId } = await produce(late);
-  // What the history now holds, and the issue it names: a later prompt compares the session's issue with it.
-  await rememberDelivery(run, blockDigest(markdown), issueId);
-  return hookResponse(agent, event, `${late ? AFTER_COMPACTION_PREFIX : ''}${withBlockMark(markdown)}`);
+  // Remembered as what the history now holds (Gemini CLI keeps a start's block): a later prompt compares the session's issue with it.
+  return handOver(agent, event, run, await produce(late), late);
 }
 
 /** The thread's lines for the pre-compaction checkpoint; none without a thread. */

@@ -26,6 +26,7 @@ export async function benchAgentStartup({ repo, words = [] }: { repo: string; wo
   console.log('jsonl current: br has written its store last (its issues.jsonl is current): the hook starts no br');
   console.log('br runs: a fresh clone (no database yet): the hook asks br, here the stand-in, a Node script (the real br is a native binary)');
   console.log('bare node hook: the same hook commands, their launcher only starting node to answer {}: the floor for any hook written in Node');
+  console.log('least start: a plain Node script doing only what a start from a kept block must (input, stamps, git status, two reads, one durable write), over the floor');
   console.log('over floor: median over the rounds of (ours − floor), and of that over the same round without hooks (% of start; bound 8 % when the jsonl is current)');
   console.log(STARTUP_COST_HEADER);
   for (const agent of named.length > 0 ? named : AGENTS) {

@@ -6,7 +6,7 @@
 //   load      the work bundle's compile and first run (dist/hookWork.js, through vm.Script)
 //   processes each program started (git, br, bd): its start and its exit
 //   fsyncs    each fsync, and how long it took (durable writes: the session records, the ledger)
-//   locks     each lock directory made (proper-lockfile)
+//   locks     each lock directory made (io/fileLock.ts)
 //   answer    the first write to stdout (the agent's answer); exit: the process's end
 'use strict';
 const childProcess = require('node:child_process');
@@ -43,19 +43,25 @@ if (log) {
     return spawn.call(this, options);
   };
 
-  const fsync = fs.fsync;
-  fs.fsync = function traced(fd, callback) {
-    const started = performance.now();
-    return fsync.call(fs, fd, (...results) => {
-      trace.fsyncs.push({ start: started, end: performance.now() });
-      callback(...results);
-    });
-  };
+  // Durable writes fsync through a FileHandle (io/atomicWrite.ts): its prototype, from a handle opened here.
+  void fs.promises.open(process.execPath).then((handle) => {
+    const prototype = Object.getPrototypeOf(handle);
+    const sync = prototype.sync;
+    prototype.sync = async function traced(...args) {
+      const started = performance.now();
+      try {
+        return await sync.apply(this, args);
+      } finally {
+        trace.fsyncs.push({ start: started, end: performance.now() });
+      }
+    };
+    return handle.close();
+  });
 
-  const mkdir = fs.mkdir;
-  fs.mkdir = function traced(target, ...rest) {
+  const mkdir = fs.promises.mkdir;
+  fs.promises.mkdir = function traced(target, ...rest) {
     if (String(target).endsWith('.lock')) trace.locks += 1;
-    return mkdir.call(fs, target, ...rest);
+    return mkdir.call(fs.promises, target, ...rest);
   };
 
   const write = process.stdout.write;

@@ -20,10 +20,12 @@
 //   group, and a pid is not reused while a group of that id has members) or the process (Windows)
 //   is alive, when on Linux its start time is still the recorded one, and only within
 //   ORPHAN_TRUST_MS of its start (macOS and Windows give no cheap start time: age is the guard);
-// - a process found by its token is ours whatever its pid: the token is random.
+// - a process found by its token is ours whatever its pid: the token is random (Math.random, which
+//   Node seeds from the system's entropy in every process; node:crypto would cost each hook that
+//   runs git a few ms to load, and the token needs to be unique, not unguessable: only the user's
+//   own processes can be read for it).
 
 import { execFile, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateFolderSync, privateStateRoot, UnsafeFolderError } from '../io/privateFolder';
@@ -84,6 +86,11 @@ export interface AnnouncedSpawn {
   cancel(): void;
 }
 
+/** 24 hex digits, as every version has named its entries. */
+function spawnToken(): string {
+  return Array.from({ length: 3 }, () => Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0')).join('');
+}
+
 /**
  * Notes a process before it is started, so that no moment exists in which it runs unnoted. Never
  * throws: a registry that cannot be written (a read-only temp directory) costs only this safety
@@ -91,7 +98,7 @@ export interface AnnouncedSpawn {
  */
 export function announceSpawn(command: string, now = Date.now()): AnnouncedSpawn {
   const dir = processRegistryDir();
-  const token = randomBytes(12).toString('hex');
+  const token = spawnToken();
   const file = path.join(dir, `${process.pid}-${token}.json`);
   const base: ProcessEntry = { token, ownerPid: process.pid, ownerStarted: ownStartIdentity(), at: now, command: path.basename(command) };
   const remove = () => rmSync(file, { force: true });

@@ -5,7 +5,6 @@
 // (hookStart.ts), which must claim and remember exactly as the whole hook does.
 import { lstat, rm } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { sessionOfHook, type SessionIdentity } from '../core/agentSessions';
 import { errorMessage } from '../core/errors';
 import { fnv1a } from '../core/hash';
@@ -13,6 +12,7 @@ import { hookSurfaceBudget } from '../core/agents';
 import { BLOCK_MARK_BYTES, blockDigest, withBlockMark } from '../core/blockMark';
 import type { AgentId } from '../core/hookConfig';
 import { AFTER_COMPACTION_PREFIX, hookResponse, START_CONTEXT_KEPT, type HookInput, type HookPlan } from '../core/hookProtocol';
+import { lockFile } from '../io/fileLock';
 import { ensurePrivateFolder, readPrivateFile, UnsafeFileError, UnsafeFolderError, writePrivateFile } from '../io/privateFolder';
 import { copilotSessionLog } from '../services/sessionsOnDisk';
 import { markerDir } from './hookMarker';
@@ -160,15 +160,16 @@ export function deliveryFor(run: DeliveryRun): Delivery {
   };
 }
 
+/** The other run of the same start holds the claim's lock only for a read and a write. */
+const CLAIM_LOCK_WAIT_MS = 2_000;
+
 /**
  * Claims a delivery: false when another run claimed it within the window. Check and claim happen
- * under a cross-process lock (proper-lockfile), since both runs of one start arrive together.
+ * under a cross-process lock (io/fileLock.ts), since both runs of one start arrive together.
  * When the lock cannot be had the run delivers: twice is better than not at all.
  */
 export async function claimDelivery(delivery: Delivery, run: Pick<DeliveryRun, 'runId' | 'note'>): Promise<boolean> {
-  const release = await lockfile
-    .lock(delivery.file, { realpath: false, stale: 5_000, retries: { retries: 40, minTimeout: 5, maxTimeout: 50, factor: 1.5 } })
-    .catch(() => undefined);
+  const release = await lockFile(delivery.file, { staleMs: 5_000, waitMs: CLAIM_LOCK_WAIT_MS }).catch(() => undefined);
   if (!release) return true;
   try {
     const [claimant, info] = await Promise.all([readMarker(delivery.file, run), lstat(delivery.file).catch(() => undefined)]);

@@ -2,7 +2,6 @@
 // compression happened that has no checkpoint yet (BeforeModel), and whether the history holds a
 // block of ours (BeforeAgent, AfterTool). Small on purpose: dist/hook.js asks it before it loads
 // the rest of the hook, so a model request or tool call with nothing to do stays cheap.
-import { createHash } from 'node:crypto';
 import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fnv1a } from '../core/hash';
@@ -116,7 +115,7 @@ export async function repairChatFile(from: GeminiSession): Promise<boolean> {
     const lines = await readLines(from.transcript!, { maxBytes: REPAIRED_SEARCH_MAX_BYTES });
     // Deleted after the prompt was recorded (the cleanup read the file just before): the prompt is
     // gone, but the session's id goes back first, so what Gemini CLI records next can be resumed.
-    if (lines === undefined) return await restoreChatFile({ file: from.transcript!, text: sessionRecord(from) });
+    if (lines === undefined) return await restoreChatFile({ file: from.transcript!, text: await sessionRecord(from) });
     let named = false;
     for await (const line of lines) {
       if (!line.complete) break;
@@ -126,7 +125,7 @@ export async function repairChatFile(from: GeminiSession): Promise<boolean> {
       }
     }
     if (named) return false;
-    await appendFile(from.transcript!, sessionRecord(from), 'utf8');
+    await appendFile(from.transcript!, await sessionRecord(from), 'utf8');
     return true;
   } catch {
     // Unreadable, or grown past the search: left as it is.
@@ -153,7 +152,9 @@ function sessionOf(line: string): string | undefined {
 }
 
 /** The record Gemini CLI opens a main session's chat file with, rebuilt: the project hash made as its `getProjectHash` makes it (Gemini CLI checks only that there is one). */
-function sessionRecord({ session, projectRoot, at }: GeminiSession): string {
+async function sessionRecord({ session, projectRoot, at }: GeminiSession): Promise<string> {
+  // Loaded here, on this rare repair alone: node:crypto costs every hook run a few ms to load.
+  const { createHash } = await import('node:crypto');
   const projectHash = createHash('sha256').update(projectRoot).digest('hex');
   return `${JSON.stringify({ sessionId: session, projectHash, startTime: at, lastUpdated: at, kind: 'main' })}\n`;
 }

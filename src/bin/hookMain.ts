@@ -3,7 +3,6 @@
 // say nothing, so this entry reads the agent's input and looks for a beads folder with nothing but
 // the file system; only where one may be does it load the hook itself (dist/hookWork.js: the
 // recovery context, the checkpoint, the beads CLIs), which finds the project exactly.
-import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../core/errors';
@@ -20,8 +19,10 @@ import type * as HookWork from './hookWork';
 const [agent, event] = process.argv.slice(3);
 
 const startedAt = Date.now();
-// Names this run's claim on a delivery, in the start from the cache and in the whole hook alike.
-const runId = `${process.pid}-${randomUUID()}`;
+// Names this run's claim on a delivery, in the start from the cache and in the whole hook alike:
+// unique among the runs of one start, which run at once (so their pids differ), and against a run
+// long gone of the same pid. Not node:crypto, which costs every start a few ms to load.
+const runId = `${process.pid}-${startedAt}-${Math.random().toString(36).slice(2)}`;
 /** The part of the hook's deadline a start from the cache may take before the whole hook answers instead. */
 const CACHED_START_SHARE = 0.25;
 

@@ -14,12 +14,12 @@
 // marker's name (a rename replaces a link, it never writes through it), and read only when the
 // name is a plain file. Node's fs has these flags; a library would add nothing but a dependency.
 
-import { randomBytes } from 'node:crypto';
 import { constants, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { lstat, open, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from './safeRead';
+import { uniqueNamePart } from './uniqueName';
 
 const IS_WINDOWS = process.platform === 'win32';
 // Absent on Windows, where the lstat checks below stand in for it.
@@ -90,7 +90,7 @@ function assertPrivate(folder: string, info: Stats): void {
 export async function writePrivateFile(file: string, text: string): Promise<void> {
   const dir = path.dirname(file);
   await ensurePrivateFolder(dir);
-  const fresh = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fresh = path.join(dir, `.${path.basename(file)}.${uniqueNamePart()}.tmp`);
   const handle = await open(fresh, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o600);
   try {
     await handle.writeFile(text, 'utf8');

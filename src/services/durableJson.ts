@@ -1,15 +1,15 @@
 // One JSON state file shared by every window and the command line: the ledger
 // (src/services/ledgerStore.ts) and the outbox (src/services/outbox.ts) both keep theirs this way.
-// Writes are atomic (write-file-atomic: a temporary file, fsynced, renamed over the file), a
-// read-change-write runs under a cross-process lock (proper-lockfile: a lock directory whose
+// Writes are atomic (io/atomicWrite.ts: a temporary file, fsynced, renamed over the file), a
+// read-change-write runs under a cross-process lock (io/fileLock.ts: a lock directory whose
 // mtime its holder keeps fresh, broken once stale), and a damaged file is not thrown away: what
 // still parses of it is recovered, the file is kept beside it, and the damage is reported.
 
 import { copyFile, mkdir, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
 import { errorMessage } from '../core/errors';
+import { writeFileAtomic } from '../io/atomicWrite';
+import { lockFile } from '../io/fileLock';
 import { readTextFile, STATE_FILE_MAX_BYTES } from '../io/safeRead';
 
 /** What a read had to leave out or repair, for the user (a notification, a stderr line). */
@@ -100,7 +100,7 @@ export class DurableJsonFile<T> {
   /** Replaces the file atomically (callers that merge under `locked` themselves). */
   async write(state: T): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true });
-    await writeFileAtomic(this.file, `${JSON.stringify(state)}\n`, { fsync: true });
+    await writeFileAtomic(this.file, `${JSON.stringify(state)}\n`);
   }
 
   /** Runs `work` holding the file's cross-process lock. */
@@ -109,19 +109,13 @@ export class DurableJsonFile<T> {
     const stale = Math.max(2_000, this.options.staleLockMs ?? DEFAULT_STALE_LOCK_MS);
     const waitMs = this.options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
     await this.removeStaleLegacyLock(stale);
-    const lockOptions = {
-      realpath: false,
-      stale,
-      update: Math.floor(stale / 2),
+    // Only another writer's lock is worth waiting for: a lock that cannot be made at all (a folder
+    // not writable, a read-only disk) fails at once.
+    const release = await lockFile(this.file, {
+      staleMs: stale,
+      waitMs,
       // A lock taken over because this process stalled: its write still lands atomically; say so.
-      onCompromised: (error: Error) => this.options.onDamage?.({ file: this.file, details: [`its lock was taken over while held: ${error.message}`] }),
-    };
-    // Only another writer's lock is worth waiting for. A lock that cannot be made at all (a folder
-    // not writable, a read-only disk) fails now: proper-lockfile retries every error, and a start
-    // hook spent its whole deadline retrying EACCES.
-    const release = await lockfile.lock(this.file, { ...lockOptions, retries: 0 }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ELOCKED') throw error;
-      return lockfile.lock(this.file, { ...lockOptions, retries: { retries: Math.ceil(waitMs / 50), minTimeout: 5, maxTimeout: 50, factor: 1.5 } });
+      onCompromised: (error) => this.options.onDamage?.({ file: this.file, details: [`its lock was taken over while held: ${error.message}`] }),
     });
     try {
       return await work();
@@ -131,8 +125,8 @@ export class DurableJsonFile<T> {
   }
 
   /**
-   * Version 0.1.0 locked with an exclusive *file* at the same path, `<file>.lock`. proper-lockfile's
-   * lock is a directory there and can only break a stale directory, so a file left by a 0.1.0
+   * Version 0.1.0 locked with an exclusive *file* at the same path, `<file>.lock`. Today's lock
+   * (io/fileLock.ts) is a directory there and can only break a stale directory, so a file left by a 0.1.0
    * writer that died would block every write after an update. A stale one is removed, as 0.1.0
    * itself would have done; a fresh one belongs to a 0.1.0 writer still at work and is left alone.
    */

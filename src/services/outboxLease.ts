@@ -1,6 +1,6 @@
 // The outbox's drain lease: only one drainer at a time per outbox file, across windows and the
 // command line. A file next to the outbox, created with O_EXCL and naming its holder, broken only
-// when the holder's process is gone or the lease went untouched for `staleMs`. Not proper-lockfile
+// when the holder's process is gone or the lease went untouched for `staleMs`. Not io/fileLock.ts
 // (which the outbox's own file uses): a lease is held across CLI calls that take seconds, and a
 // holder that died must be replaced at once, by its pid, not after a staleness period.
 

@@ -9,7 +9,10 @@
 //   Node script whose own start costs about what a bare `node` does (the real br is a native
 //   binary that starts in milliseconds).
 // Beside them, the floor: the same hook commands running a launcher that only starts node and
-// answers `{}`, what any SessionStart hook written in Node costs the agent.
+// answers `{}`, what any SessionStart hook written in Node costs the agent; and the least start
+// (scripts/bench/leastStart.cjs): a plain Node script doing only what a start from a kept block
+// must (its input, the stamps, `git status`, two reads, one durable write), which shows how much of
+// our excess over the floor any correct start would cost.
 // Used by scripts/bench/agents.ts (`npm run bench agents`, which prints the figures beside the 25 % bound
 // and issue 28's: our work over the floor at most 8 % of the agent's start without hooks).
 import fs from 'node:fs';
@@ -37,6 +40,8 @@ export interface StartupCost {
   withoutHookMs: number;
   /** The floor: our hooks installed, but the launcher they run only starts node and answers `{}`. */
   bareNode: Pick<StartupSide, 'withHookMs' | 'pairedRatio'>;
+  /** The least start (scripts/bench/leastStart.cjs): median over the rounds of (it − the floor), in ms. */
+  leastOverFloorMs: number;
   /** The store whose issues.jsonl is current: no br process. */
   current: StartupSide;
   /** The store with no database yet: br answers. */
@@ -61,9 +66,11 @@ export async function measureStartupCost(agent: AgentKind, pairs: number, repo?:
       harnesses.push(harness);
       return harness;
     };
-    const sides = { without: await make({ hooks: false }), bareNode: await make({ brDatabase: true }), current: await make({ brDatabase: true }), cli: await make({}) };
+    const sides = { without: await make({ hooks: false }), bareNode: await make({ brDatabase: true }), least: await make({ brDatabase: true }), current: await make({ brDatabase: true }), cli: await make({}) };
     // What any hook written in Node costs this agent: the same hook commands, a launcher that only starts node.
     fs.writeFileSync(path.join(sides.bareNode.home, ...LAUNCHER_DIR, LAUNCHER_NAME), `#!/bin/sh\nexec '${process.execPath}' -e "process.stdout.write('{}')"\n`);
+    const leastStart = path.join(repo ?? process.cwd(), 'scripts', 'bench', 'leastStart.cjs');
+    fs.writeFileSync(path.join(sides.least.home, ...LAUNCHER_DIR, LAUNCHER_NAME), `#!/bin/sh\nexec '${process.execPath}' '${leastStart}'\n`);
     const firstRequest = async (harness: AgentHarness) => {
       const turn = await harness.start('STARTUP check');
       if (turn.exitCode !== 0 || turn.firstRequestMs === undefined) throw new Error(`${agent} start failed (${turn.exitCode}): ${turn.stderr.slice(-1000)}`);
@@ -71,8 +78,8 @@ export async function measureStartupCost(agent: AgentKind, pairs: number, repo?:
     };
     // One run of each first, not counted: the first launch of an agent fills its caches (and ours).
     for (const harness of Object.values(sides)) await firstRequest(harness);
-    const times = { without: [] as number[], bareNode: [] as number[], current: [] as number[], cli: [] as number[] };
-    const order = ['without', 'bareNode', 'current', 'cli'] as const;
+    const times = { without: [] as number[], bareNode: [] as number[], least: [] as number[], current: [] as number[], cli: [] as number[] };
+    const order = ['without', 'bareNode', 'least', 'current', 'cli'] as const;
     for (let pair = 0; pair < pairs; pair++) {
       // Each side goes first in turn, so none always runs on a warmer machine.
       for (let step = 0; step < order.length; step++) {
@@ -84,14 +91,14 @@ export async function measureStartupCost(agent: AgentKind, pairs: number, repo?:
       withHookMs: median(times[name]),
       pairedRatio: median(times[name].map((time, index) => time / (times.without[index] ?? time))),
     });
-    const overFloor = (name: 'current' | 'cli') => times[name].map((time, index) => time - (times.bareNode[index] ?? time));
+    const overFloor = (name: 'least' | 'current' | 'cli') => times[name].map((time, index) => time - (times.bareNode[index] ?? time));
     const side = (name: 'current' | 'cli'): StartupSide => ({
       ...timing(name),
       overFloorMs: median(overFloor(name)),
       overFloorShare: median(overFloor(name).map((excess, index) => excess / (times.without[index] ?? Number.POSITIVE_INFINITY))),
       hookMs: median(sides[name].hookRuns().filter((run) => run.event === (agent === 'gemini' ? GEMINI_START_EVENT : 'SessionStart')).map((run) => run.durationMs)),
     });
-    return { agent, pairs, withoutHookMs: median(times.without), bareNode: timing('bareNode'), current: side('current'), cli: side('cli') };
+    return { agent, pairs, withoutHookMs: median(times.without), bareNode: timing('bareNode'), leastOverFloorMs: median(overFloor('least')), current: side('current'), cli: side('cli') };
   } finally {
     await Promise.all(harnesses.map((harness) => harness.close()));
   }
@@ -108,6 +115,7 @@ const COLUMNS: [string, number][] = [
   ['without ms', 10],
   ['bare node hook: with ms', 23],
   ['ratio', 6],
+  ['least start: over floor ms', 26],
   ['jsonl current: with ms', 22],
   ['ratio', 6],
   ['≤ 1.25', 6],
@@ -138,6 +146,7 @@ export function describeStartupCost(cost: StartupCost): string {
     cost.withoutHookMs.toFixed(0),
     cost.bareNode.withHookMs.toFixed(0),
     cost.bareNode.pairedRatio.toFixed(2),
+    cost.leastOverFloorMs.toFixed(0),
     ...side(cost.current),
     yes(cost.current.overFloorShare <= OVER_FLOOR_BOUND),
     cost.current.hookMs.toFixed(0),

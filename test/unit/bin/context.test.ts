@@ -8,15 +8,16 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { recoveryContextFor } from '../../../src/bin/context';
 import { makeWorkspace, SCENARIO, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 
-// Every atomic state write (write-file-atomic: a temporary file, fsynced, renamed), by file: what a start writes.
+// Every atomic state write (io/atomicWrite.ts: a temporary file, fsynced, renamed), by file: what a start writes.
 const atomicWrites = vi.hoisted(() => [] as string[]);
-vi.mock('write-file-atomic', async (importOriginal) => {
-  const original = (await importOriginal()) as { default: (file: string, ...rest: unknown[]) => Promise<void> };
-  const counted = (file: string, ...rest: unknown[]) => {
-    atomicWrites.push(file);
-    return original.default(file, ...rest);
+vi.mock('../../../src/io/atomicWrite', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/io/atomicWrite')>();
+  return {
+    writeFileAtomic: (file: string, text: string) => {
+      atomicWrites.push(file);
+      return original.writeFileAtomic(file, text);
+    },
   };
-  return { default: Object.assign(counted, original.default) };
 });
 
 /** The stand-in's call log (BEADS_STANDIN_LOG): one JSON line per process. */

@@ -117,6 +117,6 @@ describe('the session store\'s lock is held by another writer', { timeout: 120_0
     console.log(`hook claude SessionStart with the session store locked: ${result.ms} ms`);
     expect(result.status, result.stderr).toBe(0);
     expect(contextOf(result.stdout), result.stderr).toMatch(/## Resuming: /);
-    expect(result.stderr).toMatch(/the agent sessions could not be read or written[^\n]*already being held/);
+    expect(result.stderr).toMatch(/the agent sessions could not be read or written[^\n]*is locked by another writer/);
   });
 });

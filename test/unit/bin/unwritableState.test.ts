@@ -111,7 +111,7 @@ describe.skipIf(!reachableByOther)('the state folder is not writable (run as ano
 describe('the session store\'s lock is held by another writer', { timeout: 120_000 }, () => {
   it('hook claude SessionStart waits a moment, not until the lock goes stale: the context comes within a short deadline', () => {
     const where = project();
-    // A live writer's lock (proper-lockfile's folder, fresh): stale only after 10 s.
+    // A live writer's lock (io/fileLock.ts's folder, fresh): stale only after 10 s.
     mkdirSync(path.join(where.dir, '.git', 'beads-recovery', 'sessions.json.lock'));
     const result = run(['hook', 'claude', 'SessionStart'], where, { input: STARTS.claude(where.dir), env: { BEADS_RECOVERY_HOOK_DEADLINE_MS: '6000' } });
     console.log(`hook claude SessionStart with the session store locked: ${result.ms} ms`);

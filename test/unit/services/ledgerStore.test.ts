@@ -143,7 +143,7 @@ describe('LedgerStore', () => {
   });
 
   it('breaks a lock left by a writer that died, and waits for a live one', async () => {
-    // The lock is a directory (proper-lockfile) whose holder keeps its time fresh.
+    // The lock is a directory (io/fileLock.ts) whose holder keeps its time fresh.
     mkdirSync(`${file}.lock`, { recursive: true });
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${file}.lock`, old, old);

@@ -102,8 +102,9 @@ async function hold(dir: string, options: LockOptions): Promise<ReleaseLock> {
     });
   }
   // The mtime as the file system keeps it (some keep whole seconds): a refresh that finds another
-  // one knows the lock was broken and taken by another writer.
-  let ownMtime = (await stat(dir)).mtimeMs;
+  // one knows the lock was broken and taken by another writer. Undefined for a moment when a
+  // refresh set it but could not read it back: the next refresh reads it again.
+  let ownMtime: number | undefined = (await stat(dir)).mtimeMs;
   let released = false;
   let timer: NodeJS.Timeout | undefined;
   const compromised = (reason: string) => {
@@ -115,12 +116,12 @@ async function hold(dir: string, options: LockOptions): Promise<ReleaseLock> {
     const info = await stat(dir).catch(() => undefined);
     if (released) return;
     if (info === undefined) return compromised('another writer removed it');
-    if (info.mtimeMs !== ownMtime) return compromised('another writer broke it as stale and took it');
+    if (ownMtime !== undefined && info.mtimeMs !== ownMtime) return compromised('another writer broke it as stale and took it');
     const now = new Date();
-    const refreshed = await utimes(dir, now, now).then(() => stat(dir), () => undefined);
+    const touched = await utimes(dir, now, now).then(() => true, () => false);
     if (released) return;
-    if (refreshed !== undefined) ownMtime = refreshed.mtimeMs;
-    schedule(refreshed === undefined ? REFRESH_RETRY_MS : options.staleMs / 2);
+    if (touched) ownMtime = await stat(dir).then((after) => after.mtimeMs, () => undefined);
+    schedule(touched ? options.staleMs / 2 : REFRESH_RETRY_MS);
   };
   const schedule = (delay: number) => {
     // A held lock does not keep the process alive; its holder's own work does.

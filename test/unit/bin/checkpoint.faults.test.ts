@@ -14,7 +14,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 import { keepCoresBusyWhileTestsRun } from '../support/busyCores';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
@@ -35,8 +35,13 @@ const SEEDS = process.env.CHECKPOINT_FAULTS_SEED
   : [...FIXED_SEEDS, ...Array.from({ length: FRESH_SEEDS }, (_unused, index) => (Date.now() + index * 7919) % 100_000)];
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'checkpoint-faults-'));
+// A failed seed's workspace, outbox and stand-in call log stay, to be read: the races this test
+// finds do not always come back when their seed is replayed.
+let keepScratch = false;
 beforeAll(() => ensureCliBuilt(), 120_000);
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => {
+  if (!keepScratch) rmSync(scratch, { recursive: true, force: true });
+});
 keepCoresBusyWhileTestsRun();
 
 /** A seeded generator, so a failure can be replayed (the seed is in the test name). */
@@ -51,6 +56,10 @@ function random(seed: number): () => number {
 describe.skipIf(process.platform === 'win32')('checkpoints under random faults and kills, both cores busy', () => {
   it.each(SEEDS)('seed %i: lands every requested checkpoint exactly once, parks nothing and leaves no write running', async (seed) => {
     console.log(`checkpoint faults: seed ${seed} (CHECKPOINT_FAULTS_SEED=${seed} replays it)`);
+    onTestFailed(() => {
+      keepScratch = true;
+      console.log(`checkpoint faults: seed ${seed} failed; its workspace and call log are kept in ${scratch}`);
+    });
     const next = random(seed);
     const dir = makeWorkspace({ dir: path.join(scratch, `ws-${seed}`), dialect: 'br', data: 'scenario', git: true }).dir;
     const faultFile = path.join(scratch, `fault-${seed}`);

@@ -22,6 +22,13 @@ export interface RunCliOptions {
   okExitCodes?: readonly number[];
   /** How long a process that ignores SIGTERM gets before SIGKILL. */
   killGraceMs?: number;
+  /**
+   * The process takes no lock and ends of its own accord (git, run with optional locks off): it is
+   * not noted in the process registry. An orphan of it harms nothing, and the note (two writes and
+   * a removal) cost every hook start that runs git about 4 ms. It is still ended at its timeout, on
+   * cancel, and when this process exits or is ended by a signal.
+   */
+  holdsNothing?: boolean;
 }
 
 export interface CliResult {
@@ -41,6 +48,8 @@ const MAX_KEPT_STDOUT = 64 * 1024;
 const PIPE_GRACE_MS = 500;
 
 const IS_WINDOWS = process.platform === 'win32';
+/** What a process that holds nothing is started with in place of a registry note. */
+const UNNOTED: AnnouncedSpawn = { env: {}, started: () => () => undefined, cancel: () => undefined };
 const CMD_NOT_FOUND_EXIT_CODE = 9009;
 
 /**
@@ -63,7 +72,7 @@ export async function runCli(command: string, args: readonly string[], options: 
   if (options.signal?.aborted) throw new CliError({ kind: 'canceled', command, args });
 
   // Noted before it starts: a kill of this process right after the spawn leaves nothing unnoted.
-  const announced = announceSpawn(command);
+  const announced = options.holdsNothing ? UNNOTED : announceSpawn(command);
   let subprocess: ChildProcess;
   try {
     // cross-spawn, not node's spawn alone: on Windows it finds the command through PATHEXT and runs

@@ -62,6 +62,8 @@ export async function runGit(cwd: string, args: readonly string[], options: GitO
       okExitCodes: options.okExitCodes,
       maxOutputBytes: options.maxOutputBytes,
       env: GIT_ENV,
+      // Every git we run reads, with optional locks off: a git left running holds nothing.
+      holdsNothing: true,
     });
   } catch (error) {
     if (error instanceof CliError && error.kind === 'exit' && /not a git repository/i.test(error.stderr ?? '')) {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { announceSpawn, endOrphanedProcesses, ORPHAN_TRUST_MS, processExists, processTreeIsAlive, SPAWN_TOKEN_VARIABLE, type ProcessEntry } from '../../../src/beads/processRegistry';
+import { observeSpawns, runCli } from '../../../src/beads/runCli';
 import { makeWorkspace, STANDIN_BIN_DIR } from '../../fixtures/make-workspace.mjs';
 import { CLI_SCRIPT, ensureCliBuilt } from '../support/builtCli';
 
@@ -115,6 +116,23 @@ describe.skipIf(process.platform === 'win32')('the process registry', { timeout:
     expect(readdirSync(registry)).toEqual([]);
     announceSpawn('br').cancel();
     expect(readdirSync(registry)).toEqual([]);
+  });
+
+  it('notes what runCli starts while it runs, save a process that holds nothing (git), which is still ended at its timeout', async () => {
+    const script = 'setTimeout(() => {}, 600)';
+    const noted = runCli(process.execPath, ['-e', script], { cwd: scratch, timeoutMs: 10_000 });
+    expect(await until(() => existsSync(registry) && readdirSync(registry).length === 1)).toBe(true);
+    await noted;
+    expect(readdirSync(registry)).toEqual([]);
+
+    const spawned: number[] = [];
+    const unnoted = observeSpawns((pid) => spawned.push(pid), () => runCli(process.execPath, ['-e', script], { cwd: scratch, timeoutMs: 10_000, holdsNothing: true }));
+    expect(await until(() => spawned.length === 1)).toBe(true);
+    expect(existsSync(registry) ? readdirSync(registry) : []).toEqual([]);
+    await unnoted;
+
+    const hanging = runCli(process.execPath, ['-e', 'setInterval(() => {}, 1e9)'], { cwd: scratch, timeoutMs: 300, killGraceMs: 100, holdsNothing: true });
+    await expect(hanging).rejects.toMatchObject({ kind: 'timeout' });
   });
 
   // Seed 21672 of the fault test (test/unit/bin/checkpoint.faults.test.ts), on a loaded machine:

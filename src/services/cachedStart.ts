@@ -52,8 +52,8 @@ export async function startCacheFor(facts: StartKeyFacts & { gitDir: string; cli
 }
 
 async function takeStamps(places: StampPlaces, gitDir: string): Promise<StartStamps | undefined> {
-  const [files, projectCache] = await Promise.all([stampFiles(places), projectCacheStamp(gitDir)]);
-  return files && { files, projectCache };
+  const files = stampFiles(places);
+  return files && { files, projectCache: await projectCacheStamp(gitDir) };
 }
 
 /**

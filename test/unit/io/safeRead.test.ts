@@ -30,6 +30,15 @@ describe('readTextFile', () => {
     expect(await readTextFile(path.join(scratch, 'missing.txt'), { maxBytes: 100 })).toBeUndefined();
   });
 
+  it('reads a small file inline and a file over a megabyte in chunks, byte for byte', async () => {
+    const small = 'ü'.repeat(1000);
+    // Not a multiple of the chunk: the last read is a short one.
+    const large = `${'0123456789abcdef'.repeat(70_000)}é`;
+    expect(await readTextFile(file('small.txt', small), { maxBytes: 1 << 30 })).toBe(small);
+    expect(await readTextFile(file('large.txt', large), { maxBytes: 1 << 30 })).toBe(large);
+    await expect(readTextFile(path.join(scratch, 'large.txt'), { maxBytes: 1 << 20 })).rejects.toMatchObject({ reason: 'too-large' });
+  });
+
   it('refuses a file over the cap, naming it and its size, without reading it', async () => {
     const big = file('big.txt', 'x'.repeat(2048));
     await expect(readTextFile(big, { maxBytes: 1024 })).rejects.toMatchObject({ reason: 'too-large', message: expect.stringMatching(/big\.txt is 2048 bytes, more than the 1024 bytes read at most/) });

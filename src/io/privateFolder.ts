@@ -63,12 +63,16 @@ export function ensurePrivateFolderSync(dir: string): void {
   const chain = inside ? [root, ...relative.split(path.sep).filter(Boolean).map((_, index, parts) => path.join(root, ...parts.slice(0, index + 1)))] : [dir];
   if (!inside) mkdirSync(path.dirname(dir), { recursive: true });
   for (const folder of chain) {
-    try {
-      mkdirSync(folder, { mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Looked at first: a folder that is there already, as at every run but the first, costs no failed mkdir.
+    const found = lstatSync(folder, { throwIfNoEntry: false });
+    if (found === undefined) {
+      try {
+        mkdirSync(folder, { mode: 0o700 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
     }
-    assertPrivate(folder, lstatSync(folder));
+    assertPrivate(folder, found ?? lstatSync(folder));
   }
 }
 

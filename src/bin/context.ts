@@ -63,6 +63,13 @@ export interface ContextOptions {
    * a session, and without a thread or a held block (what follows a compaction, a resume's correction).
    */
   startCache?: boolean;
+  /**
+   * With `startCache` and a session no agent has (a new session's stand-in): the block the next
+   * new session's start will be given, made ahead (at a session's end) and kept for that start to
+   * check instead of compute. Nothing is recorded: no session, no handed issue, no release warning
+   * said once.
+   */
+  ahead?: boolean;
 }
 
 /** The recovery context of the beads project that contains `cwd`; a folder outside any project gets the one line saying so. */
@@ -92,7 +99,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
     const hit = await checkCachedStart(start, repository, options.session, env, uncommitted, options.warn ?? (() => undefined));
     if (hit) {
       for (const line of hit.notes) options.warn?.(line);
-      await hit.record();
+      if (!options.ahead) await hit.record();
       return hit.result;
     }
   }
@@ -101,7 +108,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   if (detection.kind === 'readonly' && trusted) warn(detection.message);
   // A withdrawn bd release, as bd recorded the last one it ran here: said once, not at every hook.
   const recordedVersion = detection.kind !== 'none' && detection.cli === 'bd' ? await localVersion(detection.beadsDir) : undefined;
-  const releaseWarning = recordedVersion ? await releaseWarningOnce('bd', recordedVersion) : undefined;
+  const releaseWarning = recordedVersion && !options.ahead ? await releaseWarningOnce('bd', recordedVersion) : undefined;
   // Said once, not at every hit of the start cache.
   if (releaseWarning) options.warn?.(releaseWarning);
   const root = detection.kind === 'none' ? undefined : detection.backend.root;
@@ -119,7 +126,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
   ]);
   const sessionState = observed?.state;
   // The observation is written once, with the issue handed over; a context that fails before writes it alone.
-  let observationKept = observed === undefined;
+  let observationKept = observed === undefined || options.ahead === true;
   const ownSession = options.session ? sessionState?.sessions[sessionKey(options.session)] : undefined;
   const bindings = bindingsOf(ownSession);
   // The other sessions still at work here: their issues are theirs (README "Which issue is this session's?").
@@ -194,7 +201,7 @@ export async function recoveryContextFor(cwd: string, options: ContextOptions = 
     const masked = result.masked && describeMasked(result.masked);
     if (masked) warn(`${masked} in the recovery context.`);
     if (cache && root !== undefined && remember) await cache.saveHints(root, remember).catch(() => undefined);
-    if (sessions && options.session && observed) await rememberHanded(sessions, options.session, observed.observe, result.choice, inProgressIds, warn);
+    if (sessions && options.session && observed && !options.ahead) await rememberHanded(sessions, options.session, observed.observe, result.choice, inProgressIds, warn);
     observationKept = true;
     // Kept for the next start when nothing it was made from can change unseen by the stamps.
     if (start && !unusable && detection.kind !== 'none' && !(detection.kind === 'readonly' && detection.reason === 'migrating') && actor?.source !== 'git' && sessionState && options.session) {

@@ -87,7 +87,10 @@ export async function runHook(agentArg: string | undefined, event: string | unde
     const result = await recoveryContextFor(cwd, { budget, env, trusted, forAgent: agent, signal, warn: note, session, thread: afterCompaction ? await threadOf() : undefined, conversationHolds, startCache: env.BEADS_RECOVERY_START_CACHE !== 'off' });
     return { markdown: result.markdown, issueId: result.choice ? result.choice.issueId : result.focusedId, holdsAlready: result.holdsAlready === true };
   };
-  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, holder, input, session, env, note, runId, thread: threadOf };
+  // The block a new session's start would be given (keepNextStart): a session no agent has, recorded nowhere.
+  const nextStart = (signal: AbortSignal) =>
+    recoveryContextFor(cwd, { budget: blockBudget(agent, '', io.budget), env, trusted: true, forAgent: agent, signal, session: { agent, sessionId: `next-start-${runId}` }, startCache: true, ahead: true });
+  const run: Omit<HookRun, 'signal' | 'deadline'> = { cwd, root, holder, input, session, env, note, runId, thread: threadOf, nextStart };
   const deadlineMs = Math.max(0, hookDeadlineMs(env) - (Date.now() - started));
   return guardHook(
     {
@@ -115,6 +118,8 @@ interface HookRun {
   runId: string;
   /** The session's thread, from its transcript (read on first use). */
   thread: () => Promise<SessionThread | undefined>;
+  /** Makes the block the next new session's start will be given, and keeps it in the start cache. */
+  nextStart: (signal: AbortSignal) => Promise<unknown>;
   /** The hook guard's: aborted at the deadline, which ends every CLI and git process started under it. */
   signal: AbortSignal;
   /** When the hook must have answered (epoch ms). */
@@ -134,6 +139,7 @@ async function handle(agent: AgentId, event: string, plan: HookPlan, run: HookRu
   await prepareMarkers(plan, marker, run);
   if (plan.endSession) {
     await endSessionHere(run);
+    await keepNextStart(run);
     return hookResponse(agent, event, undefined);
   }
   if (plan.arm) await writeMarker(marker, JSON.stringify({ session: run.input?.session, transcript: run.input?.transcript, armedAt: new Date().toISOString() }), run);
@@ -206,6 +212,34 @@ async function endSessionHere(run: HookRun): Promise<void> {
   const location = identity ? await locateSessions(run.cwd, { timeoutMs: Math.max(0, run.deadline - Date.now()), signal: run.signal }) : undefined;
   if (!identity || !location) return;
   await endObservedSession(new AgentSessionsStore(location), identity, { now: Date.now(), env: run.env });
+}
+
+/**
+ * The longest a session's end spends on the next start's block: Claude Code gives all its
+ * SessionEnd hooks 1.5 s together, and the agent's exit waits for them.
+ */
+const NEXT_START_MS = 1_000;
+
+/**
+ * A session's end makes the block the next new session's start will be given, once this session
+ * no longer holds its issue: that start then checks the kept block by its stamps rather than
+ * computing it, unless something changed in between. A block made too late, or from a CLI that
+ * failed, is not kept (keepStart's own conditions); the start computes it then, as before.
+ */
+async function keepNextStart(run: HookRun): Promise<void> {
+  if (run.env.BEADS_RECOVERY_START_CACHE === 'off') return;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), Math.min(NEXT_START_MS, Math.max(0, run.deadline - Date.now())));
+  const onAbort = () => stop.abort();
+  run.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await run.nextStart(stop.signal);
+  } catch (error) {
+    run.note(`the next start's block was not made ahead: ${errorMessage(error)}`);
+  } finally {
+    clearTimeout(timer);
+    run.signal.removeEventListener('abort', onAbort);
+  }
 }
 
 async function checkpointForCompaction(run: HookRun): Promise<CheckpointFlowResult> {

@@ -131,6 +131,44 @@ describe("a new session's start from the start block's cache", () => {
   });
 });
 
+describe("a session's end", () => {
+  /** The SessionEnd hook of the session that `started` began. */
+  function endOf(project: StartProject, started: HookInput, env: NodeJS.ProcessEnv = {}): Promise<string> {
+    const input = startInput(project, { session_id: started.session, transcript_path: started.transcript, hook_event_name: 'SessionEnd', reason: 'prompt_input_exit', source: undefined });
+    return runHook('claude', 'SessionEnd', { env: { ...project.env, ...env }, readInput: () => Promise.resolve(input), note: () => undefined });
+  }
+
+  function retitle(project: StartProject, title: string): void {
+    writeFileSync(project.jsonl, readFileSync(project.jsonl, 'utf8').replace(/("id":"demo-1","title":")([^"]*)/, `$1${title}`));
+  }
+
+  it("keeps the block the next new session's start is given, and records no session for it", async () => {
+    const project = startProject(scratch, 'end');
+    await primeCache(project);
+    const working = startInput(project);
+    await wholeHook(project, working);
+    // The store changed during the session: the block kept at its start is stale now.
+    retitle(project, 'Retitled during the session');
+    const sessionsBefore = Object.keys(sessionsState(project).sessions).sort();
+    expect(await endOf(project, working)).toBe('{}');
+    expect(Object.keys(sessionsState(project).sessions).sort()).toEqual(sessionsBefore);
+
+    const cached = await fromCache(project, startInput(project));
+    expect(cached).toContain('Retitled during the session');
+    expect(cached).toBe(await wholeHook(project, startInput(project), { env: { BEADS_RECOVERY_START_CACHE: 'off' } }));
+  });
+
+  it('keeps nothing with the start cache off: the next start computes its block', async () => {
+    const project = startProject(scratch, 'end-off');
+    await primeCache(project);
+    const working = startInput(project);
+    await wholeHook(project, working);
+    retitle(project, 'Retitled with the cache off');
+    await endOf(project, working, { BEADS_RECOVERY_START_CACHE: 'off' });
+    expect(await fromCache(project, startInput(project))).toBeUndefined();
+  });
+});
+
 /** A copy of the built command line holding only `files` of dist/. */
 function partialDist(name: string, files: string[]): string {
   ensureCliBuilt();

@@ -142,16 +142,21 @@ describe("a session's end", () => {
     writeFileSync(project.jsonl, readFileSync(project.jsonl, 'utf8').replace(/("id":"demo-1","title":")([^"]*)/, `$1${title}`));
   }
 
-  it("keeps the block the next new session's start is given, and records no session for it", async () => {
-    const project = startProject(scratch, 'end');
+  /** A session that retitles an issue (the block kept at its start is stale then) and ends; `before` lists the sessions recorded before its end. */
+  async function sessionThatRetitles(name: string, title: string, env: NodeJS.ProcessEnv = {}): Promise<{ project: StartProject; before: string[]; answer: string }> {
+    const project = startProject(scratch, name);
     await primeCache(project);
     const working = startInput(project);
     await wholeHook(project, working);
-    // The store changed during the session: the block kept at its start is stale now.
-    retitle(project, 'Retitled during the session');
-    const sessionsBefore = Object.keys(sessionsState(project).sessions).sort();
-    expect(await endOf(project, working)).toBe('{}');
-    expect(Object.keys(sessionsState(project).sessions).sort()).toEqual(sessionsBefore);
+    retitle(project, title);
+    const before = Object.keys(sessionsState(project).sessions).sort();
+    return { project, before, answer: await endOf(project, working, env) };
+  }
+
+  it("keeps the block the next new session's start is given, and records no session for it", async () => {
+    const { project, before, answer } = await sessionThatRetitles('end', 'Retitled during the session');
+    expect(answer).toBe('{}');
+    expect(Object.keys(sessionsState(project).sessions).sort()).toEqual(before);
 
     const cached = await fromCache(project, startInput(project));
     expect(cached).toContain('Retitled during the session');
@@ -159,12 +164,7 @@ describe("a session's end", () => {
   });
 
   it('keeps nothing with the start cache off: the next start computes its block', async () => {
-    const project = startProject(scratch, 'end-off');
-    await primeCache(project);
-    const working = startInput(project);
-    await wholeHook(project, working);
-    retitle(project, 'Retitled with the cache off');
-    await endOf(project, working, { BEADS_RECOVERY_START_CACHE: 'off' });
+    const { project } = await sessionThatRetitles('end-off', 'Retitled with the cache off', { BEADS_RECOVERY_START_CACHE: 'off' });
     expect(await fromCache(project, startInput(project))).toBeUndefined();
   });
 });

@@ -110,7 +110,7 @@ const LARGER = Symbol('larger');
 /**
  * A file no larger than this is read inline: open, fstat and a read or two, under the same checks.
  * Through the thread pool each of those calls costs more than the read itself (a hook process,
- * new at every agent event, reads a dozen small files: inline, its start costs about 8 ms less
+ * new at every agent event, reads a dozen small files: inline, its start costs 5–8 ms less
  * CPU), and a read this small blocks no caller for long. A larger file is read in chunks, off the
  * event loop.
  */

@@ -2,8 +2,8 @@
 // behind by a process that was killed outright (SIGKILL, a crash, an agent ending its hook) is
 // ended by the next run: a `br where` hanging for a hook that was killed would otherwise run on,
 // holding the database, for as long as it hangs. A process that holds nothing (git, which we run
-// with optional locks off) is not noted: runCli's `holdsNothing`. runCli kills its groups at its own timeout and
-// when its process exits normally; this covers the owner that could not.
+// with optional locks off) is not noted: runCli's `holdsNothing`. runCli kills its groups at its own
+// timeout and when its process exits normally; this covers the owner that could not.
 //
 // One file per started process, `<owner pid>-<token>.json`, in a per-user folder of the temp
 // directory: runCli starts processes (detection's `where`) before any project, and so any project

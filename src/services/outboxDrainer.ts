@@ -158,7 +158,8 @@ export class OutboxDrainer {
     try {
       let entry = await this.nextToSend();
       while (entry && !this.disposed) {
-        await this.options.lease.touch();
+        // Taken over as stale (this drainer was stalled for long): the new holder sends the rest.
+        if (!(await this.options.lease.touch())) break;
         const outcome = await this.attempt(backend, entry);
         if (outcome === 'stop') break;
         entry = await this.nextToSend();

@@ -3,8 +3,14 @@
 // when the holder's process is gone or the lease went untouched for `staleMs`. Not io/fileLock.ts
 // (which the outbox's own file uses): a lease is held across CLI calls that take seconds, and a
 // holder that died must be replaced at once, by its pid, not after a staleness period.
+//
+// Several drainers find a dead holder's lease at once (the checkpoints started beside a killed
+// one). A takeover removes the very file it judged abandoned, never the lease a faster drainer
+// took meanwhile: it moves the lease aside (a rename: one mover wins) and checks by its identity
+// that it moved the judged one, putting back any other. Two holders at once would each send the
+// same queued write.
 
-import { promises as fs } from 'node:fs';
+import { promises as fs, type BigIntStats } from 'node:fs';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
 import { dirname } from 'node:path';
 import { processExists } from '../beads/processRegistry';
@@ -34,17 +40,56 @@ export class DrainLease {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      if (!(await this.isAbandoned())) return false;
+      const abandoned = await this.abandonedLease();
+      if (!abandoned) return false;
+      if (!(await this.removeAbandoned(abandoned))) return false;
       this.options.log(`taking over an abandoned drain lease (${file})`);
-      await fs.rm(file, { force: true });
     }
     return false;
   }
 
-  /** Shows the lease is still held (its time is what staleness is judged by). */
-  async touch(): Promise<void> {
+  /**
+   * Shows the lease is still held (its time is what staleness is judged by). False when it is no
+   * longer this drainer's: another took it over as stale; the pass should stop.
+   */
+  async touch(): Promise<boolean> {
+    if (!(await this.holds())) return false;
     const now = new Date();
     await fs.utimes(this.options.file, now, now).catch(() => undefined);
+    return true;
+  }
+
+  private async holds(): Promise<boolean> {
+    try {
+      const holder = JSON.parse((await readTextFile(this.options.file, { maxBytes: SMALL_FILE_MAX_BYTES })) ?? '{}') as { owner?: string };
+      return holder.owner === this.options.owner;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Removes the lease judged abandoned, if it is still that one. False when another drainer took
+   * the lease first (whatever lease it moved aside is put back).
+   */
+  private async removeAbandoned(abandoned: LeaseIdentity): Promise<boolean> {
+    const aside = `${this.options.file}.${process.pid}-${Math.random().toString(36).slice(2)}.taken`;
+    try {
+      await fs.rename(this.options.file, aside);
+    } catch (error) {
+      // Gone already: another drainer removed it; the race for a new one decides.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+      throw error;
+    }
+    try {
+      const moved = await fs.stat(aside, { bigint: true });
+      if (moved.ino === abandoned.ino && moved.dev === abandoned.dev) return true;
+      // A live drainer's new lease: back in its place, unless yet another was taken meanwhile.
+      await fs.link(aside, this.options.file).catch(() => undefined);
+      return false;
+    } finally {
+      await fs.rm(aside, { force: true });
+    }
   }
 
   async release(): Promise<void> {
@@ -56,22 +101,31 @@ export class DrainLease {
     }
   }
 
-  private async isAbandoned(): Promise<boolean> {
+  /** The lease file, when its holder is gone or it went stale; undefined while a live drainer holds it. */
+  private async abandonedLease(): Promise<LeaseIdentity | undefined> {
     let holder: { owner?: string; pid?: number } = {};
-    let modifiedAt: number;
+    let stat: BigIntStats;
     try {
-      const [text = '', stat] = await Promise.all([readTextFile(this.options.file, { maxBytes: SMALL_FILE_MAX_BYTES }), fs.stat(this.options.file)]);
-      modifiedAt = stat.mtimeMs;
+      // Its identity first: the text read after it is then that file's or a later one's.
+      stat = await fs.stat(this.options.file, { bigint: true });
+      const text = (await readTextFile(this.options.file, { maxBytes: SMALL_FILE_MAX_BYTES })) ?? '';
       try {
         holder = JSON.parse(text) as typeof holder;
       } catch {
         // Its writer died between creating and filling it: judge by age alone.
       }
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT';
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ino: -1n, dev: -1n };
+      throw error;
     }
-    if (holder.owner === this.options.owner) return true;
-    if (typeof holder.pid === 'number' && !processExists(holder.pid)) return true;
-    return Date.now() - modifiedAt > this.options.staleMs;
+    const identity = { ino: stat.ino, dev: stat.dev };
+    if (holder.owner === this.options.owner) return identity;
+    if (typeof holder.pid === 'number' && !processExists(holder.pid)) return identity;
+    return Date.now() - Number(stat.mtimeMs) > this.options.staleMs ? identity : undefined;
   }
+}
+
+interface LeaseIdentity {
+  ino: bigint;
+  dev: bigint;
 }

@@ -403,7 +403,7 @@ class World {
       // Plain `retry` exits 1 while refused writes wait, as the README says; those are what the
       // first pass must leave behind, so its exit code alone does not say it is done.
       if ((ran.status === 0 || (!parked && ran.status === 1)) && drained(this.outbox())) return;
-      // A write lock a killed writer left goes stale after the stand-in's ten seconds.
+      // A write lock a killed writer left is free at once (its process is gone); one it cannot judge goes stale after the stand-in's ten seconds.
       expect(Date.now() < deadline, `the queue did not drain without faults: ${ran.stdout}${ran.stderr}`).toBe(true);
       spawnSync('sleep', ['1']);
     }

@@ -1,6 +1,7 @@
 // The stand-in CLIs' behaviour beyond output shapes: fault switches, the call log, concurrent
 // writers and the write lock, round-tripping of records they do not understand, and the places
 // where bd and br read the same arguments differently.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -144,10 +145,11 @@ describe.each(DIALECTS)('%s store: concurrency, lock, round trip', (dialect) => 
     expect(fs.existsSync(path.join(ws, '.beads', '.write.lock'))).toBe(false);
   }, TIMEOUT);
 
-  it('a held write lock makes writes fail as locked; a stale one is taken over', () => {
+  it('a held write lock makes writes fail as locked; a stale one, or one whose writer is gone, is taken over', () => {
     const ws = storeWith([issue('t-1')]);
     const lock = path.join(ws, '.beads', '.write.lock');
-    fs.writeFileSync(lock, '99999\n');
+    // Held by a live process (this one).
+    fs.writeFileSync(lock, `${process.pid}\n`);
     const held = runStandin(dialect, ['comments', 'add', 't-1', 'blocked', '--json'], { cwd: ws, env: { BEADS_STANDIN_LOCK_TIMEOUT_MS: '300' } });
     expect(held.ms).toBeGreaterThanOrEqual(300);
     expect(held.code).toBe(dialect === 'br' ? 2 : 1);
@@ -156,6 +158,12 @@ describe.each(DIALECTS)('%s store: concurrency, lock, round trip', (dialect) => 
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(lock, old, old);
     expect(runStandin(dialect, ['comments', 'add', 't-1', 'after stale lock', '--json'], { cwd: ws }).code).toBe(0);
+    expect(fs.existsSync(lock)).toBe(false);
+    // Left by a writer that was killed (as br's SQLite lock, it ends with its process): free at once.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    fs.writeFileSync(lock, `${gone}\n`);
+    const afterKill = runStandin(dialect, ['comments', 'add', 't-1', 'after a killed writer', '--json'], { cwd: ws, env: { BEADS_STANDIN_LOCK_TIMEOUT_MS: '300' } });
+    expect(afterKill.code, afterKill.stderr).toBe(0);
     expect(fs.existsSync(lock)).toBe(false);
   }, TIMEOUT);
 

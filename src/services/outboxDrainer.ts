@@ -189,7 +189,10 @@ export class OutboxDrainer {
     if (!uncertain && (await this.mergedIntoLater(entry))) return 'next';
     // Its CLI may still be running, and could land the write after the check below said it had not.
     if (entry.inFlight?.cliPid !== undefined && entry.inFlight.owner !== owner) await endOrphanedCli(entry.inFlight, this.options.now(), (message) => log('warn', `outbox: ${message}`));
-    await this.queue.markInFlight(write.key, owner);
+    if (!(await this.queue.markInFlight(write.key, owner, entry))) {
+      log('warn', `outbox: ${describeWrite(write)} was tried by another drainer meanwhile; this pass stops`);
+      return 'stop';
+    }
     // Until the check has answered, an uncertain write stays uncertain whatever else fails.
     let stillUncertain = uncertain;
     try {

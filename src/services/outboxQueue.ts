@@ -275,11 +275,22 @@ export class OutboxQueue {
   }
 
   /** Marks the write in flight for `owner`, durably, just before its CLI is spawned. */
-  async markInFlight(key: string, owner: string): Promise<void> {
+  /**
+   * Claims the write for `owner`'s attempt, under the file's lock, only if the file still shows it
+   * as `seen` (the entry the attempt was decided on): pending, with the same in-flight mark, tries
+   * and doubt. False when another drainer tried, claimed or finished it since: the attempt would
+   * send it again unchecked. The lease keeps drainers apart; this keeps one write's sends apart
+   * even if the lease did not.
+   */
+  async markInFlight(key: string, owner: string, seen: PendingWrite): Promise<boolean> {
+    let claimed = false;
     await this.mutate((state) => {
       const current = findPending(state, key);
-      if (current) current.inFlight = { owner, since: this.now() };
+      if (!current || !sameAttemptState(current, seen)) return;
+      current.inFlight = { owner, since: this.now() };
+      claimed = true;
     });
+    return claimed;
   }
 
   /** Notes the pid (and process group) of the CLI writing `key`, while `owner` still holds it. */
@@ -420,6 +431,17 @@ function isCumulative(write: BeadsWrite): boolean {
 function waitsForTheCli(entry: PendingWrite): boolean {
   const reason = entry.lastReason;
   return reason === undefined || affectsEveryWrite({ action: 'retry', reason, at: 0, mayHaveLanded: false, counted: true });
+}
+
+/** Whether no attempt was made on the write between two readings (a CLI pid noted meanwhile is no attempt). */
+function sameAttemptState(current: PendingWrite, seen: PendingWrite): boolean {
+  return (
+    current.attempts === seen.attempts &&
+    current.lastTriedAt === seen.lastTriedAt &&
+    (current.mayHaveLanded === true) === (seen.mayHaveLanded === true) &&
+    current.inFlight?.owner === seen.inFlight?.owner &&
+    current.inFlight?.since === seen.inFlight?.since
+  );
 }
 
 function findPending(state: OutboxState, key: string): PendingWrite | undefined {

@@ -22,6 +22,29 @@ function queue(): OutboxQueue {
 const comment = (key: string, issueId: string) => ({ key, kind: 'comment' as const, issueId, text: `text of ${key}` });
 
 describe('OutboxQueue', () => {
+  it('claims a write for an attempt only as it was read: another drainer\'s claim, try or landing since refuses it', async () => {
+    const mine = queue();
+    const theirs = queue();
+    await mine.add(comment('a', 'demo-1'));
+    await theirs.reload();
+    const seenByMine = (await mine.nextDue()) as NonNullable<Awaited<ReturnType<OutboxQueue['nextDue']>>>;
+    const seenByTheirs = (await theirs.nextDue()) as typeof seenByMine;
+    expect(await theirs.markInFlight('a', 'theirs', seenByTheirs)).toBe(true);
+    // Decided on a reading from before their claim: sending now would send it twice.
+    expect(await mine.markInFlight('a', 'mine', seenByMine)).toBe(false);
+    // Their attempt timed out: it may have landed, and a claim from the older reading would skip the check.
+    await theirs.recordRetry('a', { attempts: 1, at: clock, error: 'timed out', reason: 'timeout', mayHaveLanded: true, everyWriteWaits: false });
+    expect(await mine.markInFlight('a', 'mine', seenByMine)).toBe(false);
+    // Read again, it is claimed, as a write that may have landed.
+    const fresh = (await mine.nextDue()) as typeof seenByMine;
+    expect(fresh.mayHaveLanded).toBe(true);
+    expect(await mine.markInFlight('a', 'mine', fresh)).toBe(true);
+    // Landed by them meanwhile: nothing left to claim.
+    await theirs.reload();
+    await theirs.markDone(fresh.write, 'found');
+    expect(await mine.markInFlight('a', 'mine', fresh)).toBe(false);
+  });
+
   it('keeps a key once, and hands out the first due write of each issue in the order queued', async () => {
     const q = queue();
     expect(await q.add(comment('a', 'demo-1'))).toBe(true);

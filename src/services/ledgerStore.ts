@@ -140,8 +140,11 @@ export class LedgerStore {
         this.value = base;
         const next = await transition(base);
         this.value = this.value === base ? next : mergeLedgerStates(next, this.value);
-        await this.writeDisk(this.value);
-        this.dirty = false;
+        const written = this.value;
+        await this.writeDisk(written);
+        // An edit recorded while the file was written is not in it: it stays for its delayed write,
+        // which would find nothing to do (and tell no one) if the store were marked clean here.
+        if (this.value === written) this.dirty = false;
         this.notify();
       }),
     );

@@ -129,6 +129,29 @@ describe('LedgerStore', () => {
     expect(reread.state.ledgers['demo-1']?.edits).toBe(3);
   });
 
+  it('writes an edit recorded while an update wrote the file (a save during a commit link or a focus change)', async () => {
+    // The update wrote a state taken before the save and then marked the store clean, so the
+    // save's own delayed write found nothing to do: the edit was in memory only, lost on close.
+    const ledger = store();
+    await ledger.load();
+    const disk = (ledger as unknown as { disk: { write: (state: unknown) => Promise<void> } }).disk;
+    const write = disk.write.bind(disk);
+    let saveDuringWrite = true;
+    disk.write = async (state) => {
+      if (saveDuringWrite) {
+        saveDuringWrite = false;
+        ledger.record((current) => recordFileChange(current, 'demo-1', 'a.ts', T0 + 700, { judged: true }));
+      }
+      await write(state);
+    };
+    await ledger.update((state) => setFocus(recordFileChange(state, 'demo-1', 'a.ts', T0, { judged: true }), 'demo-1', T0));
+    expect(ledger.state.ledgers['demo-1']?.edits).toBe(2);
+    await ledger.flush();
+    const reread = store();
+    await reread.load();
+    expect(reread.state.ledgers['demo-1']?.edits).toBe(2);
+  });
+
   it('hears of changes another window wrote', async () => {
     const mine = store();
     const theirs = store();

@@ -12,6 +12,7 @@
 
 import { promises as fs, type BigIntStats } from 'node:fs';
 import { readTextFile, SMALL_FILE_MAX_BYTES } from '../io/safeRead';
+import { uniqueNamePart } from '../io/uniqueName';
 import { dirname } from 'node:path';
 import { processExists } from '../beads/processRegistry';
 
@@ -73,7 +74,7 @@ export class DrainLease {
    * the lease first (whatever lease it moved aside is put back).
    */
   private async removeAbandoned(abandoned: LeaseIdentity): Promise<boolean> {
-    const aside = `${this.options.file}.${process.pid}-${Math.random().toString(36).slice(2)}.taken`;
+    const aside = `${this.options.file}.${uniqueNamePart()}.taken`;
     try {
       await fs.rename(this.options.file, aside);
     } catch (error) {

@@ -274,7 +274,6 @@ export class OutboxQueue {
     return latest;
   }
 
-  /** Marks the write in flight for `owner`, durably, just before its CLI is spawned. */
   /**
    * Claims the write for `owner`'s attempt, under the file's lock, only if the file still shows it
    * as `seen` (the entry the attempt was decided on): pending, with the same in-flight mark, tries
